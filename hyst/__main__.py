@@ -1,0 +1,5 @@
+import sys
+
+from hyst.cli import main
+
+sys.exit(main())

@@ -1,0 +1,101 @@
+"""Interaction and span ensembles of the paper.
+
+Each ensemble is parameterised by N and N·J0 (J0 = NJ0 / N). Midpoints
+h_i^c ~ U[−1, 1]; spans σ_i from the span ensemble; h_i^± = h_i^c ± σ_i/2.
+The underlying random variables are quantised *before* the structure is built,
+so structural equalities (c_ij = c_ji, constant columns/rows, equal spans) hold
+exactly in the integer representation.
+
+Coupling ensembles (c_ii = 0):
+
+- ``random``:    c_ij ~ U[−J0, J0] independent
+- ``weak``:      weak asymmetry, c_ij·c_ji > 0: |c_ij|, |c_ji| ~ U[0, J0]
+                 independent with a common random sign per pair
+- ``symmetric``: c_ij = c_ji ~ U[−J0, J0]
+- ``ferro``:     c_ij ~ U[0, J0]
+- ``columns``:   c_ik = −d_k, d_k ~ U[0, J0] (constant columns)
+- ``rows``:      c_ki = −d_k, d_k ~ U[0, J0] (constant rows)
+
+Span ensembles: ``hysteron`` σ_i ~ U[0, 0.5]; ``spin`` σ_i = 0; ``equal`` σ_i = 0.5.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hyst.model import Systems, quantize
+
+COUPLING_ENSEMBLES = {
+    "random": "c_ij ~ U[-J0, J0] independent",
+    "weak": "weak asymmetry: c_ij c_ji > 0, |c_ij|, |c_ji| ~ U[0, J0], common random sign",
+    "symmetric": "c_ij = c_ji ~ U[-J0, J0]",
+    "ferro": "c_ij ~ U[0, J0]",
+    "columns": "constant columns: c_ik = -d_k, d_k ~ U[0, J0]",
+    "rows": "constant rows: c_ki = -d_k, d_k ~ U[0, J0]",
+}
+SPAN_ENSEMBLES = {
+    "hysteron": "sigma_i ~ U[0, 0.5]",
+    "spin": "sigma_i = 0",
+    "equal": "sigma_i = 0.5",
+}
+#: Coupling ensembles proven free of self-loops under single-flip rules (0, 1, 1p).
+SELF_LOOP_FREE = ("symmetric", "ferro", "columns", "rows")
+
+
+def _check(name, value, allowed):
+    if value not in allowed:
+        raise ValueError(f"{name}: {value!r} is not one of {', '.join(allowed)}")
+
+
+def sample_couplings(kind: str, N: int, NJ0: float, samples: int, rng: np.random.Generator):
+    """int64 couplings (samples, N, N) of the ensemble ``kind`` with J0 = NJ0/N."""
+    _check("couplings", kind, COUPLING_ENSEMBLES)
+    J0 = NJ0 / N
+    shape = (samples, N, N)
+    if kind == "random":
+        c = quantize(rng.uniform(-J0, J0, shape))
+    elif kind == "weak":
+        mag = quantize(rng.uniform(0.0, J0, shape))
+        sign = np.where(rng.random(shape) < 0.5, -1, 1).astype(np.int64)
+        sign = np.triu(sign, 1)
+        sign = sign + np.transpose(sign, (0, 2, 1))
+        c = mag * sign
+    elif kind == "symmetric":
+        upper = np.triu(quantize(rng.uniform(-J0, J0, shape)), 1)
+        c = upper + np.transpose(upper, (0, 2, 1))
+    elif kind == "ferro":
+        c = quantize(rng.uniform(0.0, J0, shape))
+    else:  # columns / rows
+        d = quantize(rng.uniform(0.0, J0, (samples, N)))
+        c = np.broadcast_to(-d[:, None, :] if kind == "columns" else -d[:, :, None], shape).copy()
+    idx = np.arange(N)
+    c[:, idx, idx] = 0
+    return np.ascontiguousarray(c, dtype=np.int64)
+
+
+def sample_spans(kind: str, N: int, samples: int, rng: np.random.Generator):
+    """Float spans σ (samples, N) of the span ensemble ``kind``."""
+    _check("spans", kind, SPAN_ENSEMBLES)
+    if kind == "hysteron":
+        return rng.uniform(0.0, 0.5, (samples, N))
+    return np.full((samples, N), 0.0 if kind == "spin" else 0.5)
+
+
+def sample_systems(
+    couplings: str, spans: str, N: int, NJ0: float, samples: int, rng: np.random.Generator
+) -> Systems:
+    """Draw ``samples`` systems of the (couplings, spans) ensemble at (N, NJ0).
+
+    The draw order is fixed (midpoints, spans, couplings), so a given generator
+    state always yields the same systems.
+    """
+    _check("couplings", couplings, COUPLING_ENSEMBLES)
+    _check("spans", spans, SPAN_ENSEMBLES)
+    if N < 2:
+        raise ValueError(f"N: {N} is not allowed (N >= 2)")
+    if not NJ0 > 0:
+        raise ValueError(f"NJ0: {NJ0} is not allowed (NJ0 > 0)")
+    mid = quantize(rng.uniform(-1.0, 1.0, (samples, N)))
+    half = quantize(0.5 * sample_spans(spans, N, samples, rng))
+    c = sample_couplings(couplings, N, NJ0, samples, rng)
+    return Systems(mid + half, mid - half, c)
