@@ -56,40 +56,20 @@ class StateTables:
         self.F = np.empty((n, N), np.int64)
         self.hplus = np.empty(n, np.int64)
         self.hminus = np.empty(n, np.int64)
-        self.crit_up = np.empty(n, np.int64)
-        self.crit_down = np.empty(n, np.int64)
-        self.flags = np.empty(n, np.int64)
         enumeration.build_state_table(
-            self.hp,
-            self.hm,
-            systems.couplings[index],
-            self.F,
-            self.hplus,
-            self.crit_up,
-            self.hminus,
-            self.crit_down,
-            self.flags,
+            self.hp, self.hm, systems.couplings[index], self.F, self.hplus, self.hminus
         )
         self._stamp = np.full(n, -1, np.int64)
         self._stamp_step = np.zeros(n, np.int64)
         self._wid = 0
 
     def _args(self):
-        return (
-            self.hp,
-            self.hm,
-            self.F,
-            self.hplus,
-            self.crit_up,
-            self.hminus,
-            self.crit_down,
-            self.flags,
-        )
+        return (self.hp, self.hm, self.F, self.hplus, self.hminus)
 
     def step(self, state: int, field: tuple[int, int], rule) -> tuple[int, int]:
         """One step from ``state``: (next_state, code), code 0 stable, 1 moved, 2 ill-defined."""
         S2, _nu, _nf, _t, code = enumeration.step(
-            int(state), int(field[0]), int(field[1]), rule_code(rule), *self._args(), False
+            int(state), int(field[0]), int(field[1]), rule_code(rule), *self._args()
         )
         return int(S2), int(code)
 

@@ -154,6 +154,7 @@ def tally_to_dataset(point: Point, samples: int, seed: int, groups, tally: Tally
         "ill_defined_transitions",
         "distinct_self_loops",
         "l4_loops",
+        "l4_loops_recorded",
         "prepared_starts",
         "avalanche_ill_defined",
         "drive_ill_defined",

@@ -128,9 +128,8 @@ class Systems:
     def from_floats(cls, h_plus, h_minus, couplings) -> Systems:
         """Quantise float parameters (one system or a batch)."""
         hp, hm, c = (np.asarray(a, dtype=np.float64) for a in (h_plus, h_minus, couplings))
-        if hp.ndim == 1:
-            hp, hm, c = hp[None], hm[None], c[None]
-        c = c.copy()
+        hp, hm = np.atleast_2d(hp), np.atleast_2d(hm)
+        c = c[None] if c.ndim == 2 else c.copy()
         idx = np.arange(c.shape[1])
         c[:, idx, idx] = 0.0
         return cls(quantize(hp), quantize(hm), quantize(c))

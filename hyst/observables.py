@@ -56,7 +56,7 @@ CHUNK_SIZE = 1000
 #: Largest N for which the 2^N states are enumerated.
 ENUMERATION_MAX_N = 18
 #: Distinct L = 4 self-loops recorded per system (the count is always exact).
-L4_PER_SYSTEM = 4
+L4_PER_SYSTEM = 16
 #: Cyclic drive: cycles after which a sample is reported as not converged.
 MAX_DRIVE_CYCLES = 100_000
 
@@ -305,6 +305,7 @@ def _tally_enumeration(tally, systems, starts, rule, what, offset=0):
         tally.add_hist("self_loop_length_hist", hist_L.sum(axis=0))
         tally.add_hist("self_loop_elements_hist", hist_ne.sum(axis=0))
         tally.add_count("l4_loops", l4_count.sum())
+        tally.add_count("l4_loops_recorded", np.minimum(l4_count, L4_PER_SYSTEM).sum())
         records = _l4_records(systems, l4_state, l4_mask, l4_count)
         records["system"] = records["system"] + offset
         tally.add_records("l4", records)

@@ -48,7 +48,6 @@ def run(out_dir: Path, quiet: bool = False) -> list:
             how = f"{time.perf_counter() - t0:.1f} s"
         rows.append((path.name, ds, how))
         if not quiet:
-
             print(
                 f"{path.name:44s} P_sl={_fmt(ds, 'self_loop_probability')} "
                 f"P_g0={_fmt(ds, 'gap_probability_at_zero')} <A>={_fmt(ds, 'avalanche_size')} "

@@ -292,7 +292,7 @@ def enumerate_observables(
     hist_L: (blocks, 2^N + 1) and hist_ne: (blocks, N + 1): distinct self-loops
     met in the P_sl transitions by length L and element count n_e, summed over
     the samples handled by each block (sum over blocks for the totals).
-    l4_state/l4_mask: (n, K) the first K distinct L = 4 loops (cycle min state,
+    l4_state/l4_mask: (n, K) the first K distinct L = 4 loops of two elements (cycle min state,
     flipping elements); l4_count: (n,) how many there were.
     """
     n, N = hp.shape
@@ -487,7 +487,7 @@ def transitions(
                     nkeys += 1
                     hist_L[b, res[5]] += 1
                     hist_ne[b, res[6]] += 1
-                    if res[5] == 4:
+                    if res[5] == 4 and res[6] == 2:
                         if n4 < K:
                             l4_state[s, n4] = res[7]
                             l4_mask[s, n4] = res[9]

@@ -1,0 +1,186 @@
+"""The ``hyst point`` command, NetCDF provenance and reproducibility."""
+
+import os
+import subprocess
+import sys
+
+import numba
+import numpy as np
+import pytest
+import xarray as xr
+
+from hyst.cli import main
+from hyst.io import provenance, provenance_matches, read_dataset, tally_to_dataset, write_dataset
+from hyst.observables import CHUNK_SIZE, Point, resolve_groups, sample_point
+
+ARGS = [
+    "point",
+    "--couplings",
+    "random",
+    "--spans",
+    "hysteron",
+    "--rule",
+    "1",
+    "--N",
+    "6",
+    "--NJ0",
+    "10",
+    "--samples",
+    "2500",
+    "--seed",
+    "3",
+    "-q",
+]
+
+
+def test_point_writes_every_observable_with_errors_and_provenance(tmp_path):
+    out = tmp_path / "point.nc"
+    assert main([*ARGS, "-o", str(out)]) == 0
+    ds = xr.open_dataset(out)
+    for name in (
+        "gap_probability_at_zero",
+        "gap_fraction",
+        "self_loop_probability_at_zero",
+        "self_loop_probability_at_zero_random_start",
+        "self_loop_probability",
+        "race_condition_probability",
+        "potentially_stable_fraction",
+        "avalanche_size",
+        "transient",
+        "period",
+    ):
+        assert name in ds and f"{name}_stderr" in ds and f"{name}_trials" in ds
+        assert np.isfinite(float(ds[name]))
+    p, n = float(ds.self_loop_probability), int(ds.self_loop_probability_trials)
+    assert n == 2500 and int(ds.self_loop_probability_count) == round(p * n)
+    assert float(ds.self_loop_probability_stderr) == pytest.approx(np.sqrt(p * (1 - p) / n))
+    assert int(ds.avalanche_size_hist.sum()) == int(ds.avalanche_size_trials)
+    assert ds.attrs["couplings"] == "random" and ds.attrs["N"] == 6 and ds.attrs["seed"] == 3
+    assert ds.attrs["samples"] == 2500 and ds.attrs["hyst_version"]
+    assert "l4_c_kl" in ds and ds.sizes["l4_loop"] == int(ds.l4_loops_recorded)
+    assert int(ds.l4_loops) >= int(ds.l4_loops_recorded) > 0
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (("--couplings", "bogus"), "--couplings: invalid choice: 'bogus'"),
+        (("--rule", "3"), "--rule: invalid choice: '3'"),
+        (("--N", "1"), "--N: 1 is not allowed"),
+        (("--NJ0", "0"), "--NJ0: 0 is not allowed"),
+        (("--NJ0", "x"), "--NJ0: 'x' is not a number"),
+        (("--samples", "0"), "--samples: 0 is not allowed"),
+        (("--observables", "nope"), "--observables: 'nope' is not one of"),
+    ],
+)
+def test_bad_options_give_one_line_exit_2_and_no_file(tmp_path, change, message):
+    args = list(ARGS)
+    i = args.index(change[0]) if change[0] in args else len(args)
+    if change[0] in args:
+        args[i + 1] = change[1]
+    else:
+        args += list(change)
+    out = tmp_path / "bad.nc"
+    proc = subprocess.run(
+        [sys.executable, "-m", "hyst", *args, "-o", str(out)], capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and message in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr and not out.exists()
+
+
+def test_enumeration_refused_for_large_n(tmp_path):
+    out = tmp_path / "big.nc"
+    args = [*ARGS, "--observables", "transitions", "-o", str(out)]
+    args[args.index("--N") + 1] = "40"
+    assert main(args) == 2 and not out.exists()
+
+
+def test_help_documents_every_option(capsys):
+    with pytest.raises(SystemExit):
+        main(["point", "--help"])
+    text = capsys.readouterr().out
+    for opt in (
+        "--couplings",
+        "--spans",
+        "--rule",
+        "--N",
+        "--NJ0",
+        "--samples",
+        "--seed",
+        "--observables",
+        "--threads",
+        "--output",
+        "columns",
+        "1p",
+        "cyclic",
+    ):
+        assert opt in text
+
+
+def _dataset(point, samples, seed=1, chunks=None):
+    groups = resolve_groups(point)
+    tally = sample_point(point, samples, seed, groups, chunks=chunks)
+    return tally_to_dataset(point, samples, seed, groups, tally), tally
+
+
+def test_results_independent_of_threads():
+    point = Point("random", "hysteron", "1", 7, 20.0)
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        a, _ = _dataset(point, 1500)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        b, _ = _dataset(point, 1500)
+    finally:
+        numba.set_num_threads(old)
+    xr.testing.assert_identical(a, b)
+
+
+def test_chunks_merge_to_the_whole_and_more_samples_extend_the_stream():
+    point = Point("weak", "spin", "1p", 5, 3.0)
+    samples = 3 * CHUNK_SIZE
+    whole, tw = _dataset(point, samples)
+    _, t1 = _dataset(point, samples, chunks=[0, 2])
+    _, t2 = _dataset(point, samples, chunks=[1])
+    t1.merge(t2)
+    assert t1.counts == tw.counts
+    # the first chunks of a larger run are the same systems
+    _, small = _dataset(point, CHUNK_SIZE)
+    _, first = _dataset(point, 2 * CHUNK_SIZE, chunks=[0])
+    assert small.counts == first.counts
+
+
+def test_rule_does_not_change_the_sampled_systems():
+    """Every rule sees the same systems: the H = 0 gap statistics agree exactly."""
+    a, _ = _dataset(Point("random", "hysteron", "1", 6, 5.0), 1000)
+    b, _ = _dataset(Point("random", "hysteron", "2", 6, 5.0), 1000)
+    assert int(a.gap_probability_at_zero_count) == int(b.gap_probability_at_zero_count)
+    assert float(a.gap_fraction_sum) == float(b.gap_fraction_sum)
+
+
+def test_atomic_write_and_provenance(tmp_path):
+    point = Point("columns", "equal", "0", 4, 1.0)
+    ds, _ = _dataset(point, 300)
+    path = write_dataset(ds, tmp_path / "sub" / "p.nc")
+    assert sorted(os.listdir(path.parent)) == ["p.nc"]  # no temporary left behind
+    back = read_dataset(path)
+    groups = resolve_groups(point)
+    assert provenance_matches(back, provenance(point, 300, 1, groups))
+    assert not provenance_matches(back, provenance(point, 301, 1, groups))
+    assert not provenance_matches(
+        back, provenance(Point("columns", "equal", "0", 4, 1.5), 300, 1, groups)
+    )
+
+
+def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
+    point = Point("columns", "equal", "0", 4, 1.0)
+    ds, _ = _dataset(point, 100)
+
+    def boom(*a, **k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(xr.Dataset, "to_netcdf", boom)
+    with pytest.raises(OSError):
+        write_dataset(ds, tmp_path / "p.nc")
+    assert os.listdir(tmp_path) == []

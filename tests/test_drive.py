@@ -1,0 +1,137 @@
+"""Event-driven array kernels (any N) against the bitmask kernels, and drive facts."""
+
+import numpy as np
+import pytest
+from conftest import run_enumeration
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hyst.dynamics import StateTables, relax_spins
+from hyst.ensembles import sample_systems
+from hyst.kernels import drive, enumeration
+from hyst.model import RULES, Systems, rule_code, state_to_spins
+
+
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    N=st.integers(2, 7),
+    couplings=st.sampled_from(["random", "weak", "symmetric", "columns"]),
+    spans=st.sampled_from(["hysteron", "spin", "equal"]),
+    rule=st.sampled_from(list(RULES)),
+)
+def test_array_relaxation_matches_bitmask_relaxation(seed, N, couplings, spans, rule):
+    rng = np.random.default_rng(seed)
+    sy = sample_systems(couplings, spans, N, float(rng.uniform(0.1, 100)), 1, rng)
+    tables = StateTables(sy)
+    for _ in range(12):
+        S = int(rng.integers(0, 1 << N))
+        kind = rng.integers(3)
+        if kind == 0:
+            field = (0, 0)
+        else:
+            T = int(rng.integers(0, 1 << N))
+            field = (int(tables.hplus[T]), 1) if kind == 1 else (int(tables.hminus[T]), -1)
+            if abs(field[0]) >= 2**61:
+                field = (int(rng.integers(-(2**41), 2**41)), int(rng.integers(-1, 2)))
+        a = tables.relax(S, field, rule)
+        b, _ = relax_spins(sy, state_to_spins(S, N), field, rule)
+        assert (a.outcome, a.flips, a.steps, a.race_condition, a.ties, a.L, a.n_e) == (
+            b.outcome,
+            b.flips,
+            b.steps,
+            b.race_condition,
+            b.ties,
+            b.L,
+            b.n_e,
+        )
+        if a.outcome != "self_loop":
+            assert a.final_state == b.final_state
+        else:
+            assert b.final_state in a.cycle_states
+
+
+@pytest.mark.parametrize("rule", list(RULES))
+def test_avalanche_batch_matches_enumeration(rule, rng):
+    N, n = 8, 600
+    sy = sample_systems("random", "hysteron", N, 10.0, n, rng)
+    spins = np.where(rng.random((n, N)) < 0.5, -1, 1).astype(np.int8)
+    starts = (spins > 0).astype(np.int64) @ (1 << np.arange(N))
+    cols = run_enumeration(sy, rule=rule, starts=starts, what=enumeration.WHAT_AVALANCHE)
+    out = np.zeros((n, 8), np.int64)
+    drive.avalanche_batch(sy.h_plus, sy.h_minus, sy.couplings, spins, rule_code(rule), out)
+    assert np.array_equal(out[:, 0] == 1, cols["start_prepared"] == 1)
+    assert np.array_equal(out[:, 3], cols["race_first_flip"])
+    assert np.array_equal(out[:, 1], cols["avalanche_outcome"])
+    stable = out[:, 1] == 0
+    assert np.array_equal(out[stable, 2], cols["avalanche_size"][stable])
+
+
+def _drive(sy, rng, rule="1", max_cycles=10_000):
+    n, N = sy.h_plus.shape
+    spins = np.where(rng.random((n, N)) < 0.5, -1, 1).astype(np.int8)
+    out = np.zeros((n, 7), np.int64)
+    umax = np.zeros(n, np.int64)
+    drive.cyclic_drive_batch(
+        sy.h_plus, sy.h_minus, sy.couplings, spins, rule_code(rule), max_cycles, out, umax
+    )
+    return out, umax
+
+
+def test_preisach_limit_has_tau_at_most_one_and_period_one(rng):
+    sy = sample_systems("random", "hysteron", 32, 1e-6, 300, rng)
+    out, _ = _drive(sy, rng)
+    assert np.all(out[:, 1] == drive.ORBIT)
+    assert np.all(out[:, 2] <= 1) and np.all(out[:, 3] == 1)
+    assert out[:, 2].mean() > 0.5  # most systems change during the first cycle
+
+
+@pytest.mark.parametrize("couplings", ["columns", "rows", "symmetric"])
+def test_self_loop_free_drive_never_self_loops(couplings, rng):
+    sy = sample_systems(couplings, "hysteron", 64, 30.0, 100, rng)
+    out, umax = _drive(sy, rng)
+    assert np.all(out[:, 0] == 1) and np.all(out[:, 1] == drive.ORBIT)
+    assert np.all(umax > 0)
+    if couplings == "columns":  # no scrambling: every orbit has the period of the drive
+        assert np.all(out[:, 3] == 1)
+
+
+def test_drive_detects_longer_periods(rng):
+    """Symmetric couplings at intermediate J0 produce multiperiodic orbits (T > 1)."""
+    sy = sample_systems("symmetric", "hysteron", 128, 10.0, 300, rng)
+    out, _ = _drive(sy, rng)
+    assert np.all(out[:, 1] == drive.ORBIT)
+    assert (out[:, 3] > 1).any()
+
+
+def test_drive_reports_self_loops_and_cycle_limit(rng):
+    sy = sample_systems("random", "spin", 16, 50.0, 200, rng)
+    out, _ = _drive(sy, rng)
+    assert (out[:, 1] == 1).any()  # a self-loop during the drive is reported, not hidden
+    out, _ = _drive(sample_systems("symmetric", "hysteron", 64, 1.0, 200, rng), rng, max_cycles=1)
+    assert (out[:, 1] == drive.NOT_CONVERGED).any()
+
+
+def test_large_n_relaxation_with_hash_table_growth():
+    """N = 1024 avalanches run with exact cycle detection through table growth."""
+    rng = np.random.default_rng(2)
+    sy = sample_systems("symmetric", "hysteron", 1024, 100.0, 4, rng)
+    spins = np.where(rng.random((4, 1024)) < 0.5, -1, 1).astype(np.int8)
+    out = np.zeros((4, 8), np.int64)
+    drive.avalanche_batch(sy.h_plus, sy.h_minus, sy.couplings, spins, 1, out)
+    assert np.all(out[:, 0] == 1) and np.all(out[:, 1] == 0)
+    assert np.all(out[:, 5] > 64)  # the preparation needed many flips (table grew)
+
+
+def test_embedded_two_spin_loop_detected_exactly_at_large_n():
+    """The two-spin gap loop (c12 = −c21 = 0.6, Δh = 0.5) embedded among 38 frozen
+    elements: at H = 0.2 (inside the gap) rule 1 cycles through 4 states of 2 elements."""
+    N = 40
+    c = np.zeros((N, N))
+    c[0, 1], c[1, 0] = 0.6, -0.6
+    mid = np.r_[0.0, 0.5, np.full(N - 2, 5.0)]
+    sy = Systems.from_floats(mid, mid, c)
+    H = Systems.from_floats([0.2], [0.2], [[0.0]]).h_plus[0, 0]
+    r, _ = relax_spins(sy, -np.ones(N, np.int8), (int(H), 0), "1")
+    assert (r.outcome, r.L, r.n_e) == ("self_loop", 4, 2)
+    r, _ = relax_spins(sy, -np.ones(N, np.int8), (int(H) * 4, 0), "1")  # H = 0.8: no gap
+    assert r.outcome == "stable"

@@ -1,0 +1,95 @@
+"""Structure of the ensembles (property tests) and exact quantisation."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hyst.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES, sample_couplings, sample_systems
+from hyst.model import QUANTUM, Systems, quantize
+
+Ns = st.integers(2, 12)
+NJ0s = st.floats(1e-3, 1e3)
+seeds = st.integers(0, 2**32 - 1)
+
+
+@given(N=Ns, NJ0=NJ0s, seed=seeds, kind=st.sampled_from(list(COUPLING_ENSEMBLES)))
+def test_coupling_structure(N, NJ0, seed, kind):
+    c = sample_couplings(kind, N, NJ0, 20, np.random.default_rng(seed))
+    J0 = NJ0 / N
+    assert c.dtype == np.int64 and c.shape == (20, N, N)
+    assert np.all(np.diagonal(c, axis1=1, axis2=2) == 0)
+    assert np.all(np.abs(c) * QUANTUM <= J0 * (1 + 1e-12) + QUANTUM)
+    off = ~np.eye(N, dtype=bool)
+    ct = np.transpose(c, (0, 2, 1))
+    if kind == "symmetric":
+        assert np.array_equal(c, ct)
+    elif kind == "weak":
+        assert np.all((np.sign(c) * np.sign(ct))[:, off] >= 0)
+    elif kind == "ferro":
+        assert np.all(c >= 0)
+    elif kind == "columns":
+        col = c[:, ~np.eye(N, dtype=bool)].reshape(20, N, N - 1)
+        # c_ik = -d_k: every off-diagonal entry of column k is the same
+        for k in range(N):
+            colk = np.delete(c[:, :, k], k, axis=1)
+            assert np.all(colk == colk[:, :1]) and np.all(colk <= 0)
+        assert col.shape[0] == 20
+    elif kind == "rows":
+        for k in range(N):
+            rowk = np.delete(c[:, k, :], k, axis=1)
+            assert np.all(rowk == rowk[:, :1]) and np.all(rowk <= 0)
+
+
+@given(N=Ns, seed=seeds, spans=st.sampled_from(list(SPAN_ENSEMBLES)))
+def test_span_structure(N, seed, spans):
+    sy = sample_systems("random", spans, N, 1.0, 30, np.random.default_rng(seed))
+    sigma = (sy.h_plus - sy.h_minus) * QUANTUM
+    mid = (sy.h_plus + sy.h_minus) * QUANTUM / 2
+    assert np.all(np.abs(mid) <= 1 + 1e-9)
+    if spans == "spin":
+        assert np.array_equal(sy.h_plus, sy.h_minus)
+    elif spans == "equal":
+        assert np.all(sy.h_plus - sy.h_minus == quantize(0.5))
+    else:
+        assert np.all((sigma >= 0) & (sigma <= 0.5 + 1e-9))
+
+
+def test_same_generator_state_gives_same_systems():
+    a = sample_systems("weak", "hysteron", 6, 3.0, 50, np.random.default_rng(7))
+    b = sample_systems("weak", "hysteron", 6, 3.0, 50, np.random.default_rng(7))
+    for x, y in zip((a.h_plus, a.h_minus, a.couplings), (b.h_plus, b.h_minus, b.couplings)):
+        assert np.array_equal(x, y)
+
+
+def test_uniform_marginals():
+    """c_ij ~ U[-J0, J0] for random and weak; d_k ~ U[0, J0] for columns."""
+    rng = np.random.default_rng(3)
+    for kind, lo in (("random", -1.0), ("weak", -1.0), ("ferro", 0.0)):
+        c = sample_couplings(kind, 4, 4.0, 20000, rng) * QUANTUM
+        vals = c[:, 0, 1]
+        assert abs(vals.mean() - (lo + 1) / 2) < 0.02
+        assert abs(vals.min() - lo) < 0.01 and abs(vals.max() - 1) < 0.01
+
+
+@pytest.mark.parametrize("bad", [dict(N=1), dict(NJ0=0.0), dict(NJ0=-1.0)])
+def test_bad_parameters_rejected(bad):
+    args = dict(
+        couplings="random", spans="hysteron", N=4, NJ0=1.0, samples=2, rng=np.random.default_rng(0)
+    )
+    args.update(bad)
+    with pytest.raises(ValueError, match=next(iter(bad))):
+        sample_systems(**args)
+
+
+def test_unknown_ensemble_rejected():
+    with pytest.raises(ValueError, match="couplings: 'nope' is not one of random"):
+        sample_systems("nope", "hysteron", 4, 1.0, 2, np.random.default_rng(0))
+
+
+def test_from_floats_roundtrip_and_overflow_guard():
+    sy = Systems.from_floats([0.5, -0.25], [0.25, -0.5], [[9.0, 0.125], [-0.375, 9.0]])
+    hp, hm, c = sy.to_floats()
+    assert hp.tolist() == [[0.5, -0.25]] and c[0, 0, 0] == 0 and c[0, 0, 1] == 0.125
+    with pytest.raises(ValueError):
+        Systems.from_floats([0.0, 0.0], [0.0, 0.0], [[0, 1e9], [1e9, 0]])
