@@ -380,8 +380,9 @@ def system_observables(hp, hm, c, rule, start_state):
     gap_fraction, self_loop_at_zero_any, self_loop_at_zero_random_start,
     n_transitions, n_self_loop_transitions, n_ill_defined_transitions,
     self_loop_any_field, loops (set of (tuple(cycle_states), L, n_e)),
-    start_relax (the relax dict from start_state at (0, 0)),
-    S0 (relaxed start state or None), first_flip_critical (element or None),
+    start_relax (the relax dict from start_state at (0, 0) under the rule),
+    prepared (the rule-1 relaxation of start_state at (0, 0)),
+    S0 (its stable state or None), first_flip_critical (element or None),
     first_flip_ties (1 if the critical element of S0 was tied, else 0; None
     if not applicable), first_state (S0 with the critical element flipped, or
     None), race_condition_first_flip, avalanche (relax dict or None),
@@ -464,8 +465,11 @@ def system_observables(hp, hm, c, rule, start_state):
         "avalanche_size": None,
     }
 
-    if r0["outcome"] == "stable":
-        S0 = r0["final_state"]
+    # S0 is prepared with rule 1 (most unstable first) whatever the rule under study
+    prep = relax(system, start_state, zero_field, 1)
+    out["prepared"] = prep
+    if prep["outcome"] == "stable":
+        S0 = prep["final_state"]
         out["S0"] = S0
         hplus0, _ = thr[S0]
         if is_finite(hplus0):

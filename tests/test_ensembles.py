@@ -58,7 +58,9 @@ def test_span_structure(N, seed, spans):
 def test_same_generator_state_gives_same_systems():
     a = sample_systems("weak", "hysteron", 6, 3.0, 50, np.random.default_rng(7))
     b = sample_systems("weak", "hysteron", 6, 3.0, 50, np.random.default_rng(7))
-    for x, y in zip((a.h_plus, a.h_minus, a.couplings), (b.h_plus, b.h_minus, b.couplings)):
+    for x, y in zip(
+        (a.h_plus, a.h_minus, a.couplings), (b.h_plus, b.h_minus, b.couplings), strict=True
+    ):
         assert np.array_equal(x, y)
 
 

@@ -101,7 +101,7 @@ def test_symmetric_interactions_strictly_decrease_V(seed, N, NJ0, spans, rule):
     for S, field in fields:
         traj = _trajectory(tables, S, field, rule)
         Vs = [_two_V(hp, hm, c, x, field) for x in traj]
-        assert all(b < a for a, b in zip(Vs, Vs[1:])), (traj, Vs)
+        assert all(b < a for a, b in zip(Vs, Vs[1:], strict=False)), (traj, Vs)
 
 
 @given(seed=seeds, N=Ns, NJ0=NJ0s, spans=spans, rule=st.sampled_from(["0", "1", "1p", "2"]))
