@@ -85,10 +85,10 @@ def peer_psl(sy) -> np.ndarray:
         for S in range(1 << N):
             up = critical_field(hp, hm, c, S, +1)
             dn = critical_field(hp, hm, c, S, -1)
-            if up is not None and dn is not None and not dn < up:
+            if not dn < up:
                 continue
             for direction, h in ((+1, up), (-1, dn)):
-                if h is None:
+                if not np.isfinite(h):
                     continue
                 if peer_avalanche(hp, hm, c, S, direction) == STABILITY_ERROR:
                     found[k] = True

@@ -1,0 +1,20 @@
+# hyst sweep pipeline: configuration -> sampled points -> study datasets
+# (-> analyses and figures). Run:  snakemake --profile profiles/default
+# or on a cluster:                 snakemake --profile profiles/slurm
+from snakemake.utils import min_version
+
+min_version("8.0")
+
+# The configuration: --configfile FILE (e.g. config/quick.yaml), else the paper
+# preset config/config.yaml; --config KEY=VALUE overrides either (see common.smk).
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/sample.smk"
+include: "workflow/rules/collect.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        datasets=expand(f"{RESULTS}/datasets/{{study}}.nc", study=sorted(STUDIES)),

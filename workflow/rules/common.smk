@@ -1,0 +1,42 @@
+# Configuration validation and the sweep plan shared by every rule file.
+import json
+import sys
+from pathlib import Path
+
+import yaml
+from snakemake.utils import update_config
+
+from hyst.config import ConfigError, validate
+from hyst.pipeline import plan, study_batches
+
+if "studies" not in config:
+    # no --configfile: the paper preset, with any --config overrides on top
+    _overrides = dict(config)
+    with open(Path(workflow.basedir) / "config" / "config.yaml") as fh:
+        config.update(yaml.safe_load(fh))
+    update_config(config, _overrides)
+
+try:
+    CONFIG = validate(config)
+except ConfigError as err:
+    sys.stderr.write(f"hyst: invalid configuration: {err}\n")
+    sys.exit(2)
+
+RESULTS = CONFIG["results"]
+BATCHES, STUDIES = plan(CONFIG)
+
+
+wildcard_constraints:
+    batch="[A-Za-z0-9_.-]+",
+    study="[A-Za-z0-9_-]+",
+
+
+def canonical(value):
+    """Params as canonical JSON, so that reordering YAML keys reruns nothing."""
+    return json.dumps(value, sort_keys=True)
+
+
+def batch_manifests(wildcards):
+    """Manifests of the sampling batches holding a study's points."""
+    names = study_batches(BATCHES, STUDIES[wildcards.study])
+    return [f"{RESULTS}/batches/{name}.json" for name in names]

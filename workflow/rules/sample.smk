@@ -1,0 +1,22 @@
+# Stage 1: sampling. One job per batch of points (one ensemble, rule and N);
+# chunks run on a Dask cluster (a LocalCluster per job by default).
+
+
+rule sample:
+    output:
+        f"{RESULTS}/batches/{{batch}}.json",
+    params:
+        batch=lambda wc: canonical(BATCHES[wc.batch].to_json()),
+        results=RESULTS,
+        dask=canonical(CONFIG["dask"]),
+        mem_mb=CONFIG["resources"]["mem_mb"],
+    threads: CONFIG["resources"]["threads"]
+    resources:
+        mem_mb=CONFIG["resources"]["mem_mb"],
+        runtime=CONFIG["resources"]["runtime"],
+    log:
+        f"{RESULTS}/logs/sample/{{batch}}.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/sample/{{batch}}.tsv"
+    script:
+        "../scripts/sample_batch.py"
