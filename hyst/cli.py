@@ -143,6 +143,53 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-o", "--output", required=True, help="output NetCDF file")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+
+    c = sub.add_parser("config", help="validate a sweep configuration")
+    csub = c.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    check = csub.add_parser("check", help="validate FILE and print its studies, points, jobs")
+    check.add_argument("file", help="YAML configuration, e.g. config/config.yaml")
+
+    pr = sub.add_parser("profile", help="install a Snakemake profile of this repository")
+    psub = pr.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    inst = psub.add_parser(
+        "install",
+        help="copy profiles/NAME to ~/.config/snakemake/NAME so that "
+        "`snakemake --profile NAME` works from any folder",
+    )
+    inst.add_argument("name", choices=["slurm", "default"], help="profile to install")
+    inst.add_argument(
+        "--dest",
+        default=None,
+        help="target folder (default: $XDG_CONFIG_HOME or ~/.config, /snakemake/NAME)",
+    )
+    inst.add_argument("--force", action="store_true", help="overwrite an existing profile")
+
+    cl = sub.add_parser(
+        "cluster",
+        help="start a Dask cluster and write its scheduler file (runs until interrupted)",
+        description="Start a Dask cluster for the pipeline and write a scheduler file; put "
+        "`dask: {scheduler_file: FILE}` in the sweep config to use it. `local` starts a "
+        "scheduler and worker processes on this machine; `slurm` starts workers as SLURM "
+        "jobs with dask-jobqueue. Runs until interrupted (Ctrl-C).",
+    )
+    cl.add_argument("kind", choices=["local", "slurm"], help="where the workers run")
+    cl.add_argument("--scheduler-file", required=True, help="scheduler file to write")
+    cl.add_argument(
+        "--workers",
+        type=_positive_int("workers"),
+        default=2,
+        help="worker processes (local) or SLURM jobs (slurm); default 2",
+    )
+    cl.add_argument(
+        "--cores",
+        type=_positive_int("cores"),
+        default=1,
+        help="slurm: cores per SLURM job (one single-threaded worker each)",
+    )
+    cl.add_argument("--memory", default="4GB", help="slurm: memory per SLURM job (e.g. 4GB)")
+    cl.add_argument("--walltime", default="02:00:00", help="slurm: wall time per SLURM job")
+    cl.add_argument("--partition", default=None, help="slurm: partition (queue)")
+    cl.add_argument("--account", default=None, help="slurm: account")
     return parser
 
 
@@ -190,12 +237,109 @@ def cmd_point(args) -> int:
     return 0
 
 
+def cmd_config(args) -> int:
+    from hyst.config import ConfigError, load
+    from hyst.pipeline import plan
+
+    try:
+        config = load(args.file)
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
+    batches, studies = plan(config)
+    points = {spec.key() for specs in studies.values() for _labels, spec in specs}
+    samples = sum(s.samples for b in batches.values() for s in b.specs)
+    print(
+        f"{args.file}: valid; {len(studies)} studies, {len(points)} distinct points, "
+        f"{len(batches)} sampling jobs, {samples:,} samples"
+    )
+    for name, specs in studies.items():
+        print(f"  {name}: {len(specs)} points")
+    return 0
+
+
+def repository_profiles():
+    from pathlib import Path
+
+    return Path(__file__).resolve().parents[1] / "profiles"
+
+
+def cmd_profile(args) -> int:
+    import os
+    import shutil
+    from pathlib import Path
+
+    source = repository_profiles() / args.name
+    if not (source / "config.yaml").exists():
+        raise UsageError(f"profile: {source} not found (run from a clone of the repository)")
+    if args.dest:
+        dest = Path(args.dest)
+    else:
+        base = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config"))
+        dest = base / "snakemake" / args.name
+    if dest.exists() and not args.force:
+        raise UsageError(f"--dest: {dest} exists (use --force to overwrite)")
+    dest.mkdir(parents=True, exist_ok=True)
+    for f in source.iterdir():
+        if f.is_file():
+            shutil.copy2(f, dest / f.name)
+    print(
+        f"installed profile {args.name!r} in {dest}: `snakemake --profile {args.name}` "
+        "now works from any folder"
+    )
+    return 0
+
+
+def cmd_cluster(args) -> int:
+    import time
+
+    from distributed import Client
+
+    if args.kind == "local":
+        from distributed import LocalCluster
+
+        cluster = LocalCluster(
+            n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+    else:
+        from dask_jobqueue import SLURMCluster
+
+        cluster = SLURMCluster(
+            cores=args.cores,
+            processes=args.cores,
+            memory=args.memory,
+            walltime=args.walltime,
+            queue=args.partition,
+            account=args.account,
+        )
+        cluster.scale(jobs=args.workers)
+    with cluster, Client(cluster) as client:
+        client.write_scheduler_file(args.scheduler_file)
+        print(
+            f"hyst cluster: scheduler {cluster.scheduler_address}, scheduler file "
+            f"{args.scheduler_file}; Ctrl-C to stop",
+            file=sys.stderr,
+            flush=True,
+        )
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         if args.command == "point":
             return cmd_point(args)
+        if args.command == "config":
+            return cmd_config(args)
+        if args.command == "profile":
+            return cmd_profile(args)
+        if args.command == "cluster":
+            return cmd_cluster(args)
     except UsageError as err:
         print(f"hyst {args.command}: error: {err}", file=sys.stderr)
         return 2

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import socket
 import tempfile
 import time
 from dataclasses import dataclass
@@ -177,7 +178,13 @@ def run_batch(
                 continue
             log(f"{path}: provenance does not match, recomputing")
         todo.append(spec)
-    log(f"batch {batch.name}: {len(batch.specs)} points, {reused} reused, {len(todo)} to sample")
+    where = f"host {socket.gethostname()}"
+    if os.environ.get("SLURM_JOB_ID"):
+        where += f", SLURM_JOB_ID={os.environ['SLURM_JOB_ID']}"
+    log(
+        f"batch {batch.name} on {where}: {len(batch.specs)} points, {reused} reused, "
+        f"{len(todo)} to sample"
+    )
     if todo:
         samples = sum(s.samples for s in todo)
         with client(dask.get("scheduler_file"), dask.get("address"), threads, mem_mb) as c:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -256,5 +257,42 @@ def test_slurm_profile_runs_every_job_through_sbatch(local_run, tmp_path):
     work = tmp_path / "slurm"
     snakemake(work, BASE, profile="slurm", timeout=1200)
     assert_same_datasets(datasets(work), ds)
-    logs = list((work / ".snakemake" / "slurm_logs").rglob("*.log"))
-    assert logs, "no SLURM job logs: jobs did not go through sbatch"
+    logs = list((work / "results" / "logs" / "sample").glob("*.log"))
+    assert logs and all(re.search(r"SLURM_JOB_ID=\d+", f.read_text()) for f in logs)
+
+
+def test_snakemake_lint_is_clean():
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "-s",
+            str(REPO / "Snakefile"),
+            "--lint",
+            "--configfile",
+            str(REPO / "config" / "quick.yaml"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Congratulations" in proc.stdout + proc.stderr
+
+
+def test_presets_plan_the_paper_studies():
+    for name in ("config.yaml", "quick.yaml"):
+        config = validate(yaml.safe_load((REPO / "config" / name).read_text()))
+        assert {
+            "random_hysterons",
+            "spins",
+            "equal_spans",
+            "weak_asymmetry",
+            "rules",
+            "well_behaved_rule2",
+        } <= set(config["studies"])
+    batches, studies = plan(validate(yaml.safe_load((REPO / "config" / "config.yaml").read_text())))
+    assert all(spec.samples == 100_000 for specs in studies.values() for _l, spec in specs)
+    assert len(batches) == 94

@@ -10,10 +10,12 @@ rule collect:
     params:
         study=lambda wc: canonical(CONFIG["studies"][wc.study]),
         seed=CONFIG["seed"],
-        results=RESULTS,
+        results=lambda wc, output: str(Path(output[0]).parent.parent),
     resources:
         mem_mb=2000,
         runtime=30,
+    conda:
+        "../envs/hyst.yaml"
     log:
         f"{RESULTS}/logs/collect/{{study}}.log",
     benchmark:

@@ -7,13 +7,15 @@ rule sample:
         f"{RESULTS}/batches/{{batch}}.json",
     params:
         batch=lambda wc: canonical(BATCHES[wc.batch].to_json()),
-        results=RESULTS,
+        results=lambda wc, output: str(Path(output[0]).parent.parent),
         dask=canonical(CONFIG["dask"]),
         mem_mb=CONFIG["resources"]["mem_mb"],
     threads: CONFIG["resources"]["threads"]
     resources:
         mem_mb=CONFIG["resources"]["mem_mb"],
         runtime=CONFIG["resources"]["runtime"],
+    conda:
+        "../envs/hyst.yaml"
     log:
         f"{RESULTS}/logs/sample/{{batch}}.log",
     benchmark:
