@@ -1,9 +1,10 @@
 """Running sampling chunks on a Dask cluster.
 
-By default a job starts a ``LocalCluster`` with one single-threaded worker
-process per core (numba kernels inside a worker run on one thread, so no two
-parallel regions compete); with ``scheduler_file`` or ``address`` it submits
-to an existing cluster instead. Chunk results are gathered and merged in chunk
+By default a job starts an in-process ``LocalCluster``: one worker with one
+thread per core. The kernels release the GIL (``nogil``) and run serially on
+each worker thread, so threads compute in parallel without process start-up
+or per-process numba loading. With ``scheduler_file`` or ``address`` a job
+submits to an existing cluster instead. Chunk results are gathered and merged in chunk
 order, so the outcome never depends on the cluster.
 """
 
@@ -14,14 +15,11 @@ import logging
 import time
 from collections.abc import Callable
 
-from hyst.observables import Point, Tally, chunk_bounds, sample_chunk
+from hyst.observables import Point, Tally, chunk_bounds, chunk_size, sample_chunk
 
 
 def _chunk_task(point: Point, seed: int, chunk: int, size: int, groups) -> Tally:
-    import numba
-
-    numba.set_num_threads(1)
-    return sample_chunk(point, seed, chunk, size, groups)
+    return sample_chunk(point, seed, chunk, size, groups, parallel=False)
 
 
 @contextlib.contextmanager
@@ -67,7 +65,7 @@ def sample_points(
 
     futures, owners = [], {}
     for j, (point, samples, seed, groups) in enumerate(jobs):
-        for k, size in chunk_bounds(samples):
+        for k, size in chunk_bounds(samples, chunk_size(point.N)):
             f = dask_client.submit(
                 _chunk_task,
                 point,
@@ -92,9 +90,9 @@ def sample_points(
         rate = samples_done / max(time.perf_counter() - t0, 1e-9)
         log(f"chunk {done}/{total} done ({samples_done} samples, {rate:,.0f} samples/s)")
     tallies = []
-    for j, (_point, samples, _seed, _groups) in enumerate(jobs):
+    for j, (point, samples, _seed, _groups) in enumerate(jobs):
         tally = Tally()
-        for k, _size in chunk_bounds(samples):
+        for k, _size in chunk_bounds(samples, chunk_size(point.N)):
             tally.merge(results[(j, k)])
         tallies.append(tally)
     return tallies

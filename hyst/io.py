@@ -11,10 +11,10 @@ import xarray as xr
 
 from hyst import __version__
 from hyst.model import QUANTUM_BITS
-from hyst.observables import CHUNK_SIZE, Point, Tally
+from hyst.observables import Point, Tally, chunk_size
 
 #: Version of the dataset layout; part of the provenance, bumped when the layout changes.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 #: Probability observables: name -> (count key, trials key or "samples").
 PROBABILITIES = {
@@ -108,7 +108,7 @@ def provenance(point: Point, samples: int, seed: int, groups) -> dict:
         "samples": int(samples),
         "seed": int(seed),
         "observables": ",".join(groups),
-        "chunk_size": CHUNK_SIZE,
+        "chunk_size": chunk_size(point.N),
         "quantum_bits": QUANTUM_BITS,
         "point_key": point.key(),
     }

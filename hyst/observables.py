@@ -1,7 +1,7 @@
 """Sampling one sweep point: every per-system observable, with statistics.
 
 A *point* is (couplings, spans, rule, N, NJ0). Its samples are split into
-chunks of fixed size ``CHUNK_SIZE``; chunk k draws from a generator seeded by
+chunks of ``chunk_size(N)`` systems; chunk k draws from a generator seeded by
 ``SeedSequence`` keyed by the base seed, the point's *ensemble identity*
 (couplings, spans, N, NJ0: the rule is not part of it, so every rule sees the
 same systems) and k. Chunk results are integer counts, float sums and
@@ -51,8 +51,16 @@ from hyst.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES, sample_systems
 from hyst.kernels import drive, enumeration
 from hyst.model import QUANTUM_BITS, RULES, rule_code
 
-#: Samples per chunk. Part of every point's provenance: changing it changes the streams.
-CHUNK_SIZE = 1000
+#: Largest number of systems per chunk (small N); chunks hold at most ~2^24 couplings.
+MAX_CHUNK_SIZE = 10_000
+
+
+def chunk_size(N: int) -> int:
+    """Systems per chunk of a point with N elements: a fixed function of N (it is part of
+    every point's provenance: changing it changes the random streams)."""
+    return int(min(MAX_CHUNK_SIZE, max(16, 2**24 // (N * N))))
+
+
 #: Largest N for which the 2^N states are enumerated.
 ENUMERATION_MAX_N = 18
 #: Distinct L = 4 self-loops recorded per system (the count is always exact).
@@ -134,11 +142,9 @@ def chunk_generator(point: Point, seed: int, chunk: int) -> np.random.Generator:
     )
 
 
-def chunk_bounds(samples: int, chunk_size: int = CHUNK_SIZE) -> list[tuple[int, int]]:
-    """[(chunk index, size)] covering ``samples`` samples."""
-    return [
-        (k, min(chunk_size, samples - k * chunk_size)) for k in range(-(-samples // chunk_size))
-    ]
+def chunk_bounds(samples: int, size: int) -> list[tuple[int, int]]:
+    """[(chunk index, chunk size)] covering ``samples`` samples in chunks of ``size``."""
+    return [(k, min(size, samples - k * size)) for k in range(-(-samples // size))]
 
 
 def resolve_groups(point: Point, groups=None) -> tuple[str, ...]:
@@ -211,8 +217,14 @@ def _threads() -> int:
     return numba.get_num_threads()
 
 
-def sample_chunk(point: Point, seed: int, chunk: int, size: int, groups) -> Tally:
-    """Draw chunk ``chunk`` (``size`` systems) of a point and tally its observables."""
+def sample_chunk(
+    point: Point, seed: int, chunk: int, size: int, groups, parallel: bool = True
+) -> Tally:
+    """Draw chunk ``chunk`` (``size`` systems) of a point and tally its observables.
+
+    ``parallel`` runs the kernels on all numba threads; ``False`` keeps them on
+    the calling thread (for thread pools such as Dask workers). Same result.
+    """
     rng = chunk_generator(point, seed, chunk)
     N = point.N
     systems = sample_systems(point.couplings, point.spans, N, point.NJ0, size, rng)
@@ -231,10 +243,11 @@ def sample_chunk(point: Point, seed: int, chunk: int, size: int, groups) -> Tall
         what |= enumeration.WHAT_AVALANCHE
     if what:
         starts = (start_spins > 0).astype(np.int64) @ (np.int64(1) << np.arange(N, dtype=np.int64))
-        _tally_enumeration(tally, systems, starts, rule, what, offset=chunk * CHUNK_SIZE)
+        _tally_enumeration(tally, systems, starts, rule, what, chunk * chunk_size(N), parallel)
     if "avalanche" in groups and not (what & enumeration.WHAT_AVALANCHE):
         out = np.zeros((size, 8), np.int64)
-        drive.avalanche_batch(hp, hm, c, start_spins, rule, out)
+        kernel = drive.avalanche_batch if parallel else drive.avalanche_batch_serial
+        kernel(hp, hm, c, start_spins, rule, out)
         _tally_avalanche(
             tally, prepared=out[:, 0] == 1, race_first=out[:, 3], outcome=out[:, 1], size=out[:, 2]
         )
@@ -243,14 +256,15 @@ def sample_chunk(point: Point, seed: int, chunk: int, size: int, groups) -> Tall
     if "cyclic" in groups:
         out = np.zeros((size, 7), np.int64)
         umax = np.zeros(size, np.int64)
-        drive.cyclic_drive_batch(hp, hm, c, start_spins, rule, MAX_DRIVE_CYCLES, out, umax)
+        kernel = drive.cyclic_drive_batch if parallel else drive.cyclic_drive_batch_serial
+        kernel(hp, hm, c, start_spins, rule, MAX_DRIVE_CYCLES, out, umax)
         _tally_cyclic(tally, out, umax)
     return tally
 
 
-def _tally_enumeration(tally, systems, starts, rule, what, offset=0):
+def _tally_enumeration(tally, systems, starts, rule, what, offset=0, parallel=True):
     n, N = systems.h_plus.shape
-    blocks = max(1, min(n, _threads()))
+    blocks = max(1, min(n, _threads())) if parallel else 1
     out = np.zeros((n, enumeration.NCOL), np.int64)
     gapf = np.zeros(n)
     hist_L = np.zeros((blocks, (1 << N) + 1), np.int64)
@@ -258,7 +272,10 @@ def _tally_enumeration(tally, systems, starts, rule, what, offset=0):
     l4_state = np.zeros((n, L4_PER_SYSTEM), np.int64)
     l4_mask = np.zeros((n, L4_PER_SYSTEM), np.int64)
     l4_count = np.zeros(n, np.int64)
-    enumeration.enumerate_observables(
+    kernel = (
+        enumeration.enumerate_observables if parallel else enumeration.enumerate_observables_serial
+    )
+    kernel(
         systems.h_plus,
         systems.h_minus,
         systems.couplings,
@@ -390,7 +407,7 @@ def sample_point(
     if not isinstance(samples, int | np.integer) or samples < 1:
         raise ValueError(f"samples: {samples!r} is not allowed (an integer >= 1)")
     groups = resolve_groups(point, groups)
-    bounds = chunk_bounds(int(samples))
+    bounds = chunk_bounds(int(samples), chunk_size(point.N))
     if chunks is not None:
         bounds = [bounds[k] for k in chunks]
     total = Tally()

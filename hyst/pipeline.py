@@ -3,8 +3,8 @@
 A validated configuration (:mod:`hyst.config`) names studies; each study is
 the product of its axes. Every distinct (point, samples, observables, seed) is
 a *point spec* with its own file ``results/points/.../*.nc``, named by the
-spec's content. Specs of one (couplings, spans, rule, N) are grouped into
-*batches* of at most ``batch.max_points``; one Snakemake job runs a batch and
+spec's content. Specs of one (couplings, spans, rule), ordered by N and NJ0,
+are grouped into *batches* of at most ``batch.max_points``; one Snakemake job runs a batch and
 writes a manifest ``results/batches/<batch>.json``. A batch recomputes only
 the point files that are missing or whose provenance does not match, so
 adding NJ0 values or changing one study's samples recomputes only what
@@ -75,7 +75,7 @@ class PointSpec:
 
 @dataclass(frozen=True)
 class Batch:
-    """Point specs of one (couplings, spans, rule, N) sampled by one job."""
+    """Point specs of one (couplings, spans, rule) sampled by one job."""
 
     name: str
     specs: tuple
@@ -127,17 +127,19 @@ def plan(config: dict) -> tuple[dict, dict]:
     for specs in studies.values():
         for _labels, spec in specs:
             unique[spec.key()] = spec
-    rows: dict[tuple, list] = {}
+    groups: dict[tuple, list] = {}
     for spec in unique.values():
         p = spec.point
-        rows.setdefault((p.couplings, p.spans, p.rule, p.N), []).append(spec)
+        groups.setdefault((p.couplings, p.spans, p.rule), []).append(spec)
     batches = {}
     size = config["batch"]["max_points"]
-    for (couplings, spans, rule, N), specs in sorted(rows.items()):
-        specs.sort(key=lambda s: (s.point.NJ0, s.samples, s.groups, s.key()))
+    for (couplings, spans, rule), specs in sorted(groups.items()):
+        specs.sort(key=lambda s: (s.point.N, s.point.NJ0, s.samples, s.groups, s.key()))
         for i in range(0, len(specs), size):
             members = tuple(specs[i : i + size])
-            name = f"{couplings}-{spans}-rule{rule}-N{N}-{_hash([s.key() for s in members])}"
+            Ns = sorted({s.point.N for s in members})
+            label = f"N{Ns[0]}" if len(Ns) == 1 else f"N{Ns[0]}-{Ns[-1]}"
+            name = f"{couplings}-{spans}-rule{rule}-{label}-{_hash([s.key() for s in members])}"
             batches[name] = Batch(name, members)
     return batches, studies
 
@@ -209,41 +211,73 @@ def run_batch(
     return info
 
 
+def _read_point(path) -> tuple[dict, dict, dict]:
+    """(values, dimensions, attributes) of every data variable of a point file."""
+    import netCDF4
+
+    values, dims, attrs = {}, {}, {}
+    with netCDF4.Dataset(path) as nc:
+        nc.set_auto_mask(False)
+        for name, var in nc.variables.items():
+            if name in nc.dimensions:  # coordinate of a histogram dimension
+                continue
+            values[name] = var[...]
+            dims[name] = var.dimensions
+            attrs[name] = {k: var.getncattr(k) for k in var.ncattrs() if k != "_FillValue"}
+    return values, dims, attrs
+
+
 def collect(name: str, study: dict, specs: list, results) -> xr.Dataset:
-    """Merge a study's point files into one dataset with the axes as dimensions."""
+    """Merge a study's point files into one dataset with the axes as dimensions.
+
+    Scalars become arrays over (couplings, spans, rule, N, NJ0 or J0);
+    histograms get their own trailing dimension, zero-padded to the longest;
+    L = 4 self-loop records are concatenated along ``l4_loop`` with their
+    point's labels.
+    """
     axis = "NJ0" if "NJ0" in study else "J0"
-    pieces, l4 = [], []
-    for labels, spec in specs:
-        ds = read_dataset(spec.path(results))
-        records = [v for v in ds.data_vars if "l4_loop" in ds[v].dims]
-        if records:
-            rec = ds[records]
-            for a in (*AXES, axis):
-                rec[f"l4_{a}"] = ("l4_loop", np.full(rec.sizes["l4_loop"], labels[a]))
-            l4.append(rec)
-        ds = ds.drop_vars(records).drop_dims("l4_loop", errors="ignore")
-        ds.attrs = {}
-        pieces.append(ds.expand_dims({a: [labels[a]] for a in (*AXES, axis)}))
-    # histograms have their own dimensions (A, L, tau, ...): pad them to a common length
-    hist_dims = {
-        d
-        for ds in pieces
-        for v in ds.data_vars
-        if v.endswith("_hist")
-        for d in ds[v].dims
-        if d not in (*AXES, axis)
-    }
-    longest = {d: max(ds.sizes.get(d, 0) for ds in pieces) for d in hist_dims}
-    pieces = [
-        ds.reindex({d: np.arange(n) for d, n in longest.items() if d in ds.dims}, fill_value=0)
-        for ds in pieces
-    ]
-    merged = xr.combine_by_coords(pieces, join="outer", combine_attrs="drop")
+    names = (*AXES, axis)
+    coords = {a: sorted({labels[a] for labels, _spec in specs}) for a in names}
+    index = {a: {v: i for i, v in enumerate(coords[a])} for a in names}
+    shape = tuple(len(coords[a]) for a in names)
+    points = [(labels, *_read_point(spec.path(results))) for labels, spec in specs]
+    data, var_dims, var_attrs = {}, {}, {}
+    lengths: dict[str, int] = {}
+    for _labels, values, dims, _attrs in points:
+        for v, d in dims.items():
+            if len(d) == 1 and d[0] != "l4_loop":
+                lengths[d[0]] = max(lengths.get(d[0], 0), values[v].shape[0])
+    l4: dict[str, list] = {}
+    for labels, values, dims, attrs in points:
+        at = tuple(index[a][labels[a]] for a in names)
+        for v, value in values.items():
+            d = dims[v]
+            if d == ("l4_loop",):
+                l4.setdefault(f"l4_{v[3:]}" if v.startswith("l4_") else v, []).append(value)
+                continue
+            if v not in data:
+                extra = tuple(lengths[x] for x in d)
+                fill = np.nan if value.dtype.kind == "f" else 0
+                data[v] = np.full(shape + extra, fill, dtype=value.dtype)
+                var_dims[v] = (*names, *d)
+                var_attrs[v] = attrs[v]
+            if d:
+                data[v][at][: value.shape[0]] = value
+            else:
+                data[v][at] = value
+        if any(dims[v] == ("l4_loop",) for v in dims):
+            n = next(values[v].shape[0] for v in dims if dims[v] == ("l4_loop",))
+            for a in names:
+                l4.setdefault(f"l4_{a}", []).append(np.full(n, labels[a]))
+    ds = xr.Dataset(
+        {v: xr.DataArray(data[v], dims=var_dims[v], attrs=var_attrs[v]) for v in data},
+        coords={**{a: coords[a] for a in names}, **{d: np.arange(n) for d, n in lengths.items()}},
+    )
     if axis == "J0":
-        merged = merged.assign_coords(NJ0=merged.N * merged.J0)
-    if l4:
-        merged = xr.merge([merged, xr.concat(l4, dim="l4_loop")])
-    merged.attrs.update(
+        ds = ds.assign_coords(NJ0=ds.N * ds.J0)
+    for v, parts in l4.items():
+        ds[v] = ("l4_loop", np.concatenate(parts))
+    ds.attrs.update(
         {
             "study": name,
             "description": study.get("description", ""),
@@ -252,7 +286,7 @@ def collect(name: str, study: dict, specs: list, results) -> xr.Dataset:
             "seed": specs[0][1].seed,
             "samples": study["samples"],
             "observables": ",".join(specs[0][1].groups),
-            "axes": ",".join((*AXES, axis)),
+            "axes": ",".join(names),
         }
     )
-    return merged
+    return ds

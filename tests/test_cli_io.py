@@ -11,7 +11,7 @@ import xarray as xr
 
 from hyst.cli import main
 from hyst.io import provenance, provenance_matches, read_dataset, tally_to_dataset, write_dataset
-from hyst.observables import CHUNK_SIZE, Point, resolve_groups, sample_point
+from hyst.observables import Point, chunk_size, resolve_groups, sample_point
 
 ARGS = [
     "point",
@@ -139,15 +139,16 @@ def test_results_independent_of_threads():
 
 def test_chunks_merge_to_the_whole_and_more_samples_extend_the_stream():
     point = Point("weak", "spin", "1p", 5, 3.0)
-    samples = 3 * CHUNK_SIZE
+    size = chunk_size(point.N)
+    samples = 3 * size
     whole, tw = _dataset(point, samples)
     _, t1 = _dataset(point, samples, chunks=[0, 2])
     _, t2 = _dataset(point, samples, chunks=[1])
     t1.merge(t2)
     assert t1.counts == tw.counts
     # the first chunks of a larger run are the same systems
-    _, small = _dataset(point, CHUNK_SIZE)
-    _, first = _dataset(point, 2 * CHUNK_SIZE, chunks=[0])
+    _, small = _dataset(point, size)
+    _, first = _dataset(point, 2 * size, chunks=[0])
     assert small.counts == first.counts
 
 

@@ -283,42 +283,56 @@ def avalanche_batch(hp, hm, c, starts, rule, out):
     outcome (−1 undefined), A = flips, race_first_flip (−1 undefined),
     ties, preparation_flips, L (self-loop length), n_e].
     """
-    n, N = hp.shape
-    keys = zobrist_keys(N)
-    for k in prange(n):
-        s = np.empty(N, np.int8)
-        f = np.empty(N, np.int64)
-        c2t = np.empty((N, N), np.int64)
-        res = np.zeros(6, np.int64)
-        buf = np.empty(N, np.int64)
-        o = out[k]
-        _system_setup(starts[k], c[k], s, f, c2t)
-        oc = relax(s, f, 0, 0, RULE_1, hp[k], hm[k], c2t, keys, res)
-        o[0] = 1 if oc == STABLE else -1
-        o[1] = -1
-        o[2] = -1
-        o[3] = -1
-        o[4] = res[3]
-        o[5] = res[0]
-        o[6] = 0
-        o[7] = 0
-        if oc != STABLE:
-            continue
-        Hc, crit, tie = next_up(s, f, hp[k])
-        if crit < 0:
-            continue
-        if tie:
-            o[4] += 1
-        flip(crit, s, f, c2t)
-        n_u, _ch, _t = _scan(s, f, Hc, 1, RULE_1, hp[k], hm[k], buf)
-        o[3] = 1 if n_u > 1 else 0
-        flip(crit, s, f, c2t)
-        oc = relax(s, f, Hc, 1, rule, hp[k], hm[k], c2t, keys, res)
-        o[1] = oc
-        o[2] = res[0]
-        o[4] += res[3]
-        o[6] = res[4]
-        o[7] = res[5]
+    keys = zobrist_keys(hp.shape[1])
+    for k in prange(hp.shape[0]):
+        avalanche_one(k, hp, hm, c, starts, rule, out, keys)
+
+
+@jit
+def avalanche_batch_serial(hp, hm, c, starts, rule, out):
+    """``avalanche_batch`` on the calling thread only (for thread pools)."""
+    keys = zobrist_keys(hp.shape[1])
+    for k in range(hp.shape[0]):
+        avalanche_one(k, hp, hm, c, starts, rule, out, keys)
+
+
+@jit
+def avalanche_one(k, hp, hm, c, starts, rule, out, keys):
+    """Sample k of ``avalanche_batch``."""
+    N = hp.shape[1]
+    s = np.empty(N, np.int8)
+    f = np.empty(N, np.int64)
+    c2t = np.empty((N, N), np.int64)
+    res = np.zeros(6, np.int64)
+    buf = np.empty(N, np.int64)
+    o = out[k]
+    _system_setup(starts[k], c[k], s, f, c2t)
+    oc = relax(s, f, 0, 0, RULE_1, hp[k], hm[k], c2t, keys, res)
+    o[0] = 1 if oc == STABLE else -1
+    o[1] = -1
+    o[2] = -1
+    o[3] = -1
+    o[4] = res[3]
+    o[5] = res[0]
+    o[6] = 0
+    o[7] = 0
+    if oc != STABLE:
+        return
+    Hc, crit, tie = next_up(s, f, hp[k])
+    if crit < 0:
+        return
+    if tie:
+        o[4] += 1
+    flip(crit, s, f, c2t)
+    n_u, _ch, _t = _scan(s, f, Hc, 1, RULE_1, hp[k], hm[k], buf)
+    o[3] = 1 if n_u > 1 else 0
+    flip(crit, s, f, c2t)
+    oc = relax(s, f, Hc, 1, rule, hp[k], hm[k], c2t, keys, res)
+    o[1] = oc
+    o[2] = res[0]
+    o[4] += res[3]
+    o[6] = res[4]
+    o[7] = res[5]
 
 
 @jit
@@ -370,93 +384,107 @@ def cyclic_drive_batch(hp, hm, c, starts, rule, max_cycles, out, umax):
     2 ill-defined, 3 not converged within max_cycles, −1 undefined), tau, T,
     cycles, flips, ties]; umax[k] = U_max (int, quantum units).
     """
-    n, N = hp.shape
-    keys = zobrist_keys(N)
-    for k in prange(n):
-        s = np.empty(N, np.int8)
-        f = np.empty(N, np.int64)
-        c2t = np.empty((N, N), np.int64)
-        res = np.zeros(6, np.int64)
-        acc = np.zeros(2, np.int64)  # flips, ties
-        o = out[k]
-        for q in range(o.shape[0]):
-            o[q] = -1
-        umax[k] = 0
-        _system_setup(starts[k], c[k], s, f, c2t)
-        oc = relax(s, f, 0, 0, RULE_1, hp[k], hm[k], c2t, keys, res)
+    keys = zobrist_keys(hp.shape[1])
+    for k in prange(hp.shape[0]):
+        cyclic_drive_one(k, hp, hm, c, starts, rule, max_cycles, out, umax, keys)
+
+
+@jit
+def cyclic_drive_batch_serial(hp, hm, c, starts, rule, max_cycles, out, umax):
+    """``cyclic_drive_batch`` on the calling thread only (for thread pools)."""
+    keys = zobrist_keys(hp.shape[1])
+    for k in range(hp.shape[0]):
+        cyclic_drive_one(k, hp, hm, c, starts, rule, max_cycles, out, umax, keys)
+
+
+@jit
+def cyclic_drive_one(k, hp, hm, c, starts, rule, max_cycles, out, umax, keys):
+    """Sample k of ``cyclic_drive_batch``."""
+    N = hp.shape[1]
+    s = np.empty(N, np.int8)
+    f = np.empty(N, np.int64)
+    c2t = np.empty((N, N), np.int64)
+    res = np.zeros(6, np.int64)
+    acc = np.zeros(2, np.int64)  # flips, ties
+    o = out[k]
+    for q in range(o.shape[0]):
+        o[q] = -1
+    umax[k] = 0
+    _system_setup(starts[k], c[k], s, f, c2t)
+    oc = relax(s, f, 0, 0, RULE_1, hp[k], hm[k], c2t, keys, res)
+    acc[1] += res[3]
+    o[0] = 1 if oc == STABLE else 0
+    if oc != STABLE:
+        o[6] = acc[1]
+        return
+    snaps = np.empty((16, N), np.int8)
+    hashes = np.empty(16, np.uint64)
+    snaps[0] = s
+    hashes[0] = state_hash(s, keys)
+    nsnap = 1
+    # first cycle: find U_max
+    m = 0
+    for i in range(N):
+        m += s[i]
+    Umax = np.int64(0)
+    outcome = -1
+    while 2 * m < N:
+        Hc, crit, tie = next_up(s, f, hp[k])
+        if crit < 0:
+            break
+        if tie:
+            acc[1] += 1
+        oc = relax(s, f, Hc, 1, rule, hp[k], hm[k], c2t, keys, res)
+        acc[0] += res[0]
         acc[1] += res[3]
-        o[0] = 1 if oc == STABLE else 0
+        Umax = Hc
         if oc != STABLE:
-            o[6] = acc[1]
-            continue
-        snaps = np.empty((16, N), np.int8)
-        hashes = np.empty(16, np.uint64)
-        snaps[0] = s
-        hashes[0] = state_hash(s, keys)
-        nsnap = 1
-        # first cycle: find U_max
+            outcome = oc
+            break
         m = 0
         for i in range(N):
             m += s[i]
-        Umax = np.int64(0)
-        outcome = -1
-        while 2 * m < N:
-            Hc, crit, tie = next_up(s, f, hp[k])
-            if crit < 0:
-                break
-            if tie:
-                acc[1] += 1
-            oc = relax(s, f, Hc, 1, rule, hp[k], hm[k], c2t, keys, res)
-            acc[0] += res[0]
-            acc[1] += res[3]
-            Umax = Hc
-            if oc != STABLE:
-                outcome = oc
-                break
-            m = 0
-            for i in range(N):
-                m += s[i]
-        umax[k] = Umax
-        cycles = 0
-        if outcome < 0:
-            oc = _sweep_down(s, f, rule, hp[k], hm[k], c2t, keys, res, acc)
-            if oc != STABLE:
-                outcome = oc
-        cycles = 1
-        while outcome < 0:
-            h = state_hash(s, keys)
-            for a in range(nsnap):
-                if hashes[a] == h:
-                    same = True
-                    for i in range(N):
-                        if snaps[a, i] != s[i]:
-                            same = False
-                            break
-                    if same:
-                        outcome = ORBIT
-                        o[2] = a
-                        o[3] = nsnap - a
+    umax[k] = Umax
+    cycles = 0
+    if outcome < 0:
+        oc = _sweep_down(s, f, rule, hp[k], hm[k], c2t, keys, res, acc)
+        if oc != STABLE:
+            outcome = oc
+    cycles = 1
+    while outcome < 0:
+        h = state_hash(s, keys)
+        for a in range(nsnap):
+            if hashes[a] == h:
+                same = True
+                for i in range(N):
+                    if snaps[a, i] != s[i]:
+                        same = False
                         break
-            if outcome >= 0:
-                break
-            if nsnap >= max_cycles:
-                outcome = NOT_CONVERGED
-                break
-            if nsnap >= snaps.shape[0]:
-                ns = np.empty((2 * nsnap, N), np.int8)
-                ns[:nsnap] = snaps[:nsnap]
-                snaps = ns
-                hashes = _grow(hashes, nsnap)
-            snaps[nsnap] = s
-            hashes[nsnap] = h
-            nsnap += 1
-            oc = _sweep_up(s, f, Umax, rule, hp[k], hm[k], c2t, keys, res, acc)
-            if oc == STABLE:
-                oc = _sweep_down(s, f, rule, hp[k], hm[k], c2t, keys, res, acc)
-            cycles += 1
-            if oc != STABLE:
-                outcome = oc
-        o[1] = outcome
-        o[4] = cycles
-        o[5] = acc[0]
-        o[6] = acc[1]
+                if same:
+                    outcome = ORBIT
+                    o[2] = a
+                    o[3] = nsnap - a
+                    break
+        if outcome >= 0:
+            break
+        if nsnap >= max_cycles:
+            outcome = NOT_CONVERGED
+            break
+        if nsnap >= snaps.shape[0]:
+            ns = np.empty((2 * nsnap, N), np.int8)
+            ns[:nsnap] = snaps[:nsnap]
+            snaps = ns
+            hashes = _grow(hashes, nsnap)
+        snaps[nsnap] = s
+        hashes[nsnap] = h
+        nsnap += 1
+        oc = _sweep_up(s, f, Umax, rule, hp[k], hm[k], c2t, keys, res, acc)
+        if oc == STABLE:
+            oc = _sweep_down(s, f, rule, hp[k], hm[k], c2t, keys, res, acc)
+        cycles += 1
+        if oc != STABLE:
+            outcome = oc
+    o[1] = outcome
+    o[4] = cycles
+    o[5] = acc[0]
+    o[6] = acc[1]

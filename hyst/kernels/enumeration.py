@@ -295,84 +295,131 @@ def enumerate_observables(
     l4_state/l4_mask: (n, K) the first K distinct L = 4 loops of two elements (cycle min state,
     flipping elements); l4_count: (n,) how many there were.
     """
+    for b in prange(hist_L.shape[0]):
+        enumerate_block(
+            b,
+            hp,
+            hm,
+            c,
+            starts,
+            rule,
+            what,
+            out,
+            gapf,
+            hist_L,
+            hist_ne,
+            l4_state,
+            l4_mask,
+            l4_count,
+        )
+
+
+@jit
+def enumerate_observables_serial(
+    hp, hm, c, starts, rule, what, out, gapf, hist_L, hist_ne, l4_state, l4_mask, l4_count
+):
+    """``enumerate_observables`` on the calling thread only (for thread pools)."""
+    for b in range(hist_L.shape[0]):
+        enumerate_block(
+            b,
+            hp,
+            hm,
+            c,
+            starts,
+            rule,
+            what,
+            out,
+            gapf,
+            hist_L,
+            hist_ne,
+            l4_state,
+            l4_mask,
+            l4_count,
+        )
+
+
+@jit
+def enumerate_block(
+    b, hp, hm, c, starts, rule, what, out, gapf, hist_L, hist_ne, l4_state, l4_mask, l4_count
+):
+    """Samples b, b + blocks, b + 2 blocks, ... of ``enumerate_observables``."""
     n, N = hp.shape
     n_states = 1 << N
     nb = hist_L.shape[0]
-    for b in prange(nb):
-        F = np.empty((n_states, N), np.int64)
-        hplus = np.empty(n_states, np.int64)
-        hminus = np.empty(n_states, np.int64)
-        stamp = np.full(n_states, -1, np.int64)
-        stamp_step = np.zeros(n_states, np.int64)
-        lo = np.empty(n_states, np.int64)
-        hi = np.empty(n_states, np.int64)
-        nxt = np.empty(n_states, np.int64)
-        pid = np.empty(n_states, np.int64)
-        res = np.zeros(10, np.int64)
-        cap = 64
-        keys = np.zeros((cap, 3), np.int64)
-        wid = 0
-        for s in range(b, n, nb):
-            hps = hp[s]
-            hms = hm[s]
-            build_state_table(hps, hms, c[s], F, hplus, hminus)
-            o = out[s]
-            for k in range(o.shape[0]):
-                o[k] = 0
-            ties = 0
-            gapf[s] = 0.0
-            l4_count[s] = 0
-            if what & WHAT_ZERO_FIELD:
-                wid += 1
-                ties += zero_field(
-                    s,
-                    starts[s],
-                    rule,
-                    hps,
-                    hms,
-                    F,
-                    hplus,
-                    hminus,
-                    stamp,
-                    stamp_step,
-                    wid,
-                    res,
-                    lo,
-                    hi,
-                    nxt,
-                    pid,
-                    o,
-                    gapf,
-                )
-            if what & WHAT_TRANSITIONS:
-                wid, t = transitions(
-                    s,
-                    b,
-                    rule,
-                    hps,
-                    hms,
-                    F,
-                    hplus,
-                    hminus,
-                    stamp,
-                    stamp_step,
-                    wid,
-                    res,
-                    keys,
-                    hist_L,
-                    hist_ne,
-                    l4_state,
-                    l4_mask,
-                    l4_count,
-                    o,
-                )
-                ties += t
-            if what & WHAT_AVALANCHE:
-                wid += 2
-                ties += avalanche(
-                    starts[s], rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res, o
-                )
-            o[15] = ties
+    F = np.empty((n_states, N), np.int64)
+    hplus = np.empty(n_states, np.int64)
+    hminus = np.empty(n_states, np.int64)
+    stamp = np.full(n_states, -1, np.int64)
+    stamp_step = np.zeros(n_states, np.int64)
+    lo = np.empty(n_states, np.int64)
+    hi = np.empty(n_states, np.int64)
+    nxt = np.empty(n_states, np.int64)
+    pid = np.empty(n_states, np.int64)
+    res = np.zeros(10, np.int64)
+    cap = 64
+    keys = np.zeros((cap, 3), np.int64)
+    wid = 0
+    for s in range(b, n, nb):
+        hps = hp[s]
+        hms = hm[s]
+        build_state_table(hps, hms, c[s], F, hplus, hminus)
+        o = out[s]
+        for k in range(o.shape[0]):
+            o[k] = 0
+        ties = 0
+        gapf[s] = 0.0
+        l4_count[s] = 0
+        if what & WHAT_ZERO_FIELD:
+            wid += 1
+            ties += zero_field(
+                s,
+                starts[s],
+                rule,
+                hps,
+                hms,
+                F,
+                hplus,
+                hminus,
+                stamp,
+                stamp_step,
+                wid,
+                res,
+                lo,
+                hi,
+                nxt,
+                pid,
+                o,
+                gapf,
+            )
+        if what & WHAT_TRANSITIONS:
+            wid, t = transitions(
+                s,
+                b,
+                rule,
+                hps,
+                hms,
+                F,
+                hplus,
+                hminus,
+                stamp,
+                stamp_step,
+                wid,
+                res,
+                keys,
+                hist_L,
+                hist_ne,
+                l4_state,
+                l4_mask,
+                l4_count,
+                o,
+            )
+            ties += t
+        if what & WHAT_AVALANCHE:
+            wid += 2
+            ties += avalanche(
+                starts[s], rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res, o
+            )
+        o[15] = ties
 
 
 @jit
