@@ -12,9 +12,12 @@ min_version("8.0")
 include: "workflow/rules/common.smk"
 include: "workflow/rules/sample.smk"
 include: "workflow/rules/collect.smk"
+include: "workflow/rules/analyse.smk"
 
 
 rule all:
     default_target: True
     input:
         datasets=expand(f"{RESULTS}/datasets/{{study}}.nc", study=sorted(STUDIES)),
+        pairs=[f"{RESULTS}/datasets/pairs.nc"] if CONFIG["pairs"] else [],
+        analysis=expand(f"{RESULTS}/analysis/{{study}}.nc", study=ANALYSED),

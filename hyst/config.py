@@ -48,7 +48,7 @@ def _message(error: jsonschema.ValidationError) -> str:
         if last == "observables":
             return (
                 f"{key}: {error.instance!r} is not allowed (all, or a list of "
-                "transitions, zero_field, avalanche, cyclic)"
+                "transitions, zero_field, avalanche, cyclic, saturated_loop)"
             )
         return (
             f"{key}: {error.instance!r} is not allowed (a list of numbers > 0, or "
@@ -102,6 +102,8 @@ def validate(config: dict) -> dict:
         raise ConfigError(_message(best))
     config = copy.deepcopy(config)
     _fill_defaults(config, sch, sch.get("$defs", {}))
+    if config["pairs"] is not None:
+        _fill_defaults(config["pairs"], sch["properties"]["pairs"], {})
     if config["dask"]["scheduler_file"] and config["dask"]["address"]:
         raise ConfigError("dask: give at most one of scheduler_file or address")
     for name, study in config["studies"].items():

@@ -38,10 +38,10 @@ def client(scheduler_file=None, address=None, threads: int = 1, mem_mb: int = 40
     logging.getLogger("distributed").setLevel(logging.WARNING)
     with (
         LocalCluster(
-            n_workers=threads,
-            threads_per_worker=1,
-            processes=True,
-            memory_limit=f"{max(mem_mb // threads, 256)}MB",
+            n_workers=1,
+            threads_per_worker=threads,
+            processes=False,
+            memory_limit=f"{max(mem_mb, 256)}MB",
             dashboard_address=None,
             scheduler_port=0,
             silence_logs=logging.WARNING,

@@ -125,7 +125,7 @@ def relax_spins(systems: Systems, spins, field: tuple[int, int], rule, index: in
     f = np.empty(N, np.int64)
     c2t = np.empty((N, N), np.int64)
     drive._system_setup(s.copy(), systems.couplings[index], s, f, c2t)
-    out = np.zeros(6, np.int64)
+    out = np.zeros(8, np.int64)
     oc = drive.relax(
         s,
         f,

@@ -48,6 +48,7 @@ PROBABILITIES = {
         "avalanche",
     ),
     "drive_self_loop_probability": ("drive_self_loop_probability", "drive_trials", "cyclic"),
+    "saturated_loop_probability": ("saturated_loop_probability", "samples", "saturated_loop"),
 }
 #: Mean observables (sums of per-sample values).
 MEANS = {
@@ -67,6 +68,7 @@ HISTOGRAMS = {
     "avalanche_size_hist": "A",
     "transient_hist": "tau",
     "period_hist": "T",
+    "saturated_loop_length_hist": "L_saturated",
 }
 UNITS = {
     "potentially_stable_fraction": "fraction of the 2^N states",
@@ -159,6 +161,8 @@ def tally_to_dataset(point: Point, samples: int, seed: int, groups, tally: Tally
         "avalanche_ill_defined",
         "drive_ill_defined",
         "drive_not_converged",
+        "saturated_loop_ill_defined",
+        "saturated_loop_events",
     ):
         if key in c:
             data[key] = xr.DataArray(np.int64(c[key]))

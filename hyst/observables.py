@@ -49,7 +49,7 @@ import numpy as np
 
 from hyst.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES, sample_systems
 from hyst.kernels import drive, enumeration
-from hyst.model import QUANTUM_BITS, RULES, rule_code
+from hyst.model import QUANTUM, QUANTUM_BITS, RULES, rule_code
 
 #: Largest number of systems per chunk (small N); chunks hold at most ~2^24 couplings.
 MAX_CHUNK_SIZE = 10_000
@@ -68,13 +68,17 @@ L4_PER_SYSTEM = 16
 #: Cyclic drive: cycles after which a sample is reported as not converged.
 MAX_DRIVE_CYCLES = 100_000
 
-GROUPS = ("transitions", "zero_field", "avalanche", "cyclic")
+GROUPS = ("transitions", "zero_field", "avalanche", "cyclic", "saturated_loop")
 GROUP_DESCRIPTIONS = {
     "transitions": "P_sl and self-loop sizes (enumerates 2^N states)",
     "zero_field": "P_s, P_g^0, f_G, P_sl^0 (enumerates 2^N states)",
     "avalanche": "P_RC and avalanche sizes A from a stable state at H = 0",
     "cyclic": "cyclic drive between 0 and U_max: transient tau and period T",
+    "saturated_loop": "self-loops met driving the saturated hysteresis loop event by event "
+    "(any N; L = 4 records for the scatter figures); not part of 'all'",
 }
+#: Groups computed by default ("all"): the saturated loop is requested explicitly.
+DEFAULT_GROUPS = ("transitions", "zero_field", "avalanche", "cyclic")
 ENUMERATION_GROUPS = ("transitions", "zero_field")
 
 
@@ -150,7 +154,7 @@ def chunk_bounds(samples: int, size: int) -> list[tuple[int, int]]:
 def resolve_groups(point: Point, groups=None) -> tuple[str, ...]:
     """Observable groups to compute for a point (default: all that apply to its N)."""
     if groups is None or groups == "all":
-        groups = GROUPS if point.N <= ENUMERATION_MAX_N else ("avalanche", "cyclic")
+        groups = DEFAULT_GROUPS if point.N <= ENUMERATION_MAX_N else ("avalanche", "cyclic")
     groups = tuple(groups)
     for g in groups:
         if g not in GROUPS:
@@ -253,6 +257,11 @@ def sample_chunk(
         )
         tally.add_count("ties", out[:, 4].sum())
         tally.add_count("samples_with_ties", (out[:, 4] > 0).sum())
+    if "saturated_loop" in groups:
+        out = np.zeros((size, 2, len(drive.LOOP_COLUMNS)), np.int64)
+        kernel = drive.saturated_loop_batch if parallel else drive.saturated_loop_batch_serial
+        kernel(hp, hm, c, rule, out)
+        _tally_saturated_loop(tally, systems, out, chunk * chunk_size(N))
     if "cyclic" in groups:
         out = np.zeros((size, 7), np.int64)
         umax = np.zeros(size, np.int64)
@@ -363,6 +372,34 @@ def _tally_cyclic(tally, out, umax):
     tally.add_sum("drive_amplitude", umax[prepared] * 2.0**-QUANTUM_BITS)
     tally.add_hist("transient_hist", np.bincount(out[orbit, 2], minlength=1))
     tally.add_hist("period_hist", np.bincount(out[orbit, 3], minlength=2))
+
+
+def _tally_saturated_loop(tally, systems, out, offset):
+    outcome, L, n_e = out[:, :, 0], out[:, :, 1], out[:, :, 2]
+    loop = outcome == 1
+    tally.add_count("saturated_loop_probability", loop.any(axis=1).sum())
+    tally.add_count("saturated_loop_ill_defined", (outcome == 2).any(axis=1).sum())
+    tally.add_count("saturated_loop_events", out[:, :, 9].sum())
+    tally.add_hist("saturated_loop_length_hist", np.bincount(L[loop], minlength=1))
+    s, b = np.nonzero(loop & (n_e == 2) & (L == 4))
+    rows = out[s, b]
+    k, l = rows[:, 3], rows[:, 4]
+    hp, hm = systems.h_plus, systems.h_minus
+    tally.add_count("l4_loops", s.size)
+    tally.add_count("l4_loops_recorded", s.size)
+    tally.add_records(
+        "l4",
+        {
+            "system": s + offset,
+            "branch": b,
+            "c_kl": rows[:, 5] * QUANTUM,
+            "c_lk": rows[:, 6] * QUANTUM,
+            "h_tilde_k": rows[:, 7] * (QUANTUM / 2),
+            "h_tilde_l": rows[:, 8] * (QUANTUM / 2),
+            "sigma_k": (hp[s, k] - hm[s, k]) * QUANTUM,
+            "sigma_l": (hp[s, l] - hm[s, l]) * QUANTUM,
+        },
+    )
 
 
 def _l4_records(systems, l4_state, l4_mask, l4_count) -> dict:

@@ -149,13 +149,15 @@ def _grow(a, n):
 def relax(s, f, Hc, eps, rule, hp, hm, c2t, keys, out):
     """Relax (s, f) in place at field (Hc, eps) under ``rule``.
 
-    Fills out = [flips, steps, race, ties, L, n_e] and returns the outcome
+    Fills out = [flips, steps, race, ties, L, n_e, e1, e2] and returns the outcome
     code. race = 1 if a state after the first step had several unstable
     elements. For a self-loop, L is the cycle length (steps) and n_e the
     number of distinct elements flipping in the cycle; (s, f) are left at the
-    first repeated state.
+    first repeated state; e1, e2 are the first two elements flipping in the
+    cycle (−1 if none).
     """
     N = s.shape[0]
+    first_two = np.full(2, -1, np.int64)
     buf = np.empty(N, np.int64)
     cap = 64
     tkeys = np.zeros(cap, np.uint64)
@@ -235,6 +237,8 @@ def relax(s, f, Hc, eps, rule, hp, hm, c2t, keys, out):
             for q in range(bound[found], nlog):
                 if not seen[log[q]]:
                     seen[log[q]] = 1
+                    if n_e < 2:
+                        first_two[n_e] = log[q]
                     n_e += 1
             break
         tkeys[slot] = h
@@ -260,6 +264,8 @@ def relax(s, f, Hc, eps, rule, hp, hm, c2t, keys, out):
     out[3] = ties
     out[4] = L
     out[5] = n_e
+    out[6] = first_two[0]
+    out[7] = first_two[1]
     return outcome
 
 
@@ -303,7 +309,7 @@ def avalanche_one(k, hp, hm, c, starts, rule, out, keys):
     s = np.empty(N, np.int8)
     f = np.empty(N, np.int64)
     c2t = np.empty((N, N), np.int64)
-    res = np.zeros(6, np.int64)
+    res = np.zeros(8, np.int64)
     buf = np.empty(N, np.int64)
     o = out[k]
     _system_setup(starts[k], c[k], s, f, c2t)
@@ -404,7 +410,7 @@ def cyclic_drive_one(k, hp, hm, c, starts, rule, max_cycles, out, umax, keys):
     s = np.empty(N, np.int8)
     f = np.empty(N, np.int64)
     c2t = np.empty((N, N), np.int64)
-    res = np.zeros(6, np.int64)
+    res = np.zeros(8, np.int64)
     acc = np.zeros(2, np.int64)  # flips, ties
     o = out[k]
     for q in range(o.shape[0]):
@@ -488,3 +494,93 @@ def cyclic_drive_one(k, hp, hm, c, starts, rule, max_cycles, out, umax, keys):
     o[4] = cycles
     o[5] = acc[0]
     o[6] = acc[1]
+
+
+#: Columns of one branch in ``saturated_loop_batch``'s output.
+LOOP_COLUMNS = ("outcome", "L", "n_e", "e1", "e2", "c_kl", "c_lk", "h2_k", "h2_l", "events")
+
+
+@jit
+def _branch(direction, s, f, hp, hm, c, c2t, rule, keys, res, row):
+    """Drive one saturated branch event by event; record its first self-loop in ``row``."""
+    events = 0
+    for q in range(row.shape[0]):
+        row[q] = -1
+    while True:
+        if direction > 0:
+            Hc, crit, _tie = next_up(s, f, hp)
+        else:
+            Hc, crit, _tie = next_down(s, f, hm)
+        if crit < 0:  # saturated: the branch ended without a self-loop
+            row[0] = STABLE
+            break
+        oc = relax(s, f, Hc, direction, rule, hp, hm, c2t, keys, res)
+        events += 1
+        if oc != STABLE:
+            row[0] = oc
+            row[1] = res[4]
+            row[2] = res[5]
+            k = res[6]
+            l = res[7]
+            row[3] = k
+            row[4] = l
+            if oc == SELF_LOOP and res[5] == 2:
+                row[5] = c[k, l]
+                row[6] = c[l, k]
+                # 2 h̃_i = h_i^+ + h_i^- − 2 Σ_{j≠k,l} c_ij s_j  (exact, in quanta)
+                row[7] = hp[k] + hm[k] - 2 * (f[k] - c[k, l] * s[l])
+                row[8] = hp[l] + hm[l] - 2 * (f[l] - c[l, k] * s[k])
+            break
+    row[9] = events
+
+
+@jit
+def saturated_loop_one(k, hp, hm, c, rule, out, keys):
+    """System k: the up branch from all −1 and the down branch from all +1."""
+    N = hp.shape[1]
+    s = np.empty(N, np.int8)
+    f = np.empty(N, np.int64)
+    c2t = np.empty((N, N), np.int64)
+    res = np.zeros(8, np.int64)
+    for direction in (1, -1):
+        for i in range(N):
+            s[i] = -direction
+        _system_setup(s.copy(), c[k], s, f, c2t)
+        _branch(
+            direction,
+            s,
+            f,
+            hp[k],
+            hm[k],
+            c[k],
+            c2t,
+            rule,
+            keys,
+            res,
+            out[k, 0 if direction > 0 else 1],
+        )
+
+
+@jit(parallel=True)
+def saturated_loop_batch(hp, hm, c, rule, out):
+    """Self-loops met along the saturated hysteresis loop, for a batch of systems.
+
+    Each system is driven event by event (H jumps to the next switching field,
+    transitions under ``rule``) from the all-down state up to the all-up state
+    (branch 0) and from all-up down to all-down (branch 1). A branch stops at
+    its first self-loop. out[k, branch] = LOOP_COLUMNS: outcome (0 reached
+    saturation, 1 self-loop, 2 ill-defined), L, n_e, the loop's first two
+    elements k, l, and for n_e = 2 loops c_kl, c_lk and 2 h̃ of both elements
+    (h̃_i = h_i^c − Σ_{j≠k,l} c_ij s_j, in quanta), and the number of events.
+    """
+    keys = zobrist_keys(hp.shape[1])
+    for k in prange(hp.shape[0]):
+        saturated_loop_one(k, hp, hm, c, rule, out, keys)
+
+
+@jit
+def saturated_loop_batch_serial(hp, hm, c, rule, out):
+    """``saturated_loop_batch`` on the calling thread only (for thread pools)."""
+    keys = zobrist_keys(hp.shape[1])
+    for k in range(hp.shape[0]):
+        saturated_loop_one(k, hp, hm, c, rule, out, keys)

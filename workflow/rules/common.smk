@@ -23,12 +23,30 @@ except ConfigError as err:
     sys.exit(2)
 
 RESULTS = CONFIG["results"]
+
+if workflow.cores and CONFIG["resources"]["threads"] > workflow.cores:
+    sys.stderr.write(
+        f"hyst: warning: resources.threads = {CONFIG['resources']['threads']} exceeds the "
+        f"{workflow.cores} cores Snakemake was given, so sampling jobs get {workflow.cores}. "
+        "Under --profile profiles/slurm add --workflow-profile none (Snakemake also loads "
+        "profiles/default, whose `cores: all` counts this machine's cores).\n"
+    )
 BATCHES, STUDIES = plan(CONFIG)
 
 
 wildcard_constraints:
     batch="[A-Za-z0-9_.-]+",
     study="[A-Za-z0-9_-]+",
+
+
+def swept(study):
+    """Studies with a scaling analysis: several N and NJ0 (or J0) values."""
+    axis = study.get("NJ0", study.get("J0"))
+    values = axis if isinstance(axis, list) else [0, 0, 0]
+    return len(study["N"]) >= 2 and len(values) >= 3
+
+
+ANALYSED = sorted(name for name, study in CONFIG["studies"].items() if swept(study))
 
 
 def canonical(value):

@@ -22,3 +22,22 @@ rule sample:
         f"{RESULTS}/benchmarks/sample/{{batch}}.tsv"
     script:
         "../scripts/sample_batch.py"
+
+
+rule sample_pairs:
+    output:
+        f"{RESULTS}/datasets/pairs.nc",
+    params:
+        pairs=canonical(CONFIG["pairs"]),
+        seed=CONFIG["seed"],
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    conda:
+        "../envs/hyst.yaml"
+    log:
+        f"{RESULTS}/logs/sample_pairs.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/sample_pairs.tsv"
+    script:
+        "../scripts/sample_pairs.py"

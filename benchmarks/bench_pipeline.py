@@ -1,0 +1,77 @@
+"""Overhead of the pipeline over calling the kernels directly, for the same samples.
+
+Takes one sampling batch of a configuration (default: the paper preset's
+random-hysteron rule-1 batch, 118 points, 11.8 million systems, or a fraction
+of its samples with --fraction) and times
+
+- direct: ``sample_point`` for every point, in-process, numba threads = cores;
+- batch:  ``hyst.pipeline.run_batch`` (Dask LocalCluster, chunk scheduling,
+          NetCDF point files, manifest), as one Snakemake job runs it;
+
+and prints both and the overhead ratio. Snakemake's own per-job cost
+(starting the job's Python, ~2-3 s) comes on top; see benchmarks/README.md.
+
+    python benchmarks/bench_pipeline.py [--config config/config.yaml] [--fraction 0.1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from dataclasses import replace
+
+import numba
+import yaml
+
+from hyst.config import validate
+from hyst.observables import sample_point
+from hyst.pipeline import Batch, plan, run_batch
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--config", default="config/config.yaml")
+    parser.add_argument(
+        "--batch", default="random-hysteron-rule1-", help="prefix of the batch name to time"
+    )
+    parser.add_argument(
+        "--fraction", type=float, default=1.0, help="fraction of each point's samples to use"
+    )
+    args = parser.parse_args(argv)
+    config = validate(yaml.safe_load(open(args.config)))
+    batches, _ = plan(config)
+    batch = next(b for name, b in sorted(batches.items()) if name.startswith(args.batch))
+    specs = tuple(replace(s, samples=max(1, int(s.samples * args.fraction))) for s in batch.specs)
+    batch = Batch(batch.name, specs)
+    samples = sum(s.samples for s in specs)
+    threads = config["resources"]["threads"]
+    numba.set_num_threads(threads)
+    s0 = specs[0]
+    sample_point(s0.point, 16, 1, s0.groups)  # load compiled kernels
+    t0 = time.perf_counter()
+    for s in specs:
+        sample_point(s.point, s.samples, s.seed, s.groups)
+    direct = time.perf_counter() - t0
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        run_batch(
+            batch,
+            tmp,
+            f"{tmp}/manifest.json",
+            config["dask"],
+            threads,
+            config["resources"]["mem_mb"],
+            log=lambda line: None,
+        )
+        piped = time.perf_counter() - t0
+    print(f"batch {batch.name}: {len(specs)} points, {samples:,} samples, {threads} threads")
+    print(f"direct kernels : {direct:8.1f} s  ({samples / direct:,.0f} samples/s)")
+    print(f"pipeline batch : {piped:8.1f} s  ({samples / piped:,.0f} samples/s)")
+    print(f"overhead       : {100 * (piped / direct - 1):+.1f} %")
+
+
+if __name__ == "__main__":
+    main()
