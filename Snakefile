@@ -13,6 +13,11 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/sample.smk"
 include: "workflow/rules/collect.smk"
 include: "workflow/rules/analyse.smk"
+include: "workflow/rules/figures.smk"
+
+
+report: "workflow/report/workflow.rst"
+
 
 
 rule all:
@@ -21,3 +26,4 @@ rule all:
         datasets=expand(f"{RESULTS}/datasets/{{study}}.nc", study=sorted(STUDIES)),
         pairs=[f"{RESULTS}/datasets/pairs.nc"] if CONFIG["pairs"] else [],
         analysis=expand(f"{RESULTS}/analysis/{{study}}.nc", study=ANALYSED),
+        figures=expand(f"{RESULTS}/figures/{{figure}}.png", figure=RENDERED),

@@ -174,10 +174,18 @@ def _log_sigma(y: np.ndarray, yerr: np.ndarray) -> np.ndarray | None:
     return np.maximum(s, _SIGMA_FLOOR)
 
 
+#: The small-coupling range also stays below this fraction of the curve's largest value,
+#: so that a curve saturating below ``max_value`` is not fitted on its plateau.
+MAX_FRACTION_OF_PLATEAU = 0.25
+
+
 def _select_power_law(x: np.ndarray, y: np.ndarray, max_value: float) -> np.ndarray:
-    """Indices (in x order) of the small-value range: 0 < y ≤ max_value, x > 0,
-    and only before y first exceeds max_value (NaN and zero points are skipped
-    without breaking the range)."""
+    """Indices (in x order) of the small-value range: 0 < y ≤ max_value and
+    y ≤ MAX_FRACTION_OF_PLATEAU × max(y), x > 0, and only before y first exceeds
+    that bound (NaN and zero points are skipped without breaking the range)."""
+    finite = y[np.isfinite(y)]
+    if finite.size:
+        max_value = min(max_value, MAX_FRACTION_OF_PLATEAU * float(finite.max()))
     order = np.argsort(x, kind="stable")
     keep = []
     for i in order:

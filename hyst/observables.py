@@ -432,6 +432,36 @@ def _l4_records(systems, l4_state, l4_mask, l4_count) -> dict:
     }
 
 
+def check_self_loop_free(point: Point, tally: Tally):
+    """Raise if a strictly self-loop-free ensemble produced a self-loop.
+
+    Symmetric, ferromagnetic, constant-columns and constant-rows couplings
+    cannot self-loop in transitions out of stable states under single-flip
+    rules (0, 1, 1'); symmetric couplings cannot self-loop from any state
+    (Lyapunov function). Such counts are recorded in every dataset; here a
+    nonzero count stops the run, since it can only mean a defect.
+    """
+    from hyst.ensembles import SELF_LOOP_FREE
+
+    if point.couplings not in SELF_LOOP_FREE or point.rule == "2":
+        return
+    keys = [
+        "avalanche_self_loop_probability",
+        "drive_self_loop_probability",
+        "saturated_loop_probability",
+        "self_loop_probability",
+    ]
+    if point.couplings == "symmetric":
+        keys.append("self_loop_probability_at_zero")
+    bad = {k: tally.counts[k] for k in keys if tally.counts.get(k, 0)}
+    if point.couplings == "symmetric" and "prepared_starts" in tally.counts:
+        trials = tally.counts["samples"]
+        if tally.counts["prepared_starts"] != trials:
+            bad["unprepared_starts"] = trials - tally.counts["prepared_starts"]
+    if bad:
+        raise RuntimeError(f"self-loop in the self-loop-free ensemble {point}: {bad}")
+
+
 def sample_point(
     point: Point,
     samples: int,

@@ -21,8 +21,9 @@ from hyst.kernels import enumeration
 from hyst.model import Systems, quantize
 
 
-def pair_systems(sigma: float, delta_h: float, c_max: float, samples: int,
-                 rng: np.random.Generator) -> Systems:
+def pair_systems(
+    sigma: float, delta_h: float, c_max: float, samples: int, rng: np.random.Generator
+) -> Systems:
     """``samples`` two-element systems with equal spans ``sigma``."""
     c = np.zeros((samples, 2, 2), np.int64)
     c[:, 0, 1] = quantize(rng.uniform(-c_max, c_max, samples))
@@ -38,17 +39,28 @@ def pairs_dataset(sigmas, delta_h: float, c_max: float, samples: int, seed: int)
     """(c12, c21, self_loop) for ``samples`` pairs at each span in ``sigmas``."""
     c12, c21, loop = [], [], []
     for sigma in sigmas:
-        key = json.dumps({"pairs": float(sigma), "delta_h": float(delta_h),
-                          "c_max": float(c_max)}, sort_keys=True).encode()
+        key = json.dumps(
+            {"pairs": float(sigma), "delta_h": float(delta_h), "c_max": float(c_max)},
+            sort_keys=True,
+        ).encode()
         words = np.frombuffer(hashlib.sha256(key).digest(), dtype=np.uint32)
         rng = np.random.default_rng(np.random.SeedSequence([int(seed), *map(int, words)]))
         sy = pair_systems(float(sigma), delta_h, c_max, samples, rng)
         n = sy.samples
         out = np.zeros((n, enumeration.NCOL), np.int64)
         enumeration.enumerate_observables(
-            sy.h_plus, sy.h_minus, sy.couplings, np.zeros(n, np.int64), 1,
-            enumeration.WHAT_TRANSITIONS, out, np.zeros(n), np.zeros((1, 5), np.int64),
-            np.zeros((1, 3), np.int64), np.zeros((n, 1), np.int64), np.zeros((n, 1), np.int64),
+            sy.h_plus,
+            sy.h_minus,
+            sy.couplings,
+            np.zeros(n, np.int64),
+            1,
+            enumeration.WHAT_TRANSITIONS,
+            out,
+            np.zeros(n),
+            np.zeros((1, 5), np.int64),
+            np.zeros((1, 3), np.int64),
+            np.zeros((n, 1), np.int64),
+            np.zeros((n, 1), np.int64),
             np.zeros(n, np.int64),
         )
         _hp, _hm, c = sy.to_floats()
@@ -63,6 +75,12 @@ def pairs_dataset(sigmas, delta_h: float, c_max: float, samples: int, seed: int)
             "self_loop": (("sigma", "pair"), np.array(loop)),
         },
         coords=coords,
-        attrs={"delta_h": float(delta_h), "c_max": float(c_max), "samples": int(samples),
-               "seed": int(seed), "rule": "1", "hyst_version": __version__},
+        attrs={
+            "delta_h": float(delta_h),
+            "c_max": float(c_max),
+            "samples": int(samples),
+            "seed": int(seed),
+            "rule": "1",
+            "hyst_version": __version__,
+        },
     )

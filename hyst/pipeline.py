@@ -29,7 +29,7 @@ import xarray as xr
 from hyst import __version__
 from hyst.config import grid
 from hyst.io import FORMAT_VERSION, provenance, provenance_matches, read_dataset
-from hyst.observables import Point, resolve_groups
+from hyst.observables import Point, check_self_loop_free, resolve_groups
 
 AXES = ("couplings", "spans", "rule", "N")
 
@@ -196,6 +196,7 @@ def run_batch(
             )
             dt = time.perf_counter() - t1
         for spec, tally in zip(todo, tallies, strict=True):
+            check_self_loop_free(spec.point, tally)
             ds = tally_to_dataset(spec.point, spec.samples, spec.seed, spec.groups, tally)
             write_dataset(ds, spec.path(results))
         log(

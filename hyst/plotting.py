@@ -32,6 +32,7 @@ from typing import NamedTuple
 import matplotlib as mpl
 import numpy as np
 import xarray as xr
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 __all__ = [
@@ -129,7 +130,7 @@ _SPAN_TITLES = {
     "hysterons": r"hysterons ($\sigma_i \in [0, 0.5]$)",
     "equal": r"equal spans ($\sigma_i = 0.5$)",
 }
-_RULE_TITLES = {"0": "rule 0", "1": "rule 1", "1p": r"rule 1$'$", "2": "rule 2"}
+_RULE_TITLES = {"0": "rule 0", "1": "rule 1", "1p": r"rule $1'$", "2": "rule 2"}
 _COUPLING_TITLES = {
     "symmetric": "symmetric",
     "columns": "constant columns",
@@ -167,6 +168,7 @@ def _letter(ax, i: int, text: str | None = None) -> None:
 
 def _figure(nrows: int, ncols: int, size: tuple[float, float]) -> tuple[Figure, np.ndarray]:
     fig = Figure(figsize=size, layout="constrained")
+    FigureCanvasAgg(fig)  # a renderer for text extents (inset placement); any format saves
     axes = fig.subplots(nrows, ncols, squeeze=False)
     fig.get_layout_engine().set(w_pad=0.03, h_pad=0.03, wspace=0.03, hspace=0.04)
     return fig, axes
@@ -247,7 +249,7 @@ def _analysis_for(analysis, ds: xr.Dataset | None):
     if analysis is None or ds is None:
         return None
     study = str(ds.attrs.get("study", ""))
-    if isinstance(analysis, Mapping):
+    if not isinstance(analysis, xr.Dataset) and isinstance(analysis, Mapping):
         return analysis.get(study)
     a_study = str(analysis.attrs.get("study", ""))
     if a_study and study and a_study != study:
@@ -343,51 +345,140 @@ def _x_limits(ax, curves, pad=1.4):
         ax.set_xlim(xs.min() / pad, xs.max() * pad)
 
 
-def _slope_line(ax, curves, slope: float, *, y_max: float = 0.2, offset: float = 3.0,
-                max_decades_y: float = 2.5, label: str | None = None) -> None:
-    """Dashed black reference line of the given slope in the small-coupling range.
+def _slope_line(
+    ax,
+    curves,
+    slope: float,
+    *,
+    y_max: float = 0.2,
+    offset: float = 2.0,
+    max_decades_y: float = 2.5,
+    max_extend: float = 1.5,
+    label: str | None = None,
+) -> None:
+    """Dashed black reference line of the given slope on the small-coupling side.
 
-    Placed below/right of the curves (a factor ``offset`` under the median of
-    the curves) over the x values where the median curve is ≤ ``y_max``.
+    The line starts at the smallest N·J0 where the median of the (not
+    identically zero) curves is positive, spans at most one decade in x and
+    ``max_decades_y`` in y, stays where the median is ≤ ``y_max``, and its
+    upper end lies a factor ``offset`` below the lowest curve. The y axis is
+    extended downwards (by at most ``max_extend`` decades) to show it whole.
     """
-    if slope is None or not np.isfinite(slope) or slope == 0:
+    if slope is None or not np.isfinite(slope) or slope <= 0:
         return
-    xs = np.unique(np.concatenate([c[1] for c in curves]))
+    live = [c for c in curves if np.any(np.isfinite(c[2]) & (c[2] > 0))]
+    if not live:
+        return
+    xs = np.unique(np.concatenate([c[1] for c in live]))
     xs = xs[np.isfinite(xs) & (xs > 0)]
-    med = []
+    med, low = [], []
     for xv in xs:
-        vals = []
-        for _n, x, y, _e in curves:
-            m = (x == xv) & np.isfinite(y) & (y > 0)
-            vals.extend(y[m])
-        med.append(np.median(vals) if vals else np.nan)
-    med = np.asarray(med)
-    good = np.isfinite(med) & (med <= y_max)
-    if not good.any():
+        vals = [y[(x == xv) & np.isfinite(y)] for _n, x, y, _e in live]
+        vals = np.concatenate(vals) if vals else np.array([])
+        med.append(np.median(vals) if vals.size else np.nan)
+        low.append(vals[vals > 0].min() if np.any(vals > 0) else np.nan)
+    med, low = np.asarray(med), np.asarray(low)
+    pos = np.isfinite(med) & (med > 0)
+    if not pos.any():
         return
-    lx, ly = np.log10(xs[good]), np.log10(med[good])
-    span = min(1.0, max_decades_y / abs(slope))
-    x_hi = lx.max()
-    x_lo = x_hi - span
-    xmin = math.log10(ax.get_xlim()[0])
-    if x_lo < xmin:
-        x_lo = lx.min()
+    lx, ly = np.log10(xs[pos]), np.log10(med[pos])
+    span = min(1.0, max_decades_y / slope)
+    x_lo = lx.min()
+    small = lx[10**ly <= y_max]
+    x_hi = min(x_lo + span, small.max()) if small.size else x_lo
+    if x_hi - x_lo < 0.25 * span:  # too few small-coupling points: use the full span
         x_hi = x_lo + span
-    # anchor: the median curve at x_hi (interpolated), divided by offset
-    y_anchor = np.interp(x_hi, lx, ly) - math.log10(offset)
-    y_lo = y_anchor - slope * (x_hi - x_lo)
-    ylim = ax.get_ylim()
-    bottom = math.log10(ylim[0]) if ylim[0] > 0 else -np.inf
-    if y_lo < bottom:  # shorten the line so that it stays inside the axes
-        x_lo = x_hi - (y_anchor - bottom) / slope * 0.95
-        y_lo = y_anchor - slope * (x_hi - x_lo)
+    lxl, lyl = np.log10(xs[pos]), np.log10(low[pos])  # lower envelope (positive where med is)
+    y_hi = np.interp(x_hi, lxl, lyl) - math.log10(offset)
+    y_lo = y_hi - slope * (x_hi - x_lo)
+    bottom, top = ax.get_ylim()
+    if bottom > 0 and y_lo < math.log10(bottom):
+        new_bottom = max(y_lo - 0.15, math.log10(bottom) - max_extend)
+        ax.set_ylim(10**new_bottom, top)
+        if y_lo < new_bottom:  # still too low: shorten the line
+            x_lo = x_hi - (y_hi - new_bottom - 0.1) / slope
+            y_lo = y_hi - slope * (x_hi - x_lo)
     px = 10 ** np.array([x_lo, x_hi])
-    py = 10 ** np.array([y_lo, y_anchor])
+    py = 10 ** np.array([y_lo, y_hi])
     ax.plot(px, py, "--", color="k", lw=1.0, zorder=5)
     text = label if label is not None else f"slope {_fmt_number(slope)}"
-    xm, ym = math.sqrt(px[0] * px[1]), math.sqrt(py[0] * py[1])
-    ax.annotate(text, (xm, ym), xytext=(5, -2), textcoords="offset points",
-                ha="left", va="top", fontsize=7)
+    ax.annotate(
+        text,
+        (px[0], py[0]),
+        xytext=(4, 1),
+        textcoords="offset points",
+        ha="left",
+        va="bottom",
+        fontsize=7,
+    )
+
+
+def _occupied(ax) -> np.ndarray:
+    """Axes-fraction coordinates of everything drawn: line points (densified) and texts."""
+    pts = []
+    to_axes = ax.transAxes.inverted()
+    for line in ax.get_lines():
+        xy = np.asarray(line.get_xydata(), float)
+        if xy.ndim != 2 or xy.shape[0] == 0:
+            continue
+        xy = xy[np.all(np.isfinite(xy), axis=1)]
+        if xy.shape[0] == 0:
+            continue
+        a = to_axes.transform(ax.transData.transform(xy))
+        pts.append(a)
+        if a.shape[0] > 1:  # points along the segments
+            t = np.linspace(0, 1, 12)[1:-1, None]
+            for p, q in zip(a[:-1], a[1:], strict=True):
+                pts.append(p + t * (q - p))
+    renderer = (
+        ax.figure.canvas.get_renderer() if hasattr(ax.figure.canvas, "get_renderer") else None
+    )
+    extras = list(ax.texts)
+    if ax.get_legend() is not None:
+        extras.append(ax.get_legend())
+    if renderer is not None:
+        g = np.linspace(0, 1, 5)
+        for art in extras:
+            try:
+                bb = art.get_window_extent(renderer)
+            except (RuntimeError, TypeError, ValueError):
+                continue
+            gx, gy = np.meshgrid(bb.x0 + g * bb.width, bb.y0 + g * bb.height)
+            pts.append(to_axes.transform(np.column_stack([gx.ravel(), gy.ravel()])))
+    return np.concatenate(pts) if pts else np.empty((0, 2))
+
+
+_INSET_BOXES = (
+    (0.57, 0.14, 0.4, 0.34),  # lower right
+    (0.14, 0.52, 0.4, 0.34),  # upper left
+    (0.57, 0.52, 0.4, 0.34),  # upper right
+    (0.14, 0.14, 0.4, 0.34),  # lower left
+)
+
+
+def _free_box(ax, boxes=_INSET_BOXES, margin=(0.12, 0.09)) -> tuple:
+    """The first candidate inset box (axes fraction, with room for its labels)
+    that covers no drawn point, else the least covered one."""
+    pts = _occupied(ax)
+    best, best_n = boxes[0], None
+    for b in boxes:
+        x0, y0, w, h = b
+        inside = (
+            (
+                (pts[:, 0] > x0 - margin[0])
+                & (pts[:, 0] < x0 + w + 0.02)
+                & (pts[:, 1] > y0 - margin[1])
+                & (pts[:, 1] < y0 + h + 0.02)
+            )
+            if pts.size
+            else np.array([], bool)
+        )
+        n = int(inside.sum())
+        if n == 0:
+            return b
+        if best_n is None or n < best_n:
+            best, best_n = b, n
+    return best
 
 
 def _fit_note(ax, analysis, obs: str, sel: dict, loc=(0.04, 0.96)) -> None:
@@ -400,18 +491,31 @@ def _fit_note(ax, analysis, obs: str, sel: dict, loc=(0.04, 0.96)) -> None:
     ax.text(*loc, text, transform=ax.transAxes, ha="left", va="top", fontsize=7)
 
 
-def _n_legend(ax, loc="lower right", ncol=1, **kw):
+def _n_legend(ax, loc="best", ncol=1, **kw):
     handles, labels = ax.get_legend_handles_labels()
     if handles:
         ax.legend(handles, labels, loc=loc, ncol=ncol, title=r"$N$", **kw)
 
 
-def _inset_complement(ax, ds: xr.Dataset, obs: str, colors: dict, *, at: float,
-                      analysis=None, sel: dict | None = None,
-                      bounds=(0.56, 0.1, 0.41, 0.4)) -> None:
-    """Inset: 1 − P versus N at N·J0 = ``at`` (nearest available, else the largest), log y."""
-    ins = ax.inset_axes(bounds)
-    ns, vals, errs, used = [], [], [], []
+def _inset_complement(
+    ax,
+    ds: xr.Dataset,
+    obs: str,
+    colors: dict,
+    *,
+    at: float,
+    analysis=None,
+    sel: dict | None = None,
+    bounds=None,
+) -> None:
+    """Inset: 1 − P versus N at N·J0 = ``at`` (nearest available, else the largest), log y.
+
+    Placed in the first free corner of the panel (lower right preferred)
+    unless ``bounds`` (axes fraction x0, y0, w, h) is given.
+    """
+    ins = ax.inset_axes(bounds if bounds is not None else _free_box(ax))
+    ns, vals, errs, used, bounds_ = [], [], [], [], []
+    trials = {c[0]: c for c in _curves(ds, f"{obs}_trials")} if f"{obs}_trials" in ds else {}
     for n, x, y, e in _curves(ds, obs):
         j = _nearest(x, at)
         finite = np.flatnonzero(np.isfinite(x) & np.isfinite(y))
@@ -425,16 +529,28 @@ def _inset_complement(ax, ds: xr.Dataset, obs: str, colors: dict, *, at: float,
         vals.append(1.0 - y[j])
         errs.append(e[j])
         used.append(x[j])
-    ns, vals, errs = (np.asarray(a, float) for a in (ns, vals, errs))
+        t = trials.get(n)
+        k = np.flatnonzero(t[1] == x[j]) if t is not None else []
+        bounds_.append(1.0 / t[2][k[0]] if len(k) and t[2][k[0]] > 0 else np.nan)
+    ns, vals, errs, bounds_ = (np.asarray(a, float) for a in (ns, vals, errs, bounds_))
     pos = np.isfinite(vals) & (vals > 0)
     if pos.any():
         ins.plot(ns[pos], vals[pos], "-", color="0.6", lw=0.7, zorder=1)
     for n, v, e in zip(ns, vals, errs, strict=True):
         _errorbar(ins, [n], [v], [e], colors.get(n, "k"), log_y=True, ms=3)
+    # 1 − P = 0 (every sample has a self-loop): open triangle at the one-count bound 1/trials
+    zero = np.isfinite(vals) & (vals <= 0) & np.isfinite(bounds_)
+    for n, b in zip(ns[zero], bounds_[zero], strict=True):
+        ins.plot([n], [b], "v", ms=3.5, mfc="none", mec=colors.get(n, "k"), mew=0.8)
     ins.set_yscale("log")
-    if pos.any():
-        lo, hi = vals[pos].min(), vals[pos].max()
-        ins.set_ylim(lo / 2.5, min(1.5, hi * 2.5))
+    shown_vals = np.concatenate([vals[pos], bounds_[zero]])
+    if shown_vals.size:
+        lo, hi = shown_vals.min(), shown_vals.max()
+        lo_d = 10 ** math.floor(math.log10(lo / 1.5))
+        hi_d = min(1.5, 10 ** math.ceil(math.log10(hi * 1.5)))
+        ins.set_ylim(lo_d, hi_d)
+    ins.yaxis.set_major_locator(mpl.ticker.LogLocator(numticks=4))
+    ins.yaxis.set_minor_formatter(mpl.ticker.NullFormatter())
     if ns.size:
         ins.set_xlim(ns.min() - 0.7, ns.max() + 0.7)
         step = max(1, int(math.ceil((ns.max() - ns.min() + 1) / 5)))
@@ -442,31 +558,63 @@ def _inset_complement(ax, ds: xr.Dataset, obs: str, colors: dict, *, at: float,
     ins.xaxis.set_minor_locator(mpl.ticker.NullLocator())
     ins.tick_params(labelsize=6, pad=1.5)
     ins.set_xlabel(r"$N$", fontsize=7, labelpad=0.5)
-    ins.set_ylabel(LABELS["one_minus_self_loop_probability"] if obs == "self_loop_probability"
-                   else rf"$1-${LABELS.get(obs, obs)}", fontsize=7, labelpad=0.5)
+    ins.set_ylabel(
+        LABELS["one_minus_self_loop_probability"]
+        if obs == "self_loop_probability"
+        else rf"$1-${LABELS.get(obs, obs)}",
+        fontsize=7,
+        labelpad=0.5,
+    )
     shown = used[0] if used and all(u == used[0] for u in used) else at
-    ins.text(0.95, 0.93, rf"$NJ_0 = {shown:g}$", transform=ins.transAxes,
-             ha="right", va="top", fontsize=6)
+    ins.set_title(rf"$NJ_0 = {shown:g}$", fontsize=6, pad=1.5, loc="right")
     xi = _analysis_value(analysis, f"{obs}_xi", **(sel or {}))
     amp = _analysis_value(analysis, f"{obs}_decay_amplitude", **(sel or {}))
     if np.isfinite(xi) and np.isfinite(amp) and ns.size:
         nn = np.linspace(ns.min(), ns.max(), 50)
         ins.plot(nn, amp * np.exp(-nn / xi), "--", color="k", lw=0.7)
-        ins.text(0.05, 0.07, rf"$\xi = {xi:.2g}$", transform=ins.transAxes,
-                 ha="left", va="bottom", fontsize=6)
+        ins.text(
+            0.05,
+            0.07,
+            rf"$\xi = {xi:.2g}$",
+            transform=ins.transAxes,
+            ha="left",
+            va="bottom",
+            fontsize=6,
+        )
 
 
-def _loglog_panel(ax, ds, obs, colors, *, slope=None, analysis=None, sel=None,
-                  legend=False, log_y=True, slope_y_max=0.2):
+def _loglog_panel(
+    ax,
+    ds,
+    obs,
+    colors,
+    *,
+    slope=None,
+    analysis=None,
+    sel=None,
+    legend=False,
+    log_y=True,
+    slope_y_max=0.2,
+):
     curves = _curves(ds, obs)
     for n, x, y, e in curves:
-        _errorbar(ax, x, y, e, colors.get(n, "k"), label=f"{int(n)}" if np.isfinite(n) else None,
-                  log_y=log_y)
+        _errorbar(
+            ax,
+            x,
+            y,
+            e,
+            colors.get(n, "k"),
+            label=f"{int(n)}" if np.isfinite(n) else None,
+            log_y=log_y,
+        )
     ax.set_xscale("log")
     _x_limits(ax, curves)
     if log_y:
         ax.set_yscale("log")
-        _log_limits(ax, curves, top=1.5 if "probability" in obs else None)
+        _log_limits(ax, curves, top=None)
+        if "probability" in obs:  # probabilities: at most up to 1.5
+            lo, hi = ax.get_ylim()
+            ax.set_ylim(lo, min(1.5, hi * 1.5))
     ax.set_xlabel(LABELS["NJ0"])
     ax.set_ylabel(LABELS.get(obs, obs))
     if slope is not None and log_y:
@@ -519,11 +667,13 @@ def fig_gaps_and_self_loops(
     with style():
         fig, axes = _figure(2, 2, size)
         for i, (ax, obs) in enumerate(zip(axes.flat, _FIG2_OBS, strict=True)):
-            _loglog_panel(ax, ds, obs, colors, slope=slopes[i], analysis=analysis, sel=sel,
-                          legend=(i == 0))
+            _loglog_panel(
+                ax, ds, obs, colors, slope=slopes[i], analysis=analysis, sel=sel, legend=(i == 0)
+            )
             _letter(ax, i)
-        _inset_complement(axes[1, 1], ds, "self_loop_probability", colors, at=inset_at,
-                          analysis=analysis, sel=sel)
+        _inset_complement(
+            axes[1, 1], ds, "self_loop_probability", colors, at=inset_at, analysis=analysis, sel=sel
+        )
         if title:
             fig.suptitle(title)
     return fig
@@ -546,8 +696,9 @@ def _span_title(ds: xr.Dataset, default: str) -> str:
     return default
 
 
-def fig_race_conditions(ds_spins, ds_hysterons, ds_equal, analysis=None, *, slope=2.0,
-                        size=(7.2, 2.5)) -> Figure:
+def fig_race_conditions(
+    ds_spins, ds_hysterons, ds_equal, analysis=None, *, slope=2.0, size=(7.2, 2.5)
+) -> Figure:
     """Supplemental "Statistics of race conditions": P_RC versus N·J0 (log-log).
 
     (a) spins, (b) hysterons with spans in [0, 0.5], (c) equal spans; one
@@ -558,15 +709,25 @@ def fig_race_conditions(ds_spins, ds_hysterons, ds_equal, analysis=None, *, slop
 
     def draw(ax, ds, i):
         colors = n_colors(list(ds["N"].values))
-        _loglog_panel(ax, ds, "race_condition_probability", colors, slope=slope,
-                      analysis=_analysis_for(analysis, ds), sel=_selection(ds), legend=(i == 0))
+        _loglog_panel(
+            ax,
+            ds,
+            "race_condition_probability",
+            colors,
+            slope=slope,
+            analysis=_analysis_for(analysis, ds),
+            sel=_selection(ds),
+            legend=(i == 0),
+        )
 
-    return _three_panel(dss, [_span_title(d, t) for d, t in zip(dss, defaults, strict=True)],
-                        draw, size)
+    return _three_panel(
+        dss, [_span_title(d, t) for d, t in zip(dss, defaults, strict=True)], draw, size
+    )
 
 
-def fig_stable_states(ds_spins, ds_hysterons, ds_equal, analysis=None, *, log_y=False,
-                      size=(7.2, 2.5)) -> Figure:
+def fig_stable_states(
+    ds_spins, ds_hysterons, ds_equal, analysis=None, *, log_y=False, size=(7.2, 2.5)
+) -> Figure:
     """Supplemental "Fraction of potentially stable states": P_s 2^N/(N+1) versus N·J0.
 
     (a) spins (exactly 1), (b) hysterons, (c) equal spans; log x, linear y
@@ -592,12 +753,14 @@ def fig_stable_states(ds_spins, ds_hysterons, ds_equal, analysis=None, *, log_y=
         if i == 0:
             ax.get_legend().set_loc("upper right")
 
-    return _three_panel(dss, [_span_title(d, t) for d, t in zip(dss, defaults, strict=True)],
-                        draw, size)
+    return _three_panel(
+        dss, [_span_title(d, t) for d, t in zip(dss, defaults, strict=True)], draw, size
+    )
 
 
-def fig_gap_vs_self_loops(ds_spins, ds_hysterons, ds_equal, analysis=None, *, log=True,
-                          size=(7.2, 2.6)) -> Figure:
+def fig_gap_vs_self_loops(
+    ds_spins, ds_hysterons, ds_equal, analysis=None, *, log=True, size=(7.2, 2.6)
+) -> Figure:
     """Supplemental "Probability of self-loops as a function of the probability of gaps".
 
     P_sl^0 versus P_g^0 at H = 0, one marker per N·J0, connected per N (light
@@ -618,11 +781,18 @@ def fig_gap_vs_self_loops(ds_spins, ds_hysterons, ds_equal, analysis=None, *, lo
                 ok &= (gy > 0) & (sy > 0)
             c = colors.get(n, "k")
             if ok.any():
-                ax.errorbar(gy[ok], sy[ok],
-                            xerr=_clip_err(gy[ok], gerr[ok], log),
-                            yerr=_clip_err(sy[ok], serr[ok], log),
-                            color=c, marker="o", lw=0.8, elinewidth=0.6, markeredgewidth=0,
-                            label=f"{int(n)}")
+                ax.errorbar(
+                    gy[ok],
+                    sy[ok],
+                    xerr=_clip_err(gy[ok], gerr[ok], log),
+                    yerr=_clip_err(sy[ok], serr[ok], log),
+                    color=c,
+                    marker="o",
+                    lw=0.8,
+                    elinewidth=0.6,
+                    markeredgewidth=0,
+                    label=f"{int(n)}",
+                )
                 allv.extend(gy[ok])
                 allv.extend(sy[ok])
             else:
@@ -642,8 +812,9 @@ def fig_gap_vs_self_loops(ds_spins, ds_hysterons, ds_equal, analysis=None, *, lo
         if i == 0:
             _n_legend(ax, loc="lower right")
 
-    return _three_panel(dss, [_span_title(d, t) for d, t in zip(dss, defaults, strict=True)],
-                        draw, size)
+    return _three_panel(
+        dss, [_span_title(d, t) for d, t in zip(dss, defaults, strict=True)], draw, size
+    )
 
 
 def _clip_err(v, e, log):
@@ -674,9 +845,18 @@ def _length_distribution(ds: xr.Dataset, rule, N: float, NJ0: float):
     return L, p, n_used, nj_used
 
 
-def fig_rules(ds_rules, ds_rules_sizes=None, analysis=None, *, slope=3.0,
-              rules: Sequence[str] | None = None, inset_at: float = 100.0,
-              hist_N: float = 8, hist_NJ0: float = 20.0, size=(10.0, 4.6)) -> Figure:
+def fig_rules(
+    ds_rules,
+    ds_rules_sizes=None,
+    analysis=None,
+    *,
+    slope=3.0,
+    rules: Sequence[str] | None = None,
+    inset_at: float = 100.0,
+    hist_N: float = 8,
+    hist_NJ0: float = 20.0,
+    size=(10.0, 4.6),
+) -> Figure:
     """Supplemental "Self-loop statistics for ... different race condition rules".
 
     Top row (a-d): P_sl versus N·J0 for rules 0, 1, 1', 2 (one curve per N,
@@ -688,8 +868,9 @@ def fig_rules(ds_rules, ds_rules_sizes=None, analysis=None, *, slope=3.0,
     if rules is None:
         rules = [str(r) for r in np.atleast_1d(ds_rules["rule"].values)]
     hist_ds = ds_rules_sizes if ds_rules_sizes is not None else ds_rules
-    hist_rules = [str(r) for r in np.atleast_1d(hist_ds["rule"].values)] \
-        if "rule" in hist_ds.dims else []
+    hist_rules = (
+        [str(r) for r in np.atleast_1d(hist_ds["rule"].values)] if "rule" in hist_ds.dims else []
+    )
     with style():
         fig, axes = _figure(2, len(rules), size)
         for i, r in enumerate(rules):
@@ -698,13 +879,22 @@ def fig_rules(ds_rules, ds_rules_sizes=None, analysis=None, *, slope=3.0,
             ana = _analysis_for(analysis, ds_rules)
             colors = n_colors(list(ds["N"].values))
             ax = axes[0, i]
-            _loglog_panel(ax, ds, "self_loop_probability", colors, slope=slope,
-                          analysis=ana, sel=sel, legend=(i == 0))
+            _loglog_panel(
+                ax,
+                ds,
+                "self_loop_probability",
+                colors,
+                slope=slope,
+                analysis=ana,
+                sel=sel,
+                legend=(i == 0),
+            )
             if i == 0:
                 ax.get_legend().set_loc("upper left")
                 ax.get_legend().set_bbox_to_anchor((0.0, 0.92))
-            _inset_complement(ax, ds, "self_loop_probability", colors, at=inset_at,
-                              analysis=ana, sel=sel)
+            _inset_complement(
+                ax, ds, "self_loop_probability", colors, at=inset_at, analysis=ana, sel=sel
+            )
             _letter(ax, i, _RULE_TITLES.get(r, f"rule {r}"))
             ax2 = axes[1, i]
             _letter(ax2, len(rules) + i, _RULE_TITLES.get(r, f"rule {r}"))
@@ -722,15 +912,29 @@ def fig_rules(ds_rules, ds_rules_sizes=None, analysis=None, *, slope=3.0,
                 ax2.set_ylim(p[ok].min() / 3, 1.5)
             else:
                 ax2.text(0.5, 0.5, "no self-loops", transform=ax2.transAxes, ha="center")
-            ax2.text(0.96, 0.95, rf"$N = {n_used:g}$, $NJ_0 = {nj_used:g}$",
-                     transform=ax2.transAxes, ha="right", va="top", fontsize=7)
+            ax2.text(
+                0.96,
+                0.95,
+                rf"$N = {n_used:g}$, $NJ_0 = {nj_used:g}$",
+                transform=ax2.transAxes,
+                ha="right",
+                va="top",
+                fontsize=7,
+            )
             ax2.xaxis.set_major_locator(mpl.ticker.MaxNLocator(integer=True, nbins=5))
     return fig
 
 
-def fig_well_behaved_rule2(ds, analysis=None, *, slope=4.0,
-                           couplings: Sequence[str] = ("symmetric", "columns", "rows"),
-                           inset_at: float = 100.0, rule=None, size=(7.2, 2.6)) -> Figure:
+def fig_well_behaved_rule2(
+    ds,
+    analysis=None,
+    *,
+    slope=4.0,
+    couplings: Sequence[str] = ("symmetric", "columns", "rows"),
+    inset_at: float = 100.0,
+    rule=None,
+    size=(7.2, 2.6),
+) -> Figure:
     """Supplemental "Self-loop statistics for well-behaved models ... rule 2".
 
     P_sl versus N·J0 for (a) symmetric, (b) constant-columns, (c) constant-rows
@@ -747,13 +951,22 @@ def fig_well_behaved_rule2(ds, analysis=None, *, slope=4.0,
             ana = _analysis_for(analysis, ds)
             colors = n_colors(list(d["N"].values))
             ax = axes[0, i]
-            _loglog_panel(ax, d, "self_loop_probability", colors, slope=slope,
-                          analysis=ana, sel=sel, legend=(i == 0))
+            _loglog_panel(
+                ax,
+                d,
+                "self_loop_probability",
+                colors,
+                slope=slope,
+                analysis=ana,
+                sel=sel,
+                legend=(i == 0),
+            )
             if i == 0:
                 ax.get_legend().set_loc("upper left")
                 ax.get_legend().set_bbox_to_anchor((0.0, 0.92))
-            _inset_complement(ax, d, "self_loop_probability", colors, at=inset_at,
-                              analysis=ana, sel=sel)
+            _inset_complement(
+                ax, d, "self_loop_probability", colors, at=inset_at, analysis=ana, sel=sel
+            )
             _letter(ax, i, _COUPLING_TITLES.get(c, c))
     return fig
 
@@ -815,8 +1028,9 @@ def _draw_region(ax, polygons, lim, **kw):
 
 def _scatter_panel(ax, x, y, lim, *, ms=1.5, alpha=0.25):
     ok = np.isfinite(x) & np.isfinite(y)
-    ax.scatter(x[ok], y[ok], s=ms, color=SCATTER_COLOR, alpha=alpha, lw=0, rasterized=True,
-               zorder=2)
+    ax.scatter(
+        x[ok], y[ok], s=ms, color=SCATTER_COLOR, alpha=alpha, lw=0, rasterized=True, zorder=2
+    )
     ax.axhline(0, color="0.7", lw=0.5, zorder=1)
     ax.axvline(0, color="0.7", lw=0.5, zorder=1)
     ax.set_xlim(-lim, lim)
@@ -824,9 +1038,16 @@ def _scatter_panel(ax, x, y, lim, *, ms=1.5, alpha=0.25):
     ax.set_aspect("equal", adjustable="box")
 
 
-def fig_pairs_l4(pairs: xr.Dataset, analysis=None, *, lim: float | None = None,
-                 delta_h: float | None = None, ms: float = 1.5, alpha: float = 0.25,
-                 size=None) -> Figure:
+def fig_pairs_l4(
+    pairs: xr.Dataset,
+    analysis=None,
+    *,
+    lim: float | None = None,
+    delta_h: float | None = None,
+    ms: float = 1.5,
+    alpha: float = 0.25,
+    size=None,
+) -> Figure:
     """Supplemental "Sampling self-loops for N = 2 interacting elements".
 
     One panel per span σ (``pairs`` dims ``sigma, pair``): (c12, c21) of the
@@ -841,8 +1062,9 @@ def fig_pairs_l4(pairs: xr.Dataset, analysis=None, *, lim: float | None = None,
         if cm is not None and np.isfinite(float(cm)):
             lim = float(cm)
         else:
-            v = np.abs(np.concatenate([np.ravel(pairs["c12"].values),
-                                       np.ravel(pairs["c21"].values)]))
+            v = np.abs(
+                np.concatenate([np.ravel(pairs["c12"].values), np.ravel(pairs["c21"].values)])
+            )
             v = v[np.isfinite(v)]
             lim = float(v.max()) if v.size else 1.0
     n = len(sigmas)
@@ -861,8 +1083,15 @@ def fig_pairs_l4(pairs: xr.Dataset, analysis=None, *, lim: float | None = None,
             ax.set_ylabel(r"$c_{21}$")
             name = "spins, " if float(s) == 0 else ""
             _letter(ax, i, rf"{name}$\sigma = {float(s):g}$")
-            ax.text(0.97, 0.97, rf"$\Delta h^c = {dh:g}$", transform=ax.transAxes,
-                    ha="right", va="top", fontsize=7)
+            ax.text(
+                0.97,
+                0.97,
+                rf"$\Delta h^c = {dh:g}$",
+                transform=ax.transAxes,
+                ha="right",
+                va="top",
+                fontsize=7,
+            )
     return fig
 
 
@@ -870,8 +1099,7 @@ def l4_rescaled(ds: xr.Dataset, mask=None) -> tuple[np.ndarray, np.ndarray]:
     """Rescaled couplings (c_kl/Δh̃, c_lk/Δh̃) of L = 4 records, oriented so Δh̃ = h̃_l − h̃_k > 0."""
     ckl = np.asarray(ds["l4_c_kl"].values, float)
     clk = np.asarray(ds["l4_c_lk"].values, float)
-    dh = np.asarray(ds["l4_h_tilde_l"].values, float) - np.asarray(ds["l4_h_tilde_k"].values,
-                                                                    float)
+    dh = np.asarray(ds["l4_h_tilde_l"].values, float) - np.asarray(ds["l4_h_tilde_k"].values, float)
     if mask is not None:
         ckl, clk, dh = ckl[mask], clk[mask], dh[mask]
     swap = dh < 0
@@ -884,10 +1112,18 @@ def l4_rescaled(ds: xr.Dataset, mask=None) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def fig_large_l4(large_l4: xr.Dataset, analysis=None, *,
-                 spans: Sequence[str] = ("spin", "hysteron"), N=None, NJ0=None,
-                 lim: float = 4.0, ms: float = 1.5, alpha: float = 0.25,
-                 size=None) -> Figure:
+def fig_large_l4(
+    large_l4: xr.Dataset,
+    analysis=None,
+    *,
+    spans: Sequence[str] = ("spin", "hysteron"),
+    N=None,
+    NJ0=None,
+    lim: float = 4.0,
+    ms: float = 1.5,
+    alpha: float = 0.25,
+    size=None,
+) -> Figure:
     """Supplemental "Self-loops of size 4 in large systems" (N = 1024, N·J0 = 10).
 
     One panel per span ensemble (``l4_spans``): each recorded L = 4 self-loop of
@@ -895,8 +1131,11 @@ def fig_large_l4(large_l4: xr.Dataset, analysis=None, *,
     (k, l swapped when negative), with the N = 2 spin region |x − y| > 1,
     x y < 0 dashed; the fraction of records inside it is printed.
     """
-    labels = np.asarray(large_l4["l4_spans"].values).astype(str) if "l4_spans" in large_l4 \
+    labels = (
+        np.asarray(large_l4["l4_spans"].values).astype(str)
+        if "l4_spans" in large_l4
         else np.array([], str)
+    )
     base = np.ones(labels.size, bool)
     if N is not None and "l4_N" in large_l4:
         base &= np.asarray(large_l4["l4_N"].values) == N
@@ -920,12 +1159,22 @@ def fig_large_l4(large_l4: xr.Dataset, analysis=None, *,
             ok = np.isfinite(x) & np.isfinite(y)
             if ok.any():
                 inside = ((np.abs(x - y) > 1) & (x * y < 0))[ok].mean()
-                ax.text(0.97, 0.97, f"{ok.sum()} loops\n{100 * inside:.1f}% in region",
-                        transform=ax.transAxes, ha="right", va="top", fontsize=6.5)
+                ax.text(
+                    0.97,
+                    0.97,
+                    f"{ok.sum()} loops\n{100 * inside:.1f}% in region",
+                    transform=ax.transAxes,
+                    ha="right",
+                    va="top",
+                    fontsize=6.5,
+                )
             else:
                 ax.text(0.5, 0.5, "no records", transform=ax.transAxes, ha="center")
-            nn = np.unique(np.asarray(large_l4["l4_N"].values)[m]) if "l4_N" in large_l4 \
-                and m.any() else []
+            nn = (
+                np.unique(np.asarray(large_l4["l4_N"].values)[m])
+                if "l4_N" in large_l4 and m.any()
+                else []
+            )
             if len(nn) == 1:
                 ax.text(0.03, 0.03, rf"$N = {nn[0]}$", transform=ax.transAxes, fontsize=7)
     return fig

@@ -361,3 +361,19 @@ def test_analyse_study_writes_netcdf(tmp_path):
         xr.testing.assert_allclose(back[f"{OBS}_exponent"], out[f"{OBS}_exponent"])
         assert list(back.rule.values) == ["1", "1p"]
         assert back[f"{OBS}_exponent"].attrs["paper_slope"] == 3.0
+
+
+def test_curve_saturating_below_the_cut_is_not_fitted_on_its_plateau():
+    """P = 0.15 (1 − exp(−(NJ0/3)^4)) saturates below max_value = 0.2: the fit uses
+    only the rising part and recovers k = 4 (without the relative cut it gets ~0.5)."""
+    from hyst.analysis import power_law_fit
+
+    x = np.logspace(-1, 2, 13)
+    y = 0.15 * (1 - np.exp(-((x / 3.0) ** 4)))
+    n = 10**7
+    err = np.sqrt(y * (1 - y) / n)
+    fit = power_law_fit(
+        xr.DataArray(y, dims="NJ0", coords={"NJ0": x}),
+        xr.DataArray(err, dims="NJ0", coords={"NJ0": x}),
+    )
+    assert abs(fit["exponent"] - 4) < 0.3, fit

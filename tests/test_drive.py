@@ -162,3 +162,17 @@ def test_saturated_loop_of_self_loop_free_ensembles_reaches_saturation():
         assert tally.counts["saturated_loop_probability"] == 0
         assert tally.counts["saturated_loop_ill_defined"] == 0  # both branches saturate
         assert tally.counts["saturated_loop_events"] >= 2 * 50
+
+
+def test_self_loop_free_guard_raises_on_a_self_loop_count():
+    from hyst.observables import Point, Tally, check_self_loop_free
+
+    tally = Tally()
+    tally.add_count("samples", 10)
+    tally.add_count("avalanche_self_loop_probability", 0)
+    check_self_loop_free(Point("columns", "hysteron", "1", 32, 1.0), tally)
+    tally.add_count("avalanche_self_loop_probability", 1)
+    with pytest.raises(RuntimeError, match="self-loop-free ensemble"):
+        check_self_loop_free(Point("columns", "hysteron", "1", 32, 1.0), tally)
+    check_self_loop_free(Point("columns", "hysteron", "2", 32, 1.0), tally)  # rule 2: L = 2
+    check_self_loop_free(Point("random", "hysteron", "1", 32, 1.0), tally)

@@ -8,6 +8,8 @@ from snakemake.utils import update_config
 
 from hyst.config import ConfigError, validate
 from hyst.pipeline import plan, study_batches
+from hyst.plotting import FIGURES
+from hyst.report import CaptionFile
 
 if "studies" not in config:
     # no --configfile: the paper preset, with any --config overrides on top
@@ -24,7 +26,7 @@ except ConfigError as err:
 
 RESULTS = CONFIG["results"]
 
-if workflow.cores and CONFIG["resources"]["threads"] > workflow.cores:
+if 1 < (workflow.cores or 0) < CONFIG["resources"]["threads"]:
     sys.stderr.write(
         f"hyst: warning: resources.threads = {CONFIG['resources']['threads']} exceeds the "
         f"{workflow.cores} cores Snakemake was given, so sampling jobs get {workflow.cores}. "
@@ -58,3 +60,17 @@ def batch_manifests(wildcards):
     """Manifests of the sampling batches holding a study's points."""
     names = study_batches(BATCHES, STUDIES[wildcards.study])
     return [f"{RESULTS}/batches/{name}.json" for name in names]
+
+
+def figure_datasets(name):
+    """Datasets a figure needs that this configuration provides."""
+    return [d for d in FIGURES[name].datasets if d in STUDIES or (d == "pairs" and CONFIG["pairs"])]
+
+
+def renderable(name):
+    """A figure is rendered when the config provides every study it needs."""
+    needed = [d for d in FIGURES[name].datasets if not (name == "figS_rules" and d == "rules_sizes")]
+    return all(d in STUDIES or (d == "pairs" and CONFIG["pairs"]) for d in needed)
+
+
+RENDERED = sorted(name for name in FIGURES if renderable(name))

@@ -1,0 +1,317 @@
+"""Figures: every registered figure renders from small synthetic datasets (PNG and PDF)."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.image as mpimg  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+import xarray as xr  # noqa: E402
+from matplotlib.path import Path as MplPath  # noqa: E402
+
+from hyst import plotting  # noqa: E402
+
+PROBABILITIES = (
+    "gap_probability_at_zero",
+    "self_loop_probability_at_zero",
+    "self_loop_probability",
+    "race_condition_probability",
+)
+MEANS = ("gap_fraction", "potentially_stable_over_spins")
+TRIALS = 400
+
+
+def make_study(
+    study: str,
+    N=(2, 3, 4),
+    NJ0=(0.1, 1.0, 10.0, 100.0),
+    rules=("1",),
+    couplings=("random",),
+    spans=("hysteron",),
+    nan_at=None,
+    l4=60,
+    seed=0,
+) -> xr.Dataset:
+    """A study dataset with the pipeline layout: smooth probabilities, histograms, L4 records."""
+    rng = np.random.default_rng(seed)
+    dims = ("couplings", "spans", "rule", "N", "NJ0")
+    shape = (len(couplings), len(spans), len(rules), len(N), len(NJ0))
+    n = np.asarray(N, float)[None, None, None, :, None]
+    x = np.asarray(NJ0, float)[None, None, None, None, :]
+    r = np.arange(len(rules), dtype=float)[None, None, :, None, None]
+    base = np.broadcast_to(x**3 / (1.0 + x**3), shape)
+    data = {}
+    for k, name in enumerate(PROBABILITIES):
+        p = base * (1.0 - 0.5 * np.exp(-n / 3.0)) * (0.9 - 0.1 * k) / (1.0 + 0.1 * r)
+        count = np.round(p * TRIALS).astype(np.int64)
+        p = count / TRIALS
+        p = np.array(p, float)
+        if nan_at is not None:
+            p[..., nan_at] = np.nan
+        data[name] = (dims, p)
+        data[f"{name}_count"] = (dims, count)
+        data[f"{name}_trials"] = (dims, np.full(shape, TRIALS, np.int64))
+        data[f"{name}_stderr"] = (dims, np.sqrt(p * (1 - p) / TRIALS))
+    fg = np.array(base * 0.4 / n, float)
+    ps = np.array(np.broadcast_to(1.0 + 0.3 * (n - 1) / (1.0 + x), shape), float)
+    for name, v in zip(MEANS, (fg, ps), strict=True):
+        data[name] = (dims, v)
+        data[f"{name}_stderr"] = (dims, 0.01 * v)
+        data[f"{name}_trials"] = (dims, np.full(shape, TRIALS, np.int64))
+    L = np.arange(0, 17)
+    hist = np.where((L >= 4) & (L % 2 == 0), np.round(1000 * np.exp(-L / 3.0)), 0)
+    hist = np.broadcast_to(hist, (*shape, L.size)).astype(np.int64)
+    data["self_loop_length_hist"] = ((*dims, "L"), hist)
+    # L = 4 records inside the spin region, with random orientation
+    a = rng.uniform(0.1, 3.0, l4)
+    b = -rng.uniform(0.1, 3.0, l4)
+    a, b = np.where(a - b > 1, a, a + 1), b
+    flip = rng.random(l4) < 0.5
+    dh = rng.uniform(0.2, 2.0, l4)
+    hk = rng.normal(size=l4)
+    data["l4_c_kl"] = (("l4_loop",), np.where(flip, b, a) * dh)
+    data["l4_c_lk"] = (("l4_loop",), np.where(flip, a, b) * dh)
+    data["l4_h_tilde_k"] = (("l4_loop",), np.where(flip, hk + dh, hk))
+    data["l4_h_tilde_l"] = (("l4_loop",), np.where(flip, hk, hk + dh))
+    data["l4_sigma_k"] = (("l4_loop",), np.zeros(l4))
+    data["l4_sigma_l"] = (("l4_loop",), np.zeros(l4))
+    data["l4_spans"] = (
+        ("l4_loop",),
+        np.array(["spin", "hysteron"] * (l4 // 2) + ["spin"] * (l4 % 2)),
+    )
+    data["l4_couplings"] = (("l4_loop",), np.full(l4, couplings[0]))
+    data["l4_rule"] = (("l4_loop",), np.full(l4, rules[0]))
+    data["l4_N"] = (("l4_loop",), np.full(l4, 1024))
+    data["l4_NJ0"] = (("l4_loop",), np.full(l4, 10.0))
+    coords = {
+        "couplings": list(couplings),
+        "spans": list(spans),
+        "rule": list(rules),
+        "N": np.asarray(N, np.int64),
+        "NJ0": np.asarray(NJ0, float),
+        "L": L,
+    }
+    return xr.Dataset(data, coords=coords, attrs={"study": study})
+
+
+def make_pairs(sigmas=(0.0, 0.5, 2.0), samples=400, c_max=3.0, delta_h=1.0, seed=1):
+    """N = 2 pairs: (c12, c21) uniform, self_loop from the Supplemental conditions."""
+    rng = np.random.default_rng(seed)
+    c12 = rng.uniform(-c_max, c_max, (len(sigmas), samples))
+    c21 = rng.uniform(-c_max, c_max, (len(sigmas), samples))
+    s = np.asarray(sigmas, float)[:, None]
+    loop = (
+        (c12 * c21 < 0)
+        & (np.abs(c12 - c21) > np.abs(delta_h + s))
+        & (np.abs(c12) > s / 2)
+        & (np.abs(c21) > s / 2)
+    )
+    return xr.Dataset(
+        {
+            "c12": (("sigma", "pair"), c12),
+            "c21": (("sigma", "pair"), c21),
+            "self_loop": (("sigma", "pair"), loop.astype(np.int8)),
+        },
+        coords={"sigma": list(sigmas), "pair": np.arange(samples)},
+        attrs={"delta_h": delta_h, "c_max": c_max},
+    )
+
+
+def make_datasets(NJ0=(0.1, 1.0, 10.0, 100.0), nan_at=None) -> dict:
+    kw = {"NJ0": NJ0, "nan_at": nan_at}
+    return {
+        "random_hysterons": make_study("random_hysterons", **kw),
+        "spins": make_study("spins", spans=("spin",), **kw),
+        "equal_spans": make_study("equal_spans", spans=("equal",), **kw),
+        "weak_asymmetry": make_study("weak_asymmetry", couplings=("weak",), **kw),
+        "rules": make_study("rules", rules=("0", "1", "1p", "2"), **kw),
+        "rules_sizes": make_study("rules_sizes", N=(8,), NJ0=(20.0,), rules=("0", "1", "1p", "2")),
+        "well_behaved_rule2": make_study(
+            "well_behaved_rule2", couplings=("columns", "rows", "symmetric"), rules=("2",), **kw
+        ),
+        "pairs": make_pairs(),
+        "large_l4": make_study("large_l4", N=(2,), NJ0=(10.0,), l4=200),
+    }
+
+
+@pytest.fixture(scope="module")
+def datasets():
+    return make_datasets()
+
+
+def assert_written(paths, n=2):
+    assert len(paths) == n
+    for path in paths:
+        assert path.exists() and path.stat().st_size > 0
+    png = next(p for p in paths if p.suffix == ".png")
+    img = mpimg.imread(png)
+    assert img.std() > 0  # not a blank canvas
+
+
+@pytest.mark.parametrize("name", sorted(plotting.FIGURES))
+def test_every_figure_renders(name, datasets, tmp_path):
+    fig = plotting.render(name, datasets)
+    assert fig.axes
+    assert_written(plotting.save(fig, tmp_path / name, dpi=50))
+
+
+def test_registry():
+    known = {
+        "random_hysterons",
+        "spins",
+        "equal_spans",
+        "weak_asymmetry",
+        "rules",
+        "rules_sizes",
+        "well_behaved_rule2",
+        "pairs",
+        "large_l4",
+    }
+    assert "fig2_random_hysterons" in plotting.FIGURES
+    for name, spec in plotting.FIGURES.items():
+        assert name.startswith(("fig2_", "figS_"))
+        assert callable(spec.function) and spec.description
+        assert set(spec.datasets) <= known and spec.datasets
+        assert plotting.REQUIRED_DATASETS[name] == spec.datasets
+    assert plotting.FIGURES["figS_race_conditions"].datasets == (
+        "spins",
+        "random_hysterons",
+        "equal_spans",
+    )
+    assert plotting.FIGURES["figS_rules"].datasets == ("rules", "rules_sizes")
+    with pytest.raises(KeyError):
+        plotting.render("no_such_figure", {})
+    with pytest.raises(KeyError):
+        plotting.render("figS_race_conditions", {"spins": make_study("spins")})
+
+
+def _inset_titles(fig):
+    return [c.get_title(loc="right") for ax in fig.axes for c in ax.child_axes]
+
+
+def test_inset_falls_back_to_largest_nj0_and_nan(tmp_path):
+    ds = make_datasets(NJ0=(0.1, 0.3, 1.0, 3.0, 10.0), nan_at=1)
+    fig = plotting.render("fig2_random_hysterons", ds, inset_at=100)
+    assert _inset_titles(fig) == ["$NJ_0 = 10$"]
+    assert_written(plotting.save(fig, tmp_path / "fallback", dpi=40, formats=("png",)), 1)
+    fig = plotting.render("figS_rules", ds)
+    assert len(_inset_titles(fig)) == 4
+
+
+def test_all_nan_and_zero_observables(tmp_path):
+    ds = make_study("spins", spans=("spin",))
+    ds["self_loop_probability"][:] = np.nan
+    ds["gap_probability_at_zero"][:] = 0.0
+    fig = plotting.fig_gaps_and_self_loops(ds, slopes=(2, 2, 2, 2 / 3))
+    assert_written(plotting.save(fig, tmp_path / "nan", dpi=40, formats=("png",)), 1)
+
+
+def test_params_and_rules_without_sizes(datasets, tmp_path):
+    fig = plotting.render("figS_equal_spans", datasets, slopes=[4, None, 4, 3], inset_at=10)
+    assert _inset_titles(fig) == ["$NJ_0 = 10$"]
+    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+    assert "slope 4" in texts and "slope 3" in texts
+    no_sizes = {k: v for k, v in datasets.items() if k != "rules_sizes"}
+    fig = plotting.render("figS_rules", no_sizes)
+    assert len(fig.axes) == 8
+    spins = plotting.render("figS_spins", datasets)
+    assert "slope 2/3" in [t.get_text() for ax in spins.axes for t in ax.texts]
+
+
+def test_analysis_annotations(datasets):
+    coords = {"couplings": ["random"], "spans": ["hysteron"], "rule": ["1"]}
+    dims = ("couplings", "spans", "rule")
+    one = np.ones((1, 1, 1))
+    analysis = xr.Dataset(
+        {
+            "self_loop_probability_pooled_exponent": (dims, 3.1 * one),
+            "self_loop_probability_pooled_exponent_stderr": (dims, 0.2 * one),
+            "self_loop_probability_xi": (dims, 2.5 * one),
+            "self_loop_probability_decay_amplitude": (dims, one),
+        },
+        coords=coords,
+        attrs={"study": "random_hysterons"},
+    )
+    for ana in (analysis, {"random_hysterons": analysis}):
+        fig = plotting.render("fig2_random_hysterons", datasets, analysis=ana)
+        texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+        assert any("3.10" in t and "0.20" in t for t in texts)
+        inset_texts = [t.get_text() for ax in fig.axes for c in ax.child_axes for t in c.texts]
+        assert any(r"\xi" in t for t in inset_texts)
+    # an analysis of another study is ignored
+    other = analysis.assign_attrs(study="spins")
+    fig = plotting.render("fig2_random_hysterons", datasets, analysis=other)
+    assert not any("fit" in t.get_text() for ax in fig.axes for t in ax.texts)
+
+
+@pytest.mark.parametrize("sigma", [0.0, 0.5, 2.0])
+def test_l4_region_polygons_match_conditions(sigma):
+    lim, dh = 4.0, 1.0
+    polys = plotting.l4_region_polygons(sigma, dh, lim)
+    assert len(polys) == 2
+    g = np.linspace(-lim, lim, 160, endpoint=False) + 0.0237
+    x, y = (a.ravel() for a in np.meshgrid(g, g))
+    inside = np.zeros(x.size, bool)
+    for p in polys:
+        inside |= MplPath(p).contains_points(np.column_stack([x, y]))
+    expected = (
+        (x * y < 0)
+        & (np.abs(x - y) > abs(dh + sigma))
+        & (np.abs(x) > sigma / 2)
+        & (np.abs(y) > sigma / 2)
+    )
+    assert np.mean(inside == expected) > 0.995  # only grid points on the boundary may differ
+
+
+def test_l4_rescaled_orientation():
+    ds = xr.Dataset(
+        {
+            "l4_c_kl": ("l4_loop", [2.0, -1.0]),
+            "l4_c_lk": ("l4_loop", [-1.0, 2.0]),
+            "l4_h_tilde_k": ("l4_loop", [0.0, 0.5]),
+            "l4_h_tilde_l": ("l4_loop", [0.5, 0.0]),
+        }
+    )
+    x, y = plotting.l4_rescaled(ds)
+    np.testing.assert_allclose(x, [4.0, 4.0])
+    np.testing.assert_allclose(y, [-2.0, -2.0])
+
+
+def test_colors_light_to_dark_and_style_scoped():
+    colors = plotting.n_colors([8, 2, 4])
+
+    def lum(c):
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+    assert lum(colors[2]) > lum(colors[4]) > lum(colors[8])
+    before = dict(matplotlib.rcParams)
+    with plotting.style():
+        assert matplotlib.rcParams["xtick.direction"] == "in"
+    assert matplotlib.rcParams["xtick.direction"] == before["xtick.direction"]
+    assert math.isclose(float(plotting._fmt_number(4.0)), 4.0)
+    assert plotting._fmt_number(2 / 3) == "2/3"
+
+
+def test_non_default_parameters(datasets):
+    d = datasets
+    fig = plotting.fig_stable_states(
+        d["spins"], d["random_hysterons"], d["equal_spans"], log_y=True
+    )
+    assert all(ax.get_yscale() == "log" for ax in fig.axes)
+    fig = plotting.fig_gap_vs_self_loops(
+        d["spins"], d["random_hysterons"], d["equal_spans"], log=False
+    )
+    assert all(ax.get_xscale() == "linear" for ax in fig.axes)
+    fig = plotting.fig_large_l4(d["large_l4"], N=1024, NJ0=10.0, lim=3.0)
+    assert any("in region" in t.get_text() for ax in fig.axes for t in ax.texts)
+    fig = plotting.fig_large_l4(d["large_l4"], N=7)  # no records: still a figure
+    assert len(fig.axes) == 2
+    fig = plotting.fig_pairs_l4(d["pairs"].isel(sigma=[0]), lim=2.0, delta_h=0.5)
+    assert len(fig.axes) == 1
+    fig = plotting.fig_well_behaved_rule2(d["well_behaved_rule2"], couplings=("rows",), slope=None)
+    assert len([ax for ax in fig.axes if ax.get_xlabel()]) == 1
