@@ -141,7 +141,9 @@ def make_datasets(NJ0=(0.1, 1.0, 10.0, 100.0), nan_at=None) -> dict:
 
 @pytest.fixture(scope="module")
 def datasets():
-    return make_datasets()
+    return {**make_datasets(), "large_n": _large_n_dataset(),
+            "large_n_1024": _large_n_dataset(Ns=(1024,)),
+            "large_n_rule0": _large_n_dataset(rules=("0",))}
 
 
 def assert_written(paths, n=2):
@@ -171,10 +173,13 @@ def test_registry():
         "well_behaved_rule2",
         "pairs",
         "large_l4",
+        "large_n",
+        "large_n_1024",
+        "large_n_rule0",
     }
     assert "fig2_random_hysterons" in plotting.FIGURES
     for name, spec in plotting.FIGURES.items():
-        assert name.startswith(("fig2_", "figS_"))
+        assert name.startswith(("fig2_", "fig4_", "figS_"))
         assert callable(spec.function) and spec.description
         assert set(spec.datasets) <= known and spec.datasets
         assert plotting.REQUIRED_DATASETS[name] == spec.datasets
@@ -315,3 +320,43 @@ def test_non_default_parameters(datasets):
     assert len(fig.axes) == 1
     fig = plotting.fig_well_behaved_rule2(d["well_behaved_rule2"], couplings=("rows",), slope=None)
     assert len([ax for ax in fig.axes if ax.get_xlabel()]) == 1
+
+
+def _large_n_dataset(Ns=(16, 32), J0s=(0.01, 1.0, 100.0), rules=("1",)):
+    couplings = ["symmetric", "columns", "rows"]
+    shape = (len(couplings), 1, len(rules), len(Ns), len(J0s))
+    rng = np.random.default_rng(0)
+    data = {}
+    for var in ("avalanche_size", "transient", "period"):
+        data[var] = (("couplings", "spans", "rule", "N", "J0"), 1 + rng.random(shape))
+        data[f"{var}_stderr"] = (("couplings", "spans", "rule", "N", "J0"), 0.05 * np.ones(shape))
+    hist = rng.integers(0, 50, shape + (12,))
+    data["avalanche_size_hist"] = (("couplings", "spans", "rule", "N", "J0", "A"), hist)
+    ds = xr.Dataset(
+        data,
+        coords={
+            "couplings": couplings,
+            "spans": ["hysteron"],
+            "rule": list(rules),
+            "N": list(Ns),
+            "J0": list(J0s),
+            "A": np.arange(12),
+        },
+    )
+    return ds.assign_coords(NJ0=ds.N * ds.J0)
+
+
+@pytest.mark.parametrize(
+    "name", ["fig4_large_n", "figS_avalanche_distributions", "figS_cyclic_drive"]
+)
+def test_large_n_figures_render(name, tmp_path):
+    from hyst.plotting import render, save
+
+    datasets = {
+        "large_n": _large_n_dataset(),
+        "large_n_1024": _large_n_dataset(Ns=(1024,)),
+        "large_n_rule0": _large_n_dataset(rules=("0",)),
+    }
+    paths = save(render(name, datasets), tmp_path / name)
+    for p in paths:
+        assert p.stat().st_size > 1000

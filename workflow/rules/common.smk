@@ -8,7 +8,7 @@ from snakemake.utils import update_config
 
 from hyst.config import ConfigError, validate
 from hyst.pipeline import plan, study_batches
-from hyst.plotting import FIGURES
+from hyst.plotting import FIGURES, OPTIONAL
 from hyst.report import CaptionFile
 
 if "studies" not in config:
@@ -69,7 +69,7 @@ def figure_datasets(name):
 
 def renderable(name):
     """A figure is rendered when the config provides every study it needs."""
-    needed = [d for d in FIGURES[name].datasets if not (name == "figS_rules" and d == "rules_sizes")]
+    needed = [d for d in FIGURES[name].datasets if (name, d) not in OPTIONAL]
     return all(d in STUDIES or (d == "pairs" and CONFIG["pairs"]) for d in needed)
 
 
