@@ -14,7 +14,7 @@ from hyst.model import QUANTUM_BITS
 from hyst.observables import Point, Tally, chunk_size
 
 #: Version of the dataset layout; part of the provenance, bumped when the layout changes.
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 #: Probability observables: name -> (count key, trials key or "samples").
 PROBABILITIES = {

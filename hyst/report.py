@@ -51,6 +51,7 @@ def _exponents(analysis, observables) -> list[str]:
         for idx in np.ndindex(values.shape):
             v, e = float(values.values[idx]), float(errs.values[idx])
             if not np.isfinite(v):
+                parts.append(f"{QUOTED[obs]} not determined (too few points below the cut)")
                 continue
             label = ", ".join(
                 f"{d}={values[d].values[i]}"

@@ -141,9 +141,12 @@ def make_datasets(NJ0=(0.1, 1.0, 10.0, 100.0), nan_at=None) -> dict:
 
 @pytest.fixture(scope="module")
 def datasets():
-    return {**make_datasets(), "large_n": _large_n_dataset(),
-            "large_n_1024": _large_n_dataset(Ns=(1024,)),
-            "large_n_rule0": _large_n_dataset(rules=("0",))}
+    return {
+        **make_datasets(),
+        "large_n": _large_n_dataset(),
+        "large_n_1024": _large_n_dataset(Ns=(1024,)),
+        "large_n_rule0": _large_n_dataset(rules=("0",)),
+    }
 
 
 def assert_written(paths, n=2):

@@ -271,11 +271,17 @@ def relax(s, f, Hc, eps, rule, hp, hm, c2t, keys, out):
 
 @jit
 def _system_setup(start, c, s, f, c2t):
+    """Copy the start state, fill c2t[j, i] = 2 c_ij (a tiled transpose, cache friendly
+    at large N) and the local fields."""
     N = s.shape[0]
     for i in range(N):
         s[i] = start[i]
-        for j in range(N):
-            c2t[j, i] = 2 * c[i, j]
+    tile = 32
+    for ib in range(0, N, tile):
+        for jb in range(0, N, tile):
+            for i in range(ib, min(ib + tile, N)):
+                for j in range(jb, min(jb + tile, N)):
+                    c2t[j, i] = 2 * c[i, j]
     init_fields(c, s, f)
 
 
