@@ -295,7 +295,7 @@ def test_presets_plan_the_paper_studies():
         } <= set(config["studies"])
     batches, studies = plan(validate(yaml.safe_load((REPO / "config" / "config.yaml").read_text())))
     assert all(spec.samples == 100_000 for specs in studies.values() for _l, spec in specs)
-    assert len(batches) == 10
+    assert len(batches) == 14
 
 
 def shrunk_quick_config() -> dict:
