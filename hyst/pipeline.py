@@ -3,8 +3,9 @@
 A validated configuration (:mod:`hyst.config`) names studies; each study is
 the product of its axes. Every distinct (point, samples, observables, seed) is
 a *point spec* with its own file ``results/points/.../*.nc``, named by the
-spec's content. Specs of one (couplings, spans, rule), ordered by N and NJ0,
-are grouped into *batches* of at most ``batch.max_points``; one Snakemake job runs a batch and
+spec's content. Specs of one (couplings, spans, rule) and size class (N up to
+18, enumerated, or larger), ordered by N and NJ0, are grouped into *batches*
+of at most ``batch.max_points``; one Snakemake job runs a batch and
 writes a manifest ``results/batches/<batch>.json``. A batch recomputes only
 the point files that are missing or whose provenance does not match, so
 adding NJ0 values or changing one study's samples recomputes only what
@@ -29,7 +30,7 @@ import xarray as xr
 from hyst import __version__
 from hyst.config import grid
 from hyst.io import FORMAT_VERSION, provenance, provenance_matches, read_dataset
-from hyst.observables import Point, check_self_loop_free, resolve_groups
+from hyst.observables import ENUMERATION_MAX_N, Point, check_self_loop_free, resolve_groups
 
 AXES = ("couplings", "spans", "rule", "N")
 
@@ -130,10 +131,12 @@ def plan(config: dict) -> tuple[dict, dict]:
     groups: dict[tuple, list] = {}
     for spec in unique.values():
         p = spec.point
-        groups.setdefault((p.couplings, p.spans, p.rule), []).append(spec)
+        # small (enumerated) and large systems cost very differently: separate jobs
+        key = (p.couplings, p.spans, p.rule, p.N > ENUMERATION_MAX_N)
+        groups.setdefault(key, []).append(spec)
     batches = {}
     size = config["batch"]["max_points"]
-    for (couplings, spans, rule), specs in sorted(groups.items()):
+    for (couplings, spans, rule, _large), specs in sorted(groups.items()):
         specs.sort(key=lambda s: (s.point.N, s.point.NJ0, s.samples, s.groups, s.key()))
         for i in range(0, len(specs), size):
             members = tuple(specs[i : i + size])

@@ -298,7 +298,7 @@ def test_presets_plan_the_paper_studies():
     assert small and all(spec.samples == 100_000 for spec in small)  # the paper's counts
     large = [spec for s in ("large_n", "large_n_1024") for _l, spec in studies[s]]
     assert all(spec.samples == 5000 for spec in large)
-    assert len(batches) == 14
+    assert len(batches) == 20
 
 
 def shrunk_quick_config() -> dict:
