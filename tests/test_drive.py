@@ -174,5 +174,11 @@ def test_self_loop_free_guard_raises_on_a_self_loop_count():
     tally.add_count("avalanche_self_loop_probability", 1)
     with pytest.raises(RuntimeError, match="self-loop-free ensemble"):
         check_self_loop_free(Point("columns", "hysteron", "1", 32, 1.0), tally)
+    rows = Tally()
+    rows.add_hist("avalanche_size_hist", [0, 5, 3])
+    check_self_loop_free(Point("rows", "hysteron", "1", 32, 1.0), rows)
+    rows.add_hist("avalanche_size_hist", [0, 0, 0, 1])
+    with pytest.raises(RuntimeError, match="avalanches_longer_than_2"):
+        check_self_loop_free(Point("rows", "hysteron", "1", 32, 1.0), rows)
     check_self_loop_free(Point("columns", "hysteron", "2", 32, 1.0), tally)  # rule 2: L = 2
     check_self_loop_free(Point("random", "hysteron", "1", 32, 1.0), tally)
