@@ -845,6 +845,27 @@ def _length_distribution(ds: xr.Dataset, rule, N: float, NJ0: float):
     return L, p, n_used, nj_used
 
 
+def _self_loop_panel(ax, ds, slope, analysis, sel, inset_at, first):
+    """P_sl versus N J0 (one curve per N) with the 1 − P_sl versus N inset."""
+    colors = n_colors(list(ds["N"].values))
+    _loglog_panel(
+        ax,
+        ds,
+        "self_loop_probability",
+        colors,
+        slope=slope,
+        analysis=analysis,
+        sel=sel,
+        legend=first,
+    )
+    if first:
+        ax.get_legend().set_loc("upper left")
+        ax.get_legend().set_bbox_to_anchor((0.0, 0.92))
+    _inset_complement(
+        ax, ds, "self_loop_probability", colors, at=inset_at, analysis=analysis, sel=sel
+    )
+
+
 def fig_rules(
     ds_rules,
     ds_rules_sizes=None,
@@ -877,24 +898,8 @@ def fig_rules(
             ds = _sub(ds_rules, rule=r)
             sel = _selection(ds)
             ana = _analysis_for(analysis, ds_rules)
-            colors = n_colors(list(ds["N"].values))
             ax = axes[0, i]
-            _loglog_panel(
-                ax,
-                ds,
-                "self_loop_probability",
-                colors,
-                slope=slope,
-                analysis=ana,
-                sel=sel,
-                legend=(i == 0),
-            )
-            if i == 0:
-                ax.get_legend().set_loc("upper left")
-                ax.get_legend().set_bbox_to_anchor((0.0, 0.92))
-            _inset_complement(
-                ax, ds, "self_loop_probability", colors, at=inset_at, analysis=ana, sel=sel
-            )
+            _self_loop_panel(ax, ds, slope, ana, sel, inset_at, first=(i == 0))
             _letter(ax, i, _RULE_TITLES.get(r, f"rule {r}"))
             ax2 = axes[1, i]
             _letter(ax2, len(rules) + i, _RULE_TITLES.get(r, f"rule {r}"))
@@ -949,24 +954,8 @@ def fig_well_behaved_rule2(
             d = _sub(ds, couplings=c, rule=rule)
             sel = _selection(d)
             ana = _analysis_for(analysis, ds)
-            colors = n_colors(list(d["N"].values))
             ax = axes[0, i]
-            _loglog_panel(
-                ax,
-                d,
-                "self_loop_probability",
-                colors,
-                slope=slope,
-                analysis=ana,
-                sel=sel,
-                legend=(i == 0),
-            )
-            if i == 0:
-                ax.get_legend().set_loc("upper left")
-                ax.get_legend().set_bbox_to_anchor((0.0, 0.92))
-            _inset_complement(
-                ax, d, "self_loop_probability", colors, at=inset_at, analysis=ana, sel=sel
-            )
+            _self_loop_panel(ax, d, slope, ana, sel, inset_at, first=(i == 0))
             _letter(ax, i, _COUPLING_TITLES.get(c, c))
     return fig
 

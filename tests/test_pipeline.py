@@ -29,12 +29,12 @@ BASE = yaml.safe_load((REPO / "config" / "test.yaml").read_text())
 STUDIES = sorted(BASE["studies"])
 
 
-def snakemake(workdir: Path, config: dict, *extra, profile="default", check=True, timeout=900):
-    """Run the repository's Snakefile in ``workdir`` with ``config`` written there."""
+def snakemake_cmd(workdir: Path, config: dict, *extra, profile="default") -> list:
+    """The command running the repository's Snakefile in ``workdir`` with ``config``."""
     workdir.mkdir(parents=True, exist_ok=True)
     cfg = workdir / "config.yaml"
     cfg.write_text(yaml.safe_dump(config, sort_keys=False))
-    cmd = [
+    return [
         sys.executable,
         "-m",
         "snakemake",
@@ -48,6 +48,11 @@ def snakemake(workdir: Path, config: dict, *extra, profile="default", check=True
         str(REPO / "profiles" / profile),
         *extra,
     ]
+
+
+def snakemake(workdir: Path, config: dict, *extra, profile="default", check=True, timeout=900):
+    """Run the repository's Snakefile in ``workdir`` with ``config`` written there."""
+    cmd = snakemake_cmd(workdir, config, *extra, profile=profile)
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     if check and proc.returncode != 0:
         raise AssertionError(f"snakemake failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
@@ -145,22 +150,7 @@ def test_bad_config_rejected_before_any_job(tmp_path):
 def test_killed_run_restarts_to_identical_datasets(local_run, tmp_path):
     _, ds, _ = local_run
     work = tmp_path / "killed"
-    work.mkdir()
-    cfg = work / "config.yaml"
-    cfg.write_text(yaml.safe_dump(BASE))
-    cmd = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(REPO / "Snakefile"),
-        "--directory",
-        str(work),
-        "--configfile",
-        str(cfg),
-        "--profile",
-        str(REPO / "profiles" / "default"),
-    ]
+    cmd = snakemake_cmd(work, BASE)
     proc = subprocess.Popen(
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
