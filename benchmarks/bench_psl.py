@@ -57,7 +57,7 @@ def _all(sy, starts, spins, threads):
     n = sy.samples
     dr = np.zeros((n, 7), np.int64)
     drive.cyclic_drive_batch(
-        sy.h_plus, sy.h_minus, sy.couplings, spins, 1, 100_000, dr, np.zeros(n, np.int64)
+        sy.h_plus, sy.h_minus, *sy.kernel_operands(), spins, 1, 100_000, dr, np.zeros(n, np.int64)
     )
     return out
 

@@ -123,19 +123,25 @@ def relax_spins(systems: Systems, spins, field: tuple[int, int], rule, index: in
     N = systems.N
     s = np.asarray(spins, dtype=np.int8).copy()
     f = np.empty(N, np.int64)
-    c2t = np.empty((N, N), np.int64)
-    drive._system_setup(s.copy(), systems.couplings[index], s, f, c2t)
+    neg = np.empty(N, np.int64)
+    drive.up_mask(s, neg)
+    form, c, d = systems[index].kernel_operands()
+    ct, dk = drive.system_view(0, form, c, d, drive.transpose_buffer(form, N))
+    drive.init_fields(s, f, form, ct, dk)
     out = np.zeros(8, np.int64)
     oc = drive.relax(
         s,
+        neg,
         f,
         int(field[0]),
         int(field[1]),
         rule_code(rule),
         systems.h_plus[index],
         systems.h_minus[index],
-        c2t,
-        drive.zobrist_keys(N),
+        form,
+        ct,
+        dk,
+        drive.workspace(N),
         out,
     )
     final = int(sum(1 << i for i in range(N) if s[i] > 0)) if N <= 62 else -1

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from hyst.kernels.structure import mirror_upper
 from hyst.model import Systems, quantize
 
 COUPLING_ENSEMBLES = {
@@ -41,6 +40,10 @@ SPAN_ENSEMBLES = {
 }
 #: Coupling ensembles proven free of self-loops under single-flip rules (0, 1, 1p).
 SELF_LOOP_FREE = ("symmetric", "ferro", "columns", "rows")
+#: Version of the random streams that turn a generator into systems (part of every
+#: dataset's provenance): 2 draws symmetric couplings as an upper triangle and the
+#: structured ensembles in compact form.
+SAMPLING_VERSION = 2
 
 
 def _check(name, value, allowed):
@@ -59,11 +62,20 @@ def uniform_quanta(rng: np.random.Generator, low: float, high: float, shape) -> 
     return rng.integers(lo, hi, size=shape, dtype=np.int64, endpoint=True)
 
 
-def sample_couplings(kind: str, N: int, NJ0: float, samples: int, rng: np.random.Generator):
-    """int64 couplings (samples, N, N) of the ensemble ``kind`` with J0 = NJ0/N."""
+def draw_couplings(kind: str, N: int, NJ0: float, samples: int, rng: np.random.Generator):
+    """Couplings of the ensemble ``kind`` with J0 = NJ0/N in their compact form:
+    (form, dense couplings or None, packed or None), see ``hyst.model.COUPLING_FORMS``.
+
+    Symmetric couplings draw only the upper triangle (row by row); constant
+    columns and rows draw the N strengths d_k. Neither builds a matrix.
+    """
     _check("couplings", kind, COUPLING_ENSEMBLES)
     J0 = NJ0 / N
     shape = (samples, N, N)
+    if kind in ("columns", "rows"):
+        return kind, None, uniform_quanta(rng, 0.0, J0, (samples, N))
+    if kind == "symmetric":
+        return "symmetric", None, uniform_quanta(rng, -J0, J0, (samples, N * (N - 1) // 2))
     if kind == "random":
         c = uniform_quanta(rng, -J0, J0, shape)
     elif kind == "weak":
@@ -72,21 +84,20 @@ def sample_couplings(kind: str, N: int, NJ0: float, samples: int, rng: np.random
         sign = np.triu(sign, 1)
         sign |= np.transpose(sign, (0, 2, 1))
         c[sign == 1] *= -1
-    elif kind == "symmetric":
-        c = uniform_quanta(rng, -J0, J0, shape)
-        mirror_upper(c)
-    elif kind == "ferro":
+    else:  # ferro
         c = uniform_quanta(rng, 0.0, J0, shape)
-    else:  # columns / rows
-        d = uniform_quanta(rng, 0.0, J0, (samples, N))
-        c = (
-            np.repeat(-d[:, None, :], N, axis=1)
-            if kind == "columns"
-            else np.repeat(-d[:, :, None], N, axis=2)
-        )
     idx = np.arange(N)
     c[:, idx, idx] = 0
-    return np.ascontiguousarray(c, dtype=np.int64)
+    return "dense", np.ascontiguousarray(c, dtype=np.int64), None
+
+
+def sample_couplings(kind: str, N: int, NJ0: float, samples: int, rng: np.random.Generator):
+    """int64 couplings (samples, N, N) of the ensemble ``kind`` with J0 = NJ0/N (dense)."""
+    form, c, packed = draw_couplings(kind, N, NJ0, samples, rng)
+    if c is not None:
+        return c
+    mid = np.zeros((samples, N), np.int64)
+    return Systems(mid, mid, form=form, packed=packed).couplings
 
 
 def sample_spans(kind: str, N: int, samples: int, rng: np.random.Generator):
@@ -113,5 +124,5 @@ def sample_systems(
         raise ValueError(f"NJ0: {NJ0} is not allowed (NJ0 > 0)")
     mid = uniform_quanta(rng, -1.0, 1.0, (samples, N))
     half = quantize(0.5 * sample_spans(spans, N, samples, rng))
-    c = sample_couplings(couplings, N, NJ0, samples, rng)
-    return Systems(mid + half, mid - half, c)
+    form, c, packed = draw_couplings(couplings, N, NJ0, samples, rng)
+    return Systems(mid + half, mid - half, c, form=form, packed=packed)

@@ -10,6 +10,7 @@ import numpy as np
 import xarray as xr
 
 from hyst import __version__
+from hyst.ensembles import SAMPLING_VERSION
 from hyst.model import QUANTUM_BITS
 from hyst.observables import Point, Tally, chunk_size
 
@@ -104,6 +105,7 @@ def provenance(point: Point, samples: int, seed: int, groups) -> dict:
     return {
         "hyst_version": __version__,
         "format_version": FORMAT_VERSION,
+        "sampling_version": SAMPLING_VERSION,
         **{k: v for k, v in point.canonical().items() if k != "NJ0"},
         "NJ0": point.NJ0,
         "J0": point.J0,

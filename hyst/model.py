@@ -35,8 +35,6 @@ arrays of ±1 for large N.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 #: Parameters are integer multiples of this quantum (field units).
@@ -85,7 +83,18 @@ def dequantize(q) -> np.ndarray:
     return np.asarray(q, dtype=np.float64) * QUANTUM
 
 
-@dataclass(frozen=True)
+#: How a batch stores its couplings. The event-driven kernels read each form
+#: directly, so the structured ensembles never hold N x N matrices per chunk.
+COUPLING_FORMS = {
+    "dense": "couplings (samples, N, N): c_ij",
+    "symmetric": "packed (samples, N(N-1)/2): c_ij = c_ji for i < j, upper triangle row by row",
+    "columns": "packed (samples, N): d_j with c_ij = -d_j for i != j (constant columns)",
+    "rows": "packed (samples, N): d_i with c_ij = -d_i for i != j (constant rows)",
+}
+#: Kernel codes of the coupling forms.
+FORM_CODES = {"dense": 0, "symmetric": 1, "columns": 2, "rows": 3}
+
+
 class Systems:
     """A batch of systems in exact integer form.
 
@@ -94,23 +103,50 @@ class Systems:
     h_plus, h_minus : int64 (samples, N)
         Bare up / down thresholds h_i^±, in units of ``QUANTUM``.
     couplings : int64 (samples, N, N)
-        c_ij with zero diagonal, in units of ``QUANTUM``.
+        c_ij with zero diagonal, in units of ``QUANTUM`` (built on first access
+        for the compact forms).
+    form, packed :
+        How the couplings are stored (``COUPLING_FORMS``): ``dense`` keeps the
+        matrices; ``symmetric``, ``columns`` and ``rows`` keep only ``packed``.
     """
 
-    h_plus: np.ndarray
-    h_minus: np.ndarray
-    couplings: np.ndarray
-
-    def __post_init__(self):
-        hp, hm, c = self.h_plus, self.h_minus, self.couplings
-        if hp.ndim != 2 or hm.shape != hp.shape or c.shape != hp.shape + (hp.shape[1],):
-            raise ValueError("Systems: shapes must be (samples, N), (samples, N), (samples, N, N)")
-        for a in (hp, hm, c):
+    def __init__(self, h_plus, h_minus, couplings=None, *, form="dense", packed=None):
+        if form not in COUPLING_FORMS:
+            raise ValueError(f"form: {form!r} is not one of {', '.join(COUPLING_FORMS)}")
+        hp, hm = h_plus, h_minus
+        self.h_plus, self.h_minus, self.form, self.packed = hp, hm, form, packed
+        self._couplings = couplings
+        if hp.ndim != 2 or hm.shape != hp.shape:
+            raise ValueError("Systems: h_plus and h_minus must both be (samples, N)")
+        n, N = hp.shape
+        if form == "dense":
+            if couplings is None or packed is not None or couplings.shape != (n, N, N):
+                raise ValueError("Systems: the dense form takes couplings (samples, N, N)")
+            data = couplings
+        else:
+            width = N * (N - 1) // 2 if form == "symmetric" else N
+            if couplings is not None or packed is None or packed.shape != (n, width):
+                raise ValueError(f"Systems: the {form} form takes packed ({n}, {width}) only")
+            data = packed
+        for a in (hp, hm, data):
             if a.dtype != np.int64:
                 raise TypeError("Systems: arrays must be int64 (use quantize)")
-        bound = np.abs(np.maximum(np.abs(hp), np.abs(hm))) + np.abs(c).sum(axis=2)
-        if bound.size and bound.max() >= MAX_THRESHOLD:
+        # |Σ_j c_ij s_j| <= (N − 1) max |c|: a bound that never allocates an N x N temporary
+        largest = max(abs(int(data.max())), abs(int(data.min()))) if data.size else 0
+        bound = max(abs(int(hp.max())), abs(int(hp.min())), abs(int(hm.max())), abs(int(hm.min())))
+        if hp.size and bound + (N - 1) * largest >= MAX_THRESHOLD:
             raise ValueError("Systems: thresholds could overflow int64; couplings too large")
+
+    @property
+    def couplings(self) -> np.ndarray:
+        """Dense c_ij (samples, N, N), zero diagonal (built and kept on first access)."""
+        if self._couplings is None:
+            from hyst.kernels.structure import dense_couplings
+
+            c = np.empty((self.samples, self.N, self.N), np.int64)
+            dense_couplings(FORM_CODES[self.form], self.packed, c)
+            self._couplings = c
+        return self._couplings
 
     @property
     def samples(self) -> int:
@@ -120,9 +156,20 @@ class Systems:
     def N(self) -> int:
         return self.h_plus.shape[1]
 
+    def kernel_operands(self) -> tuple[int, np.ndarray, np.ndarray]:
+        """(form code, dense couplings, packed couplings) as the event-driven kernels take
+        them; the array the form does not use is an empty placeholder of the right rank."""
+        n = self.samples
+        if self.form == "dense":
+            return FORM_CODES["dense"], self._couplings, np.zeros((n, 0), np.int64)
+        return FORM_CODES[self.form], np.zeros((n, 0, 0), np.int64), self.packed
+
     def __getitem__(self, index) -> Systems:
         index = np.atleast_1d(np.arange(self.samples)[index])
-        return Systems(self.h_plus[index], self.h_minus[index], self.couplings[index])
+        hp, hm = self.h_plus[index], self.h_minus[index]
+        if self.form == "dense":
+            return Systems(hp, hm, self._couplings[index])
+        return Systems(hp, hm, form=self.form, packed=self.packed[index])
 
     @classmethod
     def from_floats(cls, h_plus, h_minus, couplings) -> Systems:

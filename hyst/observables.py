@@ -236,7 +236,7 @@ def sample_chunk(
     rule = rule_code(point.rule)
     tally = Tally()
     tally.add_count("samples", size)
-    hp, hm, c = systems.h_plus, systems.h_minus, systems.couplings
+    hp, hm = systems.h_plus, systems.h_minus
 
     what = 0
     if "transitions" in groups:
@@ -251,7 +251,7 @@ def sample_chunk(
     if "avalanche" in groups and not (what & enumeration.WHAT_AVALANCHE):
         out = np.zeros((size, 8), np.int64)
         kernel = drive.avalanche_batch if parallel else drive.avalanche_batch_serial
-        kernel(hp, hm, c, start_spins, rule, out)
+        kernel(hp, hm, *systems.kernel_operands(), start_spins, rule, out)
         _tally_avalanche(
             tally, prepared=out[:, 0] == 1, race_first=out[:, 3], outcome=out[:, 1], size=out[:, 2]
         )
@@ -260,13 +260,13 @@ def sample_chunk(
     if "saturated_loop" in groups:
         out = np.zeros((size, 2, len(drive.LOOP_COLUMNS)), np.int64)
         kernel = drive.saturated_loop_batch if parallel else drive.saturated_loop_batch_serial
-        kernel(hp, hm, c, rule, out)
+        kernel(hp, hm, *systems.kernel_operands(), rule, out)
         _tally_saturated_loop(tally, systems, out, chunk * chunk_size(N))
     if "cyclic" in groups:
         out = np.zeros((size, 7), np.int64)
         umax = np.zeros(size, np.int64)
         kernel = drive.cyclic_drive_batch if parallel else drive.cyclic_drive_batch_serial
-        kernel(hp, hm, c, start_spins, rule, MAX_DRIVE_CYCLES, out, umax)
+        kernel(hp, hm, *systems.kernel_operands(), start_spins, rule, MAX_DRIVE_CYCLES, out, umax)
         _tally_cyclic(tally, out, umax)
     return tally
 

@@ -15,7 +15,7 @@ from hyst.model import RULES, Systems, rule_code, state_to_spins
 @given(
     seed=st.integers(0, 2**32 - 1),
     N=st.integers(2, 7),
-    couplings=st.sampled_from(["random", "weak", "symmetric", "columns"]),
+    couplings=st.sampled_from(["random", "weak", "symmetric", "ferro", "columns", "rows"]),
     spans=st.sampled_from(["hysteron", "spin", "equal"]),
     rule=st.sampled_from(list(RULES)),
 )
@@ -58,7 +58,9 @@ def test_avalanche_batch_matches_enumeration(rule, rng):
     starts = (spins > 0).astype(np.int64) @ (1 << np.arange(N))
     cols = run_enumeration(sy, rule=rule, starts=starts, what=enumeration.WHAT_AVALANCHE)
     out = np.zeros((n, 8), np.int64)
-    drive.avalanche_batch(sy.h_plus, sy.h_minus, sy.couplings, spins, rule_code(rule), out)
+    drive.avalanche_batch(
+        sy.h_plus, sy.h_minus, *sy.kernel_operands(), spins, rule_code(rule), out
+    )
     assert np.array_equal(out[:, 0] == 1, cols["start_prepared"] == 1)
     assert np.array_equal(out[:, 3], cols["race_first_flip"])
     assert np.array_equal(out[:, 1], cols["avalanche_outcome"])
@@ -72,9 +74,35 @@ def _drive(sy, rng, rule="1", max_cycles=10_000):
     out = np.zeros((n, 7), np.int64)
     umax = np.zeros(n, np.int64)
     drive.cyclic_drive_batch(
-        sy.h_plus, sy.h_minus, sy.couplings, spins, rule_code(rule), max_cycles, out, umax
+        sy.h_plus, sy.h_minus, *sy.kernel_operands(), spins, rule_code(rule), max_cycles, out, umax
     )
     return out, umax
+
+
+@pytest.mark.parametrize("couplings", ["symmetric", "columns", "rows"])
+@pytest.mark.parametrize("N", [7, 45])
+def test_compact_coupling_forms_match_the_dense_matrices(couplings, N, rng):
+    """The kernels read symmetric, constant-column and constant-row couplings from their
+    compact forms; every output equals the generic dense path (transposed matrices) on
+    the same systems, for every rule and at NJ0 across the crossover."""
+    for NJ0 in (0.3, 3.0, 300.0):
+        compact = sample_systems(couplings, "hysteron", N, NJ0, 40, rng)
+        dense = Systems(compact.h_plus, compact.h_minus, compact.couplings)
+        assert compact.form == couplings and dense.form == "dense"
+        spins = np.where(rng.random((40, N)) < 0.5, -1, 1).astype(np.int8)
+        for rule in map(rule_code, RULES):
+            outs = []
+            for sy in (compact, dense):
+                hp, hm, ops = sy.h_plus, sy.h_minus, sy.kernel_operands()
+                aval = np.zeros((40, 8), np.int64)
+                drive.avalanche_batch(hp, hm, *ops, spins, rule, aval)
+                cyc, umax = np.zeros((40, 7), np.int64), np.zeros(40, np.int64)
+                drive.cyclic_drive_batch(hp, hm, *ops, spins, rule, 1000, cyc, umax)
+                loop = np.zeros((40, 2, len(drive.LOOP_COLUMNS)), np.int64)
+                drive.saturated_loop_batch(hp, hm, *ops, rule, loop)
+                outs.append((aval, cyc, umax, loop))
+            for a, b in zip(*outs, strict=True):
+                assert np.array_equal(a, b)
 
 
 def test_preisach_limit_has_tau_at_most_one_and_period_one(rng):
@@ -117,7 +145,7 @@ def test_large_n_relaxation_with_hash_table_growth():
     sy = sample_systems("symmetric", "hysteron", 1024, 100.0, 4, rng)
     spins = np.where(rng.random((4, 1024)) < 0.5, -1, 1).astype(np.int8)
     out = np.zeros((4, 8), np.int64)
-    drive.avalanche_batch(sy.h_plus, sy.h_minus, sy.couplings, spins, 1, out)
+    drive.avalanche_batch(sy.h_plus, sy.h_minus, *sy.kernel_operands(), spins, 1, out)
     assert np.all(out[:, 0] == 1) and np.all(out[:, 1] == 0)
     assert np.all(out[:, 5] > 64)  # the preparation needed many flips (table grew)
 

@@ -95,3 +95,51 @@ def test_from_floats_roundtrip_and_overflow_guard():
     assert hp.tolist() == [[0.5, -0.25]] and c[0, 0, 0] == 0 and c[0, 0, 1] == 0.125
     with pytest.raises(ValueError):
         Systems.from_floats([0.0, 0.0], [0.0, 0.0], [[0, 1e9], [1e9, 0]])
+
+
+@given(N=st.integers(2, 40), seed=seeds, kind=st.sampled_from(["symmetric", "columns", "rows"]))
+def test_compact_forms_expand_to_their_definitions(N, seed, kind):
+    """Symmetric couplings are kept as the row-major upper triangle and constant columns
+    and rows as the N strengths; the dense matrices built from them are the definitions."""
+    sy = sample_systems(kind, "hysteron", N, 5.0, 6, np.random.default_rng(seed))
+    assert sy.form == kind and sy.packed.dtype == np.int64
+    c, p = sy.couplings, sy.packed
+    off = ~np.eye(N, dtype=bool)
+    assert np.all(c[:, ~off] == 0)
+    if kind == "symmetric":
+        assert p.shape == (6, N * (N - 1) // 2)
+        iu = np.triu_indices(N, 1)
+        assert np.array_equal(c[:, iu[0], iu[1]], p)
+        assert np.array_equal(c, np.transpose(c, (0, 2, 1)))
+    else:
+        assert p.shape == (6, N) and np.all(p >= 0)
+        expect = -p[:, None, :] if kind == "columns" else -p[:, :, None]
+        assert np.array_equal(c[:, off], np.broadcast_to(expect, c.shape)[:, off])
+    part = sy[[0, 3]]
+    assert part.form == kind and np.array_equal(part.couplings, c[[0, 3]])
+    form, dense, packed = sy.kernel_operands()
+    assert dense.shape == (6, 0, 0) and packed is sy.packed
+
+
+def test_sample_couplings_is_the_dense_view_of_the_compact_draw():
+    from hyst.ensembles import draw_couplings
+
+    for kind in COUPLING_ENSEMBLES:
+        dense = sample_couplings(kind, 9, 2.0, 5, np.random.default_rng(4))
+        form, c, packed = draw_couplings(kind, 9, 2.0, 5, np.random.default_rng(4))
+        if c is None:
+            mid = np.zeros((5, 9), np.int64)
+            c = Systems(mid, mid, form=form, packed=packed).couplings
+        assert np.array_equal(dense, c) and dense.shape == (5, 9, 9)
+
+
+def test_systems_reject_malformed_compact_data():
+    z = np.zeros((2, 4), np.int64)
+    with pytest.raises(ValueError, match="form"):
+        Systems(z, z, form="banded", packed=z)
+    with pytest.raises(ValueError, match="packed"):
+        Systems(z, z, form="symmetric", packed=z)  # needs 4 * 3 / 2 = 6 columns
+    with pytest.raises(ValueError, match="dense form"):
+        Systems(z, z)
+    with pytest.raises(ValueError, match="overflow"):
+        Systems(z, z, form="columns", packed=np.full((2, 4), 2**58, np.int64))

@@ -1,4 +1,8 @@
-"""Kernels that build structured coupling matrices in place (no I/O)."""
+"""Kernels that build coupling matrices from their compact forms (no I/O).
+
+Form codes as in ``hyst.model.FORM_CODES``: 1 symmetric (row-major packed upper
+triangle), 2 constant columns (c_ij = −d_j), 3 constant rows (c_ij = −d_i).
+"""
 
 from __future__ import annotations
 
@@ -6,18 +10,45 @@ from numba import prange
 
 from hyst._numba import jit
 
+FORM_SYMMETRIC, FORM_COLUMNS, FORM_ROWS = 1, 2, 3
 
-@jit(parallel=True)
-def mirror_upper(c):
-    """c[:, i, j] = c[:, j, i] for i > j and c[:, i, i] = 0 (a symmetric matrix from its
-    upper triangle), tiled so that large N stays cache friendly."""
-    n, N, _ = c.shape
-    tile = 32
-    for k in prange(n):
+
+@jit
+def upper_offset(i, N):
+    """Position of c_{i,i+1} in the row-major packed upper triangle (then c_ij at +j−i−1)."""
+    return i * (N - 1) - (i * (i - 1)) // 2
+
+
+@jit
+def dense_from_packed(form, packed, out):
+    """Fill out (N, N) with the couplings of one system in the given compact form."""
+    N = out.shape[0]
+    if form == FORM_SYMMETRIC:
+        for i in range(N):
+            base = upper_offset(i, N) - i - 1
+            out[i, i] = 0
+            for j in range(i + 1, N):
+                out[i, j] = packed[base + j]
+        tile = 32  # mirror the upper triangle tile by tile (cache friendly at large N)
         for ib in range(0, N, tile):
             for jb in range(0, ib + 1, tile):
                 for i in range(ib, min(ib + tile, N)):
                     for j in range(jb, min(jb + tile, i)):
-                        c[k, i, j] = c[k, j, i]
+                        out[i, j] = out[j, i]
+    elif form == FORM_COLUMNS:
         for i in range(N):
-            c[k, i, i] = 0
+            for j in range(N):
+                out[i, j] = -packed[j]
+            out[i, i] = 0
+    else:
+        for i in range(N):
+            for j in range(N):
+                out[i, j] = -packed[i]
+            out[i, i] = 0
+
+
+@jit(parallel=True)
+def dense_couplings(form, packed, c):
+    """c[k] = the dense couplings of system k (see ``dense_from_packed``)."""
+    for k in prange(c.shape[0]):
+        dense_from_packed(form, packed[k], c[k])
