@@ -1,5 +1,8 @@
 """Event-driven array kernels (any N) against the bitmask kernels, and drive facts."""
 
+from pathlib import Path
+
+import naive_drive
 import numpy as np
 import pytest
 from conftest import run_enumeration
@@ -9,7 +12,7 @@ from hypothesis import strategies as st
 from hyst.dynamics import StateTables, relax_spins
 from hyst.ensembles import sample_systems
 from hyst.kernels import drive, enumeration
-from hyst.model import RULES, Systems, rule_code, state_to_spins
+from hyst.model import RULES, Systems, quantize, rule_code, state_to_spins
 
 
 @given(
@@ -58,9 +61,7 @@ def test_avalanche_batch_matches_enumeration(rule, rng):
     starts = (spins > 0).astype(np.int64) @ (1 << np.arange(N))
     cols = run_enumeration(sy, rule=rule, starts=starts, what=enumeration.WHAT_AVALANCHE)
     out = np.zeros((n, 8), np.int64)
-    drive.avalanche_batch(
-        sy.h_plus, sy.h_minus, *sy.kernel_operands(), spins, rule_code(rule), out
-    )
+    drive.avalanche_batch(sy.h_plus, sy.h_minus, *sy.kernel_operands(), spins, rule_code(rule), out)
     assert np.array_equal(out[:, 0] == 1, cols["start_prepared"] == 1)
     assert np.array_equal(out[:, 3], cols["race_first_flip"])
     assert np.array_equal(out[:, 1], cols["avalanche_outcome"])
@@ -103,6 +104,80 @@ def test_compact_coupling_forms_match_the_dense_matrices(couplings, N, rng):
                 outs.append((aval, cyc, umax, loop))
             for a, b in zip(*outs, strict=True):
                 assert np.array_equal(a, b)
+
+
+DRIVE_OUTCOMES = {0: "orbit", 1: "self_loop", 2: "ill_defined", 3: "not_converged"}
+AVALANCHE_OUTCOMES = {0: "stable", 1: "self_loop", 2: "ill_defined"}
+
+
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    N=st.integers(3, 24),
+    couplings=st.sampled_from(["random", "weak", "symmetric", "ferro", "columns", "rows"]),
+    spans=st.sampled_from(["hysteron", "spin", "equal"]),
+    rule=st.sampled_from(list(RULES)),
+)
+def test_drive_protocols_match_the_slow_reference(seed, N, couplings, spans, rule):
+    """Avalanches and the cyclic drive (outcome, A, τ, T, U_max, flips) equal the from-scratch
+    reference of tests/naive_drive.py on random systems of every ensemble and rule."""
+    rng = np.random.default_rng(seed)
+    n = 4
+    sy = sample_systems(couplings, spans, N, float(10 ** rng.uniform(-1, 2.5)), n, rng)
+    spins = np.where(rng.random((n, N)) < 0.5, -1, 1).astype(np.int8)
+    hp, hm, ops = sy.h_plus, sy.h_minus, sy.kernel_operands()
+    aval = np.zeros((n, 8), np.int64)
+    drive.avalanche_batch(hp, hm, *ops, spins, rule_code(rule), aval)
+    out, umax = np.zeros((n, 7), np.int64), np.zeros(n, np.int64)
+    drive.cyclic_drive_batch(hp, hm, *ops, spins, rule_code(rule), 200, out, umax)
+    for k in range(n):
+        c = sy.couplings[k]
+        prepared, outcome, A = naive_drive.avalanche(hp[k], hm[k], c, spins[k], rule)
+        assert (aval[k, 0] == 1) == prepared
+        if prepared:
+            assert AVALANCHE_OUTCOMES.get(int(aval[k, 1])) == outcome
+            if outcome == "stable":
+                assert aval[k, 2] == A
+        ref = naive_drive.cyclic_drive(hp[k], hm[k], c, spins[k], rule, max_cycles=200)
+        if ref[0] == "unprepared":
+            assert out[k, 0] == 0
+            continue
+        assert DRIVE_OUTCOMES[int(out[k, 1])] == ref[0] and umax[k] == ref[3]
+        assert out[k, 5] == ref[4]  # every flip of the drive
+        if ref[0] == "orbit":
+            assert (out[k, 2], out[k, 3]) == ref[1:3]
+
+
+def test_constant_rows_can_have_a_period_two_orbit():
+    """Beyond the paper ("T = 1 systematically" for constant rows): one system of the
+    paper preset (rows, hysterons, N = 512, J0 = 0.01; 1 in 5,000 at that point) reaches
+    a period-2 orbit after one cycle. The slow reference confirms it."""
+    data = np.load(Path(__file__).parent / "data" / "rows_period_two.npz")
+    sy = Systems(
+        data["h_plus"][None], data["h_minus"][None], form="rows", packed=data["strengths"][None]
+    )
+    start = data["start"][None]
+    out, umax = np.zeros((1, 7), np.int64), np.zeros(1, np.int64)
+    drive.cyclic_drive_batch(sy.h_plus, sy.h_minus, *sy.kernel_operands(), start, 1, 100, out, umax)
+    assert out[0, 1] == drive.ORBIT and (out[0, 2], out[0, 3]) == (1, 2) and out[0, 6] == 0
+    ref = naive_drive.cyclic_drive(sy.h_plus[0], sy.h_minus[0], sy.couplings[0], start[0], "1")
+    assert ref == ("orbit", 1, 2, umax[0], out[0, 5])
+
+
+def test_constant_columns_without_race_conditions_can_avalanche_beyond_two():
+    """The paper states A <= 2 for constant columns when race conditions are not allowed
+    (rule 0). A three-element counterexample: at H = H^+(S0) = 0.8, p flips up, which
+    alone destabilises q (down), which alone destabilises r (up); one unstable element
+    at every step, A = 3. d = (0.1, 1.0, 0.2), spans 0.2."""
+    hp = quantize([[0.0, 1.2, 1.0]])
+    sy = Systems(hp, hp - quantize(0.2), form="columns", packed=quantize([[0.1, 1.0, 0.2]]))
+    S0 = 0b010  # p = 0 and r = 2 down, q = 1 up; stable for 0.7 < H < 0.8
+    tables = StateTables(sy)
+    assert tables.hminus[S0] < tables.hplus[S0]
+    field = (int(tables.hplus[S0]), 1)
+    r = tables.relax(S0, field, "0")
+    assert (r.outcome, r.flips, r.final_state, r.race_condition) == ("stable", 3, 0b101, False)
+    b, _ = relax_spins(sy, state_to_spins(S0, 3), field, "0")
+    assert (b.outcome, b.flips) == ("stable", 3)
 
 
 def test_preisach_limit_has_tau_at_most_one_and_period_one(rng):
