@@ -1257,14 +1257,18 @@ def fig_avalanche_distributions(ds_1024, ds, *, analysis=None, size=(7.2, 4.6)):
             p = h / h.sum()
             a = np.arange(p.size)
             ok = p > 0
-            ax.plot(a[ok], p[ok], "o-", ms=2, lw=0.8, color=colors[j0], label=f"{j0:g}")
+            ax.plot(a[ok], p[ok], "o-", ms=2, lw=0.8, color=colors[j0], label=f"{j0:.3g}")
         ax.set_xscale("log")
         ax.set_yscale("log")
+        if sub.avalanche_size_hist.sum("J0").values[3:].sum() == 0:  # A <= 2 (constant rows)
+            ax.set_xticks([1, 2], ["1", "2"])
+            ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
         ax.set_xlabel(r"$A$")
         ax.set_ylabel(r"$P(A)$")
         _letter(ax, col, ENSEMBLE_TITLES[couplings])
-        ax.text(0.04, 0.04, rf"$N = {int(sub.N)}$", transform=ax.transAxes, fontsize=7)
-        ax.legend(title=r"$J_0$", fontsize=5, title_fontsize=6, loc="upper right", ncol=2)
+        ax.text(0.96, 0.92, rf"$N = {int(sub.N)}$", transform=ax.transAxes, fontsize=7, ha="right")
+        if col == 0:  # the same J0 in every panel: one legend, where P(A) has no points
+            ax.legend(title=r"$J_0$", fontsize=5, title_fontsize=6, loc="lower left", ncol=2)
         ax = axes[1, col]
         _mean_vs_nj0(ax, ds, "avalanche_size", couplings)
         ax.set_xlabel(r"$N J_0$")
@@ -1300,6 +1304,7 @@ def fig_cyclic_drive(ds, *, analysis=None, size=(7.2, 4.6)):
             ax.set_xlabel(r"$J_0$")
             ax.set_ylabel(rf"$\langle {sym} \rangle$")
             _letter(ax, 3 * row_i + col, ENSEMBLE_TITLES[couplings])
+            ax.ticklabel_format(axis="y", useOffset=False)
             if row_i == 0 and col == 0:
                 _n_legend(ax, loc="upper right", fontsize=6)
     return fig

@@ -4,7 +4,8 @@
 
 rule analyse:
     input:
-        f"{RESULTS}/datasets/{{study}}.nc",
+        dataset=f"{RESULTS}/datasets/{{study}}.nc",
+        code=PACKAGE / "analysis.py",  # a change to the analysis code re-analyses
     output:
         f"{RESULTS}/analysis/{{study}}.nc",
     resources:

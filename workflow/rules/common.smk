@@ -25,6 +25,8 @@ except ConfigError as err:
     sys.exit(2)
 
 RESULTS = CONFIG["results"]
+#: The hyst package: its analysis and plotting modules are inputs of their rules.
+PACKAGE = Path(workflow.basedir) / "hyst"
 
 if 1 < (workflow.cores or 0) < CONFIG["resources"]["threads"]:
     sys.stderr.write(

@@ -9,6 +9,7 @@ rule figure:
         analysis=lambda wc: [
             f"{RESULTS}/analysis/{d}.nc" for d in figure_datasets(wc.figure) if d in ANALYSED
         ],
+        code=PACKAGE / "plotting.py",  # a change to the plotting code re-renders
     output:
         png=report(
             f"{RESULTS}/figures/{{figure}}.png",
