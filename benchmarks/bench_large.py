@@ -4,9 +4,11 @@ Per ensemble (symmetric, constant columns, constant rows; hysteron spans, rule 1
 and J0, on one thread:
 
 - ``draw``: drawing one system (N = 1024) in its compact form;
+- ``set-up``: building one system's couplings view and local fields (N = 1024;
+  the symmetric form unpacks N(N-1)/2 numbers, the others are O(N));
 - ``flips/s``: flips per second of the event-driven kernel at N = 1024
   (relaxing a random state at H = 0 to S0, then the avalanche at H^+(S0)),
-  system set-up included;
+  with and without the set-up;
 - ``drive``: wall time of one full cyclic-drive sample at N = 512 (set-up,
   preparation, finding U_max, cycling to a periodic orbit), with the mean flips,
   cycles, τ and T of those samples.
@@ -22,8 +24,24 @@ import time
 import numba
 import numpy as np
 
+from hyst._numba import jit
 from hyst.ensembles import sample_systems
 from hyst.kernels import drive
+
+
+@jit
+def _set_up_only(form, c, d, starts):
+    """The per-system set-up of the kernels alone (couplings view and local fields)."""
+    N = starts.shape[1]
+    s = np.empty(N, np.int8)
+    neg = np.empty(N, np.int64)
+    f = np.empty(N, np.int64)
+    buf = drive.transpose_buffer(form, N)
+    total = 0
+    for k in range(starts.shape[0]):
+        drive._prepare(k, starts, form, c, d, s, neg, f, buf)
+        total += f[0]
+    return total
 
 
 def _spins(rng, n, N):
@@ -31,7 +49,8 @@ def _spins(rng, n, N):
 
 
 def avalanche_rate(ens, J0, n, rng, N=1024):
-    """(seconds per drawn system, flips per second of the avalanche kernel)."""
+    """(seconds to draw a system, seconds of set-up per system, flips per second with
+    and without the set-up)."""
     t0 = time.perf_counter()
     sy = sample_systems(ens, "hysteron", N, J0 * N, n, rng)
     draw = (time.perf_counter() - t0) / n
@@ -39,11 +58,15 @@ def avalanche_rate(ens, J0, n, rng, N=1024):
     out = np.zeros((n, 8), np.int64)
     ops = sy.kernel_operands()
     drive.avalanche_batch_serial(sy.h_plus, sy.h_minus, *ops, spins, 1, out)  # warm up
+    _set_up_only(*ops, spins)
+    t0 = time.perf_counter()
+    _set_up_only(*ops, spins)
+    set_up = time.perf_counter() - t0
     t0 = time.perf_counter()
     drive.avalanche_batch_serial(sy.h_plus, sy.h_minus, *ops, spins, 1, out)
     dt = time.perf_counter() - t0
     flips = out[:, 5].sum() + out[out[:, 1] == 0, 2].sum()
-    return draw, flips / dt
+    return draw, set_up / n, flips / dt, flips / max(dt - set_up, 1e-9)
 
 
 def drive_cost(ens, J0, n, rng, N=512):
@@ -73,19 +96,21 @@ def main(argv=None):
     n = args.samples
     print(f"# one thread; {n} systems per measurement")
     print(
-        f"{'ensemble':10s} {'J0':>6s} {'draw N=1024':>12s} {'flips/s N=1024':>15s} "
-        f"{'drive N=512':>12s} {'flips':>7s} {'cycles':>6s} {'<tau>':>6s} {'<T>':>5s}"
+        f"{'ensemble':10s} {'J0':>6s} {'draw':>8s} {'set-up':>8s} {'flips/s':>11s} "
+        f"{'w/o set-up':>11s} | {'drive N=512':>11s} {'flips':>6s} {'cycles':>6s} "
+        f"{'<tau>':>5s} {'<T>':>5s}"
     )
+    print(f"{'':17s} {'(N = 1024, per system; flips/s of relaxation + avalanche)':>55s}")
     for ens in ("symmetric", "columns", "rows"):
         for J0 in args.J0:
             rng = np.random.default_rng(1)
-            draw, rate = avalanche_rate(ens, J0, n, rng)
+            draw, set_up, rate, bare = avalanche_rate(ens, J0, n, rng)
             per_drive, out = drive_cost(ens, J0, n, rng)
             orbit = out[:, 1] == drive.ORBIT
             print(
-                f"{ens:10s} {J0:6g} {draw * 1e3:10.2f}ms {rate:15,.0f} "
-                f"{per_drive * 1e3:10.2f}ms {out[:, 5].mean():7.0f} {out[:, 4].mean():6.1f} "
-                f"{out[orbit, 2].mean():6.2f} {out[orbit, 3].mean():5.2f}",
+                f"{ens:10s} {J0:6g} {draw * 1e3:6.2f}ms {set_up * 1e3:6.2f}ms {rate:11,.0f} "
+                f"{bare:11,.0f} | {per_drive * 1e3:9.2f}ms {out[:, 5].mean():6.0f} "
+                f"{out[:, 4].mean():6.1f} {out[orbit, 2].mean():5.2f} {out[orbit, 3].mean():5.2f}",
                 flush=True,
             )
 

@@ -283,5 +283,12 @@ def test_self_loop_free_guard_raises_on_a_self_loop_count():
     rows.add_hist("avalanche_size_hist", [0, 0, 0, 1])
     with pytest.raises(RuntimeError, match="avalanches_longer_than_2"):
         check_self_loop_free(Point("rows", "hysteron", "1", 32, 1.0), rows)
+    prep = Tally()
+    prep.add_count("samples", 10)
+    prep.add_count("drive_trials", 10)
+    check_self_loop_free(Point("rows", "hysteron", "1", 32, 1.0), prep)
+    prep.add_count("prepared_starts", 9)  # one preparation did not reach a stable S0
+    with pytest.raises(RuntimeError, match="unprepared"):
+        check_self_loop_free(Point("rows", "hysteron", "1", 32, 1.0), prep)
     check_self_loop_free(Point("columns", "hysteron", "2", 32, 1.0), tally)  # rule 2: L = 2
     check_self_loop_free(Point("random", "hysteron", "1", 32, 1.0), tally)
