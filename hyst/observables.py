@@ -434,7 +434,8 @@ def _l4_records(systems, l4_state, l4_mask, l4_count) -> dict:
 
 def check_self_loop_free(point: Point, tally: Tally):
     """Raise if a strictly self-loop-free ensemble produced a self-loop (or, for
-    constant rows, an avalanche of more than two flips).
+    constant rows, an avalanche of more than two flips; for constant columns, a
+    cyclic-drive orbit whose period is not the drive's).
 
     Symmetric, ferromagnetic, constant-columns and constant-rows couplings
     cannot self-loop in transitions out of stable states under single-flip
@@ -466,6 +467,9 @@ def check_self_loop_free(point: Point, tally: Tally):
     hist = tally.hists.get("avalanche_size_hist")
     if point.couplings == "rows" and hist is not None and hist[3:].sum():
         bad["avalanches_longer_than_2"] = int(hist[3:].sum())  # Appendix D: A <= 2
+    periods = tally.hists.get("period_hist")
+    if point.couplings == "columns" and periods is not None and periods[2:].sum():
+        bad["periods_other_than_1"] = int(periods[2:].sum())  # no scrambling: T = 1
     if bad:
         raise RuntimeError(f"theorem violated in the self-loop-free ensemble {point}: {bad}")
 

@@ -283,6 +283,13 @@ def test_self_loop_free_guard_raises_on_a_self_loop_count():
     rows.add_hist("avalanche_size_hist", [0, 0, 0, 1])
     with pytest.raises(RuntimeError, match="avalanches_longer_than_2"):
         check_self_loop_free(Point("rows", "hysteron", "1", 32, 1.0), rows)
+    cols = Tally()
+    cols.add_hist("period_hist", [0, 7])
+    check_self_loop_free(Point("columns", "hysteron", "1", 32, 1.0), cols)
+    cols.add_hist("period_hist", [0, 0, 1])
+    with pytest.raises(RuntimeError, match="periods_other_than_1"):
+        check_self_loop_free(Point("columns", "hysteron", "1", 32, 1.0), cols)
+    check_self_loop_free(Point("rows", "hysteron", "1", 32, 1.0), cols)  # rows: T = 2 occurs
     prep = Tally()
     prep.add_count("samples", 10)
     prep.add_count("drive_trials", 10)
