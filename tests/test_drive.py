@@ -10,18 +10,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hyst.dynamics import StateTables, relax_spins
-from hyst.ensembles import sample_systems
+from hyst.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES, sample_systems
 from hyst.kernels import drive, enumeration
 from hyst.model import RULES, Systems, quantize, rule_code, state_to_spins
 
-
-@given(
+#: Hypothesis strategies of a random system of any ensemble, and a rule.
+RANDOM_SYSTEM = dict(
     seed=st.integers(0, 2**32 - 1),
-    N=st.integers(2, 7),
-    couplings=st.sampled_from(["random", "weak", "symmetric", "ferro", "columns", "rows"]),
-    spans=st.sampled_from(["hysteron", "spin", "equal"]),
+    couplings=st.sampled_from(list(COUPLING_ENSEMBLES)),
+    spans=st.sampled_from(list(SPAN_ENSEMBLES)),
     rule=st.sampled_from(list(RULES)),
 )
+
+
+@given(N=st.integers(2, 7), **RANDOM_SYSTEM)
 def test_array_relaxation_matches_bitmask_relaxation(seed, N, couplings, spans, rule):
     rng = np.random.default_rng(seed)
     sy = sample_systems(couplings, spans, N, float(rng.uniform(0.1, 100)), 1, rng)
@@ -110,13 +112,7 @@ DRIVE_OUTCOMES = {0: "orbit", 1: "self_loop", 2: "ill_defined", 3: "not_converge
 AVALANCHE_OUTCOMES = {0: "stable", 1: "self_loop", 2: "ill_defined"}
 
 
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    N=st.integers(3, 24),
-    couplings=st.sampled_from(["random", "weak", "symmetric", "ferro", "columns", "rows"]),
-    spans=st.sampled_from(["hysteron", "spin", "equal"]),
-    rule=st.sampled_from(list(RULES)),
-)
+@given(N=st.integers(3, 24), **RANDOM_SYSTEM)
 def test_drive_protocols_match_the_slow_reference(seed, N, couplings, spans, rule):
     """Avalanches and the cyclic drive (outcome, A, τ, T, U_max, flips) equal the from-scratch
     reference of tests/naive_drive.py on random systems of every ensemble and rule."""
