@@ -309,6 +309,19 @@ def workspace(N):
 
 
 @jit
+def system_state(N):
+    """Work arrays of one N-element system: spins s (int8), their int64 mirror neg,
+    local fields f, a relaxation result row and a ``workspace``."""
+    return (
+        np.empty(N, np.int8),
+        np.empty(N, np.int64),
+        np.empty(N, np.int64),
+        np.zeros(8, np.int64),
+        workspace(N),
+    )
+
+
+@jit
 def relax(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
     """Relax (s, neg, f) in place at field (Hc, eps) under ``rule``.
 
@@ -508,11 +521,7 @@ def avalanche_batch_serial(hp, hm, form, c, d, starts, rule, out):
 def avalanche_one(k, hp, hm, form, c, d, starts, rule, out):
     """Sample k of ``avalanche_batch``."""
     N = hp.shape[1]
-    s = np.empty(N, np.int8)
-    neg = np.empty(N, np.int64)
-    f = np.empty(N, np.int64)
-    res = np.zeros(8, np.int64)
-    ws = workspace(N)
+    s, neg, f, res, ws = system_state(N)
     buf = ws[1]
     ct, dk = _prepare(k, starts, form, c, d, s, neg, f, transpose_buffer(form, N))
     o = out[k]
@@ -608,11 +617,7 @@ def cyclic_drive_batch_serial(hp, hm, form, c, d, starts, rule, max_cycles, out,
 def cyclic_drive_one(k, hp, hm, form, c, d, starts, rule, max_cycles, out, umax):
     """Sample k of ``cyclic_drive_batch``."""
     N = hp.shape[1]
-    s = np.empty(N, np.int8)
-    neg = np.empty(N, np.int64)
-    f = np.empty(N, np.int64)
-    res = np.zeros(8, np.int64)
-    ws = workspace(N)
+    s, neg, f, res, ws = system_state(N)
     keys = ws[0]
     acc = np.zeros(2, np.int64)  # flips, ties
     o = out[k]
@@ -744,11 +749,7 @@ def _branch(direction, s, neg, f, hp, hm, form, ct, d, rule, ws, res, row):
 def saturated_loop_one(k, hp, hm, form, c, d, rule, out):
     """System k: the up branch from all −1 and the down branch from all +1."""
     N = hp.shape[1]
-    s = np.empty(N, np.int8)
-    neg = np.empty(N, np.int64)
-    f = np.empty(N, np.int64)
-    res = np.zeros(8, np.int64)
-    ws = workspace(N)
+    s, neg, f, res, ws = system_state(N)
     ct, dk = system_view(k, form, c, d, transpose_buffer(form, N))
     for direction in (1, -1):
         for i in range(N):
