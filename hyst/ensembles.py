@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from hyst.model import Systems, quantize
+from hyst.kernels.structure import dense_couplings
+from hyst.model import FORM_CODES, Systems, quantize
 
 COUPLING_ENSEMBLES = {
     "random": "c_ij ~ U[-J0, J0] independent",
@@ -94,10 +95,10 @@ def draw_couplings(kind: str, N: int, NJ0: float, samples: int, rng: np.random.G
 def sample_couplings(kind: str, N: int, NJ0: float, samples: int, rng: np.random.Generator):
     """int64 couplings (samples, N, N) of the ensemble ``kind`` with J0 = NJ0/N (dense)."""
     form, c, packed = draw_couplings(kind, N, NJ0, samples, rng)
-    if c is not None:
-        return c
-    mid = np.zeros((samples, N), np.int64)
-    return Systems(mid, mid, form=form, packed=packed).couplings
+    if c is None:
+        c = np.empty((samples, N, N), np.int64)
+        dense_couplings(FORM_CODES[form], packed, c)
+    return c
 
 
 def sample_spans(kind: str, N: int, samples: int, rng: np.random.Generator):

@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from hyst.kernels.structure import dense_couplings
+
 #: Parameters are integer multiples of this quantum (field units).
 QUANTUM_BITS = 40
 QUANTUM = 2.0**-QUANTUM_BITS
@@ -141,8 +143,6 @@ class Systems:
     def couplings(self) -> np.ndarray:
         """Dense c_ij (samples, N, N), zero diagonal (built and kept on first access)."""
         if self._couplings is None:
-            from hyst.kernels.structure import dense_couplings
-
             c = np.empty((self.samples, self.N, self.N), np.int64)
             dense_couplings(FORM_CODES[self.form], self.packed, c)
             self._couplings = c
