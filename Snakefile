@@ -1,6 +1,6 @@
-# hyst sweep pipeline: configuration -> sampled points -> study datasets
-# (-> analyses and figures). Run:  snakemake --profile profiles/default
-# or on a cluster:                 snakemake --profile profiles/slurm
+# hyst pipeline: configuration -> jobs of each study kind -> study datasets -> analyses
+# -> figures. Run:  snakemake --profile profiles/default
+# or on a cluster:  snakemake --profile profiles/slurm
 from snakemake.utils import min_version
 
 min_version("8.0")
@@ -10,7 +10,8 @@ min_version("8.0")
 
 
 include: "workflow/rules/common.smk"
-include: "workflow/rules/sample.smk"
+include: "workflow/rules/points.smk"
+include: "workflow/rules/pairs.smk"
 include: "workflow/rules/collect.smk"
 include: "workflow/rules/analyse.smk"
 include: "workflow/rules/figures.smk"
@@ -19,11 +20,9 @@ include: "workflow/rules/figures.smk"
 report: "workflow/report/workflow.rst"
 
 
-
 rule all:
     default_target: True
     input:
         datasets=expand(f"{RESULTS}/datasets/{{study}}.nc", study=sorted(STUDIES)),
-        pairs=[f"{RESULTS}/datasets/pairs.nc"] if CONFIG["pairs"] else [],
         analysis=expand(f"{RESULTS}/analysis/{{study}}.nc", study=ANALYSED),
-        figures=expand(f"{RESULTS}/figures/{{figure}}.png", figure=RENDERED),
+        figures=expand(f"{RESULTS}/figures/{{figure}}.png", figure=sorted(FIGURES)),

@@ -26,7 +26,7 @@ import numpy as np
 
 from hyst._numba import jit
 from hyst.ensembles import sample_systems
-from hyst.kernels import drive
+from hyst.kernels import drive, relaxation
 
 
 @jit
@@ -36,10 +36,10 @@ def _set_up_only(form, c, d, starts):
     s = np.empty(N, np.int8)
     neg = np.empty(N, np.int64)
     f = np.empty(N, np.int64)
-    buf = drive.transpose_buffer(form, N)
+    buf = relaxation.transpose_buffer(form, N)
     total = 0
     for k in range(starts.shape[0]):
-        drive._prepare(k, starts, form, c, d, s, neg, f, buf)
+        drive.prepare(k, starts, form, c, d, s, neg, f, buf)
         total += f[0]
     return total
 

@@ -5,8 +5,8 @@ random-hysteron rule-1 batch, 118 points, 11.8 million systems, or a fraction
 of its samples with --fraction) and times
 
 - direct: ``sample_point`` for every point, in-process, numba threads = cores;
-- batch:  ``hyst.pipeline.run_batch`` (Dask LocalCluster, chunk scheduling,
-          NetCDF point files, manifest), as one Snakemake job runs it;
+- job:    the points kind's ``run`` (Dask LocalCluster, chunk scheduling,
+          NetCDF point files), as one Snakemake job runs it;
 
 and prints both and the overhead ratio. Snakemake's own per-job cost
 (starting the job's Python, ~2-3 s) comes on top; see benchmarks/README.md.
@@ -25,8 +25,9 @@ import numba
 import yaml
 
 from hyst.config import validate
-from hyst.observables import sample_point
-from hyst.pipeline import Batch, plan, run_batch
+from hyst.sampler import sample_point
+from hyst.studies import KINDS, Job, plan
+from hyst.studies.points import PointSpec
 
 
 def main(argv=None):
@@ -42,10 +43,11 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     config = validate(yaml.safe_load(open(args.config)))
-    batches, _ = plan(config)
-    batch = next(b for name, b in sorted(batches.items()) if name.startswith(args.batch))
-    specs = tuple(replace(s, samples=max(1, int(s.samples * args.fraction))) for s in batch.specs)
-    batch = Batch(batch.name, specs)
+    jobs = plan(config).jobs["points"]
+    job = next(j for name, j in sorted(jobs.items()) if name.startswith(args.batch))
+    specs = [PointSpec.from_identity(d) for d in job.payload["points"]]
+    specs = [replace(s, samples=max(1, int(s.samples * args.fraction))) for s in specs]
+    job = Job("points", job.name, {"points": [s.identity() for s in specs]})
     samples = sum(s.samples for s in specs)
     threads = config["resources"]["threads"]
     numba.set_num_threads(threads)
@@ -57,17 +59,9 @@ def main(argv=None):
     direct = time.perf_counter() - t0
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        run_batch(
-            batch,
-            tmp,
-            f"{tmp}/manifest.json",
-            config["dask"],
-            threads,
-            config["resources"]["mem_mb"],
-            log=lambda line: None,
-        )
+        KINDS["points"].run(job, tmp, config=config, threads=threads, log=lambda line: None)
         piped = time.perf_counter() - t0
-    print(f"batch {batch.name}: {len(specs)} points, {samples:,} samples, {threads} threads")
+    print(f"job {job.name}: {len(specs)} points, {samples:,} samples, {threads} threads")
     print(f"direct kernels : {direct:8.1f} s  ({samples / direct:,.0f} samples/s)")
     print(f"pipeline batch : {piped:8.1f} s  ({samples / piped:,.0f} samples/s)")
     print(f"overhead       : {100 * (piped / direct - 1):+.1f} %")

@@ -17,48 +17,25 @@ samples per second for
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
 
 import numba
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
-
-from hyst.ensembles import sample_systems  # noqa: E402
-from hyst.kernels import drive, enumeration  # noqa: E402
+from hyst import kernel_calls
+from hyst.ensembles import sample_systems
+from hyst.kernels import codes
 
 
 def _enum(sy, starts, what, threads):
-    n, N = sy.h_plus.shape
-    blocks = max(1, min(n, threads))
-    out = np.zeros((n, enumeration.NCOL), np.int64)
-    enumeration.enumerate_observables(
-        sy.h_plus,
-        sy.h_minus,
-        sy.couplings,
-        starts,
-        1,
-        what,
-        out,
-        np.zeros(n),
-        np.zeros((blocks, (1 << N) + 1), np.int64),
-        np.zeros((blocks, N + 1), np.int64),
-        np.zeros((n, 16), np.int64),
-        np.zeros((n, 16), np.int64),
-        np.zeros(n, np.int64),
-    )
-    return out
+    """The enumeration kernel on ``threads`` numba threads (1: the serial twin)."""
+    numba.set_num_threads(threads)
+    return kernel_calls.enumerate_batch(sy, starts, "1", what, parallel=threads > 1).columns
 
 
 def _all(sy, starts, spins, threads):
-    out = _enum(sy, starts, enumeration.WHAT_ALL, threads)
-    n = sy.samples
-    dr = np.zeros((n, 7), np.int64)
-    drive.cyclic_drive_batch(
-        sy.h_plus, sy.h_minus, *sy.kernel_operands(), spins, 1, 100_000, dr, np.zeros(n, np.int64)
-    )
+    out = _enum(sy, starts, codes.WHAT_ALL, threads)
+    kernel_calls.cyclic_drive_batch(sy, spins, "1", 100_000, parallel=threads > 1)
     return out
 
 
@@ -76,7 +53,7 @@ def rate(fn, sy, *args, seconds):
 
 def peer_psl(sy) -> np.ndarray:
     """P_sl of each system computed with the peer package alone (slow reference)."""
-    from peer import STABILITY_ERROR, critical_field, peer_avalanche
+    from hyst.reference.peer import STABILITY_ERROR, critical_field, peer_avalanche
 
     found = np.zeros(sy.samples, bool)
     for k in range(sy.samples):
@@ -120,7 +97,7 @@ def main(argv=None):
         starts = (spins > 0).astype(np.int64) @ (np.int64(1) << np.arange(N, dtype=np.int64))
         numba.set_num_threads(1)
         psl1 = rate(
-            lambda s, st: _enum(s, st, enumeration.WHAT_TRANSITIONS, 1),
+            lambda s, st: _enum(s, st, codes.WHAT_TRANSITIONS, 1),
             sy,
             starts,
             seconds=args.seconds,
@@ -128,7 +105,7 @@ def main(argv=None):
         all1 = rate(lambda s, st, sp: _all(s, st, sp, 1), sy, starts, spins, seconds=args.seconds)
         numba.set_num_threads(cores)
         psln = rate(
-            lambda s, st: _enum(s, st, enumeration.WHAT_TRANSITIONS, cores),
+            lambda s, st: _enum(s, st, codes.WHAT_TRANSITIONS, cores),
             sy,
             starts,
             seconds=args.seconds,
@@ -140,7 +117,10 @@ def main(argv=None):
             t0 = time.perf_counter()
             found = peer_psl(sy[:m])
             peer = m / (time.perf_counter() - t0)
-            ours = _enum(sy[:m], starts[:m], enumeration.WHAT_TRANSITIONS, cores)[:, 8] > 0
+            ours = (
+                _enum(sy[:m], starts[:m], codes.WHAT_TRANSITIONS, cores)["n_self_loop_transitions"]
+                > 0
+            )
             assert np.array_equal(found, ours), "peer and hyst disagree on P_sl"
             ratio = psl1 / peer
         print(

@@ -6,15 +6,13 @@ asymmetric couplings the dynamics can be trapped in *self-loops*: cycles of
 unstable states. This package samples interaction ensembles and measures gaps,
 self-loops, race conditions, avalanches and cyclic response exactly.
 
-Layout
-------
-hyst.model       exact (integer) representation of one or many systems
-hyst.ensembles   the six coupling and three span ensembles
-hyst.kernels     numba kernels over plain arrays (no I/O, no xarray)
-hyst.dynamics    thin wrappers: relax one system from one state
-hyst.observables per-point sampling driver and statistics -> xarray
-hyst.io          NetCDF I/O with provenance, atomic writes
-hyst.cli         the ``hyst`` command line
+The layout (rooms and seams) is described in docs/architecture.md.
 """
 
-__version__ = "0.1.0"
+from hyst.fingerprint import source_fingerprint
+
+#: The release, as in pyproject.toml.
+RELEASE = "0.2.0"
+#: The version: the release plus a fingerprint of the package's source, so it changes
+#: whenever the code does (PEP 440 local version label).
+__version__ = f"{RELEASE}+src.{source_fingerprint(['hyst'])[:10]}"

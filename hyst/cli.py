@@ -72,9 +72,9 @@ def _seed_type(text):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from hyst.catalogue import ENUMERATION_MAX_N, GROUPS
     from hyst.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES
     from hyst.model import RULE_DESCRIPTIONS, RULES
-    from hyst.observables import ENUMERATION_MAX_N, GROUP_DESCRIPTIONS, GROUPS
 
     parser = _Parser(prog="hyst", description="Statistics of interacting hysterons.")
     parser.add_argument("--version", action="version", version=f"hyst {__version__}")
@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
         + "race-condition rules:\n"
         + "".join(f"  {k:10s} {v}\n" for k, v in RULE_DESCRIPTIONS.items())
         + "observable groups:\n"
-        + "".join(f"  {k:12s} {v}\n" for k, v in GROUP_DESCRIPTIONS.items()),
+        + "".join(f"  {k:14s} {g.description}\n" for k, g in GROUPS.items()),
     )
     p.add_argument(
         "--couplings", required=True, choices=list(COUPLING_ENSEMBLES), help="interaction ensemble"
@@ -146,8 +146,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("config", help="validate a sweep configuration")
     csub = c.add_subparsers(dest="action", required=True, parser_class=_Parser)
-    check = csub.add_parser("check", help="validate FILE and print its studies, points, jobs")
+    check = csub.add_parser("check", help="validate FILE and print its studies, jobs, figures")
     check.add_argument("file", help="YAML configuration, e.g. config/config.yaml")
+    csub.add_parser(
+        "schema", help="print the whole configuration schema (every study kind's part) as YAML"
+    )
 
     pr = sub.add_parser("profile", help="install a Snakemake profile of this repository")
     psub = pr.add_subparsers(dest="action", required=True, parser_class=_Parser)
@@ -196,8 +199,10 @@ def build_parser() -> argparse.ArgumentParser:
 def cmd_point(args) -> int:
     import numba
 
-    from hyst.io import tally_to_dataset, write_dataset
-    from hyst.observables import GROUPS, Point, resolve_groups, sample_point
+    from hyst.io import write_dataset
+    from hyst.sampler import Point, resolve_groups, sample_point
+    from hyst.statistics import tally_to_dataset
+    from hyst.studies.points import PointSpec
 
     if not args.output.endswith((".nc", ".nc4", ".netcdf")):
         raise UsageError(f"--output: {args.output!r} is not allowed (a .nc file)")
@@ -206,9 +211,6 @@ def cmd_point(args) -> int:
     except ValueError as err:
         raise UsageError(f"--{err}") from None
     groups = None if args.observables == "all" else args.observables.split(",")
-    if groups is not None and any(g not in GROUPS for g in groups):
-        bad = next(g for g in groups if g not in GROUPS)
-        raise UsageError(f"--observables: {bad!r} is not one of {', '.join(GROUPS)}, all")
     try:
         groups = resolve_groups(point, groups)
     except ValueError as err:
@@ -226,8 +228,8 @@ def cmd_point(args) -> int:
 
     t0 = time.perf_counter()
     tally = sample_point(point, args.samples, args.seed, groups, progress=progress)
-    ds = tally_to_dataset(point, args.samples, args.seed, groups, tally)
-    write_dataset(ds, args.output)
+    spec = PointSpec(point, args.samples, groups, args.seed)
+    write_dataset(tally_to_dataset(tally, groups, spec.attrs()), args.output)
     if not args.quiet:
         print(
             f"hyst point: wrote {args.output} ({args.samples} samples in "
@@ -238,22 +240,28 @@ def cmd_point(args) -> int:
 
 
 def cmd_config(args) -> int:
-    from hyst.config import ConfigError, load
-    from hyst.pipeline import plan
+    import yaml
 
+    from hyst.config import ConfigError, load, schema
+    from hyst.studies import plan
+
+    if args.action == "schema":
+        print(yaml.safe_dump(schema(), sort_keys=False, allow_unicode=True), end="")
+        return 0
     try:
         config = load(args.file)
     except ConfigError as err:
         raise UsageError(str(err)) from None
-    batches, studies = plan(config)
-    points = {spec.key() for specs in studies.values() for _labels, spec in specs}
-    samples = sum(s.samples for b in batches.values() for s in b.specs)
+    p = plan(config)
+    jobs = ", ".join(f"{len(j)} {kind}" for kind, j in p.jobs.items() if j)
     print(
-        f"{args.file}: valid; {len(studies)} studies, {len(points)} distinct points, "
-        f"{len(batches)} sampling jobs, {samples:,} samples"
+        f"{args.file}: valid; {len(config['studies'])} studies, jobs: {jobs or 'none'}; "
+        f"{len(config['figures'])} figures"
     )
-    for name, specs in studies.items():
-        print(f"  {name}: {len(specs)} points")
+    for name, study in config["studies"].items():
+        print(f"  study {name} ({study.get('kind', 'points')}): {len(p.needs[name])} jobs")
+    for name, binding in config["figures"].items():
+        print(f"  figure {name} ({binding['type']}): {', '.join(binding['studies'])}")
     return 0
 
 

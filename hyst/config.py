@@ -1,30 +1,49 @@
-"""Sweep configuration: loading, validation against the JSON schema, defaults.
+"""Sweep configuration: loading, validation against the schemas, defaults.
 
-Errors are one line naming the key, the value and what is allowed, e.g.
+The top level follows ``hyst/config.schema.yaml``; each study follows its
+kind's schema (:mod:`hyst.studies`); each figure's binding is checked against
+its type's needs (:mod:`hyst.plotting.registry`). Errors are one line naming
+the key, the value and what is allowed, e.g.
 ``studies.spins.N[0]: 1 is less than the minimum of 2``.
 """
 
 from __future__ import annotations
 
 import copy
-import math
 from importlib import resources
 from pathlib import Path
 
 import jsonschema
 import yaml
 
-from hyst.observables import ENUMERATION_GROUPS, ENUMERATION_MAX_N
+from hyst.plotting.registry import FIGURE_TYPES, binding_problem
+from hyst.studies import DEFAULT_KIND, KINDS, kind_of
+from hyst.studies.base import ConfigError
+
+__all__ = ["ConfigError", "base_schema", "load", "schema", "validate"]
 
 
-class ConfigError(ValueError):
-    """An invalid configuration (message: one line, key first)."""
+def base_schema() -> dict:
+    """The top-level JSON schema (studies as objects with a ``kind``; figure bindings)."""
+    sch = yaml.safe_load(resources.files("hyst").joinpath("config.schema.yaml").read_text())
+    studies = sch["properties"]["studies"]["additionalProperties"]
+    studies["properties"]["kind"]["enum"] = list(KINDS)
+    figures = sch["properties"]["figures"]["additionalProperties"]
+    figures["properties"]["type"]["enum"] = list(FIGURE_TYPES)
+    return sch
 
 
 def schema() -> dict:
-    """The configuration's JSON schema (with defaults and descriptions)."""
-    text = resources.files("hyst").joinpath("config.schema.yaml").read_text()
-    return yaml.safe_load(text)
+    """The whole configuration schema: the top level with every kind's study schema."""
+    sch = base_schema()
+    cases = []
+    for kind in KINDS.values():
+        is_kind = {"properties": {"kind": {"const": kind.name}}, "required": ["kind"]}
+        if kind.name == DEFAULT_KIND:  # a study without `kind:` is of the default kind
+            is_kind = {"anyOf": [is_kind, {"not": {"required": ["kind"]}}]}
+        cases.append({"if": is_kind, "then": kind.schema()})
+    sch["properties"]["studies"]["additionalProperties"]["allOf"] = cases
+    return sch
 
 
 def _path(parts) -> str:
@@ -34,31 +53,34 @@ def _path(parts) -> str:
     return out or "(top level)"
 
 
-def _message(error: jsonschema.ValidationError) -> str:
-    key = _path(error.absolute_path)
+def _message(error: jsonschema.ValidationError, prefix: tuple = ()) -> str:
+    key = _path((*prefix, *error.absolute_path))
     if error.validator == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed))
-        where = f"{key}." if error.absolute_path else ""
+        where = f"{key}." if (prefix or error.absolute_path) else ""
         return f"{where}{extra[0]}: unknown key (allowed: {', '.join(allowed)})"
-    if error.validator == "oneOf":
-        last = error.absolute_path[-1] if error.absolute_path else ""
-        if isinstance(error.instance, dict) and "couplings" in error.instance:
-            return f"{key}: give exactly one of NJ0 or J0"
-        if last == "observables":
-            return (
-                f"{key}: {error.instance!r} is not allowed (all, or a list of "
-                "transitions, zero_field, avalanche, cyclic, saturated_loop)"
-            )
-        return (
-            f"{key}: {error.instance!r} is not allowed (a list of numbers > 0, or "
-            "{start, stop, per_decade})"
-        )
+    custom = error.schema.get("x-hyst-message") if isinstance(error.schema, dict) else None
+    if error.validator == "oneOf" and custom:
+        if isinstance(error.instance, dict):
+            return f"{key}: {custom}"
+        return f"{key}: {error.instance!r} is not allowed ({custom})"
     if error.validator == "enum":
         return (
             f"{key}: {error.instance!r} is not one of {', '.join(map(str, error.validator_value))}"
         )
+    if error.validator == "const":
+        return f"{key}: {error.instance!r} is not allowed (must be {error.validator_value!r})"
+    if error.validator == "pattern" and error.absolute_path == error.relative_path:
+        return f"{key}: {error.instance!r} is not allowed (letters, digits, '_' and '-' only)"
     return f"{key}: {error.message}"
+
+
+def _check(instance, sch: dict, prefix: tuple = ()) -> None:
+    validator = jsonschema.Draft202012Validator(sch)
+    errors = sorted(validator.iter_errors(instance), key=lambda e: (len(e.absolute_path), e.path))
+    if errors:
+        raise ConfigError(_message(jsonschema.exceptions.best_match(errors), prefix))
 
 
 def _fill_defaults(instance: dict, sch: dict, defs: dict):
@@ -67,59 +89,37 @@ def _fill_defaults(instance: dict, sch: dict, defs: dict):
     for key, sub in sch.get("properties", {}).items():
         if key not in instance and "default" in sub:
             instance[key] = copy.deepcopy(sub["default"])
-        nested = (
-            sub.get("properties")
-            or "$ref" in sub
-            or isinstance(sub.get("additionalProperties"), dict)
-        )
+        nested = sub.get("properties") or "$ref" in sub
         if isinstance(instance.get(key), dict) and nested:
             _fill_defaults(instance[key], sub, defs)
-    extra = sch.get("additionalProperties")
-    if isinstance(extra, dict):
-        for key, value in instance.items():
-            if key not in sch.get("properties", {}) and isinstance(value, dict):
-                _fill_defaults(value, extra, defs)
-
-
-def grid(spec) -> list[float]:
-    """A list of values, or {start, stop, per_decade}: a log grid (12 significant digits)."""
-    if isinstance(spec, list):
-        return [float(v) for v in spec]
-    lo = math.ceil(round(math.log10(spec["start"]) * spec["per_decade"], 9))
-    hi = math.floor(round(math.log10(spec["stop"]) * spec["per_decade"], 9))
-    return [float(f"{10 ** (k / spec['per_decade']):.12g}") for k in range(lo, hi + 1)]
 
 
 def validate(config: dict) -> dict:
     """Validate a configuration and return a copy with defaults filled in."""
     if not isinstance(config, dict):
         raise ConfigError("(top level): the configuration must be a mapping")
-    sch = schema()
-    validator = jsonschema.Draft202012Validator(sch)
-    errors = sorted(validator.iter_errors(config), key=lambda e: (len(e.absolute_path), e.path))
-    if errors:
-        best = jsonschema.exceptions.best_match(errors)
-        raise ConfigError(_message(best))
     config = copy.deepcopy(config)
+    studies = config.get("studies")
+    if isinstance(studies, dict):
+        for name, study in studies.items():
+            if isinstance(study, dict) and study.get("kind", DEFAULT_KIND) in KINDS:
+                studies[name] = kind_of(study).normalise(study)
+    sch = base_schema()
+    _check(config, sch)
     _fill_defaults(config, sch, sch.get("$defs", {}))
-    if config["pairs"] is not None:
-        _fill_defaults(config["pairs"], sch["properties"]["pairs"], {})
+    for name, study in config["studies"].items():
+        kind = kind_of(study)
+        part = kind.schema()
+        _check(study, part, ("studies", name))
+        _fill_defaults(study, part, part.get("$defs", {}))
     if config["dask"]["scheduler_file"] and config["dask"]["address"]:
         raise ConfigError("dask: give at most one of scheduler_file or address")
     for name, study in config["studies"].items():
-        axis = "NJ0" if "NJ0" in study else "J0"
-        values = grid(study[axis])
-        if not values:
-            raise ConfigError(f"studies.{name}.{axis}: the grid {study[axis]} contains no value")
-        obs = study["observables"]
-        if obs != "all":
-            big = [n for n in study["N"] if n > ENUMERATION_MAX_N]
-            enum = [g for g in obs if g in ENUMERATION_GROUPS]
-            if big and enum:
-                raise ConfigError(
-                    f"studies.{name}.observables: {enum[0]!r} enumerates 2^N states and needs "
-                    f"N <= {ENUMERATION_MAX_N} (N = {big[0]})"
-                )
+        kind_of(study).check(name, study, config)
+    for figure, binding in config["figures"].items():
+        problem = binding_problem(figure, binding, config["studies"], kind_of)
+        if problem:
+            raise ConfigError(problem)
     return config
 
 

@@ -15,7 +15,8 @@ import logging
 import time
 from collections.abc import Callable
 
-from hyst.observables import Point, Tally, chunk_bounds, chunk_size, sample_chunk
+from hyst.sampler import Point, chunk_bounds, chunk_size, sample_chunk
+from hyst.statistics import Tally
 
 
 def _chunk_task(point: Point, seed: int, chunk: int, size: int, groups) -> Tally:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hyst.kernels import drive, enumeration
+from hyst.kernels import codes, enumeration, relaxation
 from hyst.model import OUTCOME_NAMES, Systems, rule_code
 
 
@@ -67,7 +67,8 @@ class StateTables:
         return (self.hp, self.hm, self.F, self.hplus, self.hminus)
 
     def step(self, state: int, field: tuple[int, int], rule) -> tuple[int, int]:
-        """One step from ``state``: (next_state, code), code 0 stable, 1 moved, 2 ill-defined."""
+        """One step from ``state``: (next_state, code), code ``codes.STABLE``, ``codes.MOVED``
+        or ``codes.ILL_DEFINED``."""
         S2, _nu, _nf, _t, code = enumeration.step(
             int(state), int(field[0]), int(field[1]), rule_code(rule), *self._args()
         )
@@ -76,7 +77,7 @@ class StateTables:
     def relax(self, state: int, field: tuple[int, int], rule) -> Relaxation:
         """Relax from ``state`` at ``field`` = (Hc, eps) under ``rule``."""
         self._wid += 1
-        out = np.zeros(10, np.int64)
+        out = np.zeros(len(codes.WALK_COLUMNS), np.int64)
         r = rule_code(rule)
         oc = enumeration.walk(
             int(state),
@@ -90,22 +91,22 @@ class StateTables:
             out,
         )
         cycle = ()
-        if oc == enumeration.SELF_LOOP:
-            x = int(out[7])
+        if oc == codes.SELF_LOOP:
+            x = int(out[codes.WALK_CYCLE_MIN])
             states = []
-            for _ in range(int(out[5])):
+            for _ in range(int(out[codes.WALK_L])):
                 states.append(x)
                 x, _code = self.step(x, field, r)
             cycle = tuple(states)
         return Relaxation(
             OUTCOME_NAMES[oc],
-            int(out[0]),
-            int(out[1]),
-            int(out[2]),
-            bool(out[3]),
-            int(out[4]),
-            int(out[5]),
-            int(out[6]),
+            int(out[codes.WALK_FINAL_STATE]),
+            int(out[codes.WALK_FLIPS]),
+            int(out[codes.WALK_STEPS]),
+            bool(out[codes.WALK_RACE]),
+            int(out[codes.WALK_TIES]),
+            int(out[codes.WALK_L]),
+            int(out[codes.WALK_N_E]),
             cycle,
         )
 
@@ -124,12 +125,12 @@ def relax_spins(systems: Systems, spins, field: tuple[int, int], rule, index: in
     s = np.asarray(spins, dtype=np.int8).copy()
     f = np.empty(N, np.int64)
     neg = np.empty(N, np.int64)
-    drive.up_mask(s, neg)
+    relaxation.up_mask(s, neg)
     form, c, d = systems[index].kernel_operands()
-    ct, dk = drive.system_view(0, form, c, d, drive.transpose_buffer(form, N))
-    drive.init_fields(s, f, form, ct, dk)
-    out = np.zeros(8, np.int64)
-    oc = drive.relax(
+    ct, dk = relaxation.system_view(0, form, c, d, relaxation.transpose_buffer(form, N))
+    relaxation.init_fields(s, f, form, ct, dk)
+    out = np.zeros(len(codes.RELAX_COLUMNS), np.int64)
+    oc = relaxation.relax(
         s,
         neg,
         f,
@@ -141,18 +142,18 @@ def relax_spins(systems: Systems, spins, field: tuple[int, int], rule, index: in
         form,
         ct,
         dk,
-        drive.workspace(N),
+        relaxation.workspace(N),
         out,
     )
     final = int(sum(1 << i for i in range(N) if s[i] > 0)) if N <= 62 else -1
     rel = Relaxation(
         OUTCOME_NAMES[oc],
         final,
-        int(out[0]),
-        int(out[1]),
-        bool(out[2]),
-        int(out[3]),
-        int(out[4]),
-        int(out[5]),
+        int(out[codes.RELAX_FLIPS]),
+        int(out[codes.RELAX_STEPS]),
+        bool(out[codes.RELAX_RACE]),
+        int(out[codes.RELAX_TIES]),
+        int(out[codes.RELAX_L]),
+        int(out[codes.RELAX_N_E]),
     )
     return rel, s

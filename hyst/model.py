@@ -37,18 +37,26 @@ from __future__ import annotations
 
 import numpy as np
 
+# Codes shared with the kernels; INF, the outcome codes and their names are re-exported.
+from hyst.kernels.codes import (  # noqa: F401
+    FORM_CODES,
+    ILL_DEFINED,
+    INF,
+    OUTCOME_NAMES,
+    RULE_CODES,
+    SELF_LOOP,
+    STABLE,
+)
 from hyst.kernels.structure import dense_couplings
 
 #: Parameters are integer multiples of this quantum (field units).
 QUANTUM_BITS = 40
 QUANTUM = 2.0**-QUANTUM_BITS
-#: Sentinel for an infinite threshold (H^+ of the all-up state, H^− of the all-down state).
-INF = np.int64(2**61)
 #: Largest |threshold| allowed, so that margins 2(H − H_i) never overflow int64.
 MAX_THRESHOLD = 2**59
 
 #: Race-condition rules: name -> kernel code.
-RULES: dict[str, int] = {"0": 0, "1": 1, "1p": 2, "2": 3}
+RULES: dict[str, int] = RULE_CODES
 RULE_NAMES: dict[int, str] = {v: k for k, v in RULES.items()}
 RULE_DESCRIPTIONS = {
     "0": "a race condition (more than one unstable element) makes the transition ill-defined",
@@ -56,10 +64,6 @@ RULE_DESCRIPTIONS = {
     "1p": "flip the least unstable element",
     "2": "flip all unstable elements simultaneously",
 }
-
-#: Outcome codes of a relaxation.
-STABLE, SELF_LOOP, ILL_DEFINED = 0, 1, 2
-OUTCOME_NAMES = {STABLE: "stable", SELF_LOOP: "self_loop", ILL_DEFINED: "ill_defined"}
 
 
 def rule_code(rule: str | int) -> int:
@@ -93,8 +97,7 @@ COUPLING_FORMS = {
     "columns": "packed (samples, N): d_j with c_ij = -d_j for i != j (constant columns)",
     "rows": "packed (samples, N): d_i with c_ij = -d_i for i != j (constant rows)",
 }
-#: Kernel codes of the coupling forms.
-FORM_CODES = {"dense": 0, "symmetric": 1, "columns": 2, "rows": 3}
+#: Kernel codes of the coupling forms: ``hyst.kernels.codes.FORM_CODES``.
 
 
 class Systems:
@@ -189,9 +192,3 @@ class Systems:
 def state_to_spins(state: int, N: int) -> np.ndarray:
     """Bitmask -> int8 array of ±1 (bit i set ⇔ s_i = +1)."""
     return np.where((int(state) >> np.arange(N)) & 1, 1, -1).astype(np.int8)
-
-
-def spins_to_state(spins) -> int:
-    """int8 array of ±1 -> bitmask (N ≤ 62)."""
-    spins = np.asarray(spins)
-    return int(sum(1 << i for i, s in enumerate(spins) if s > 0))

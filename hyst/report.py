@@ -1,4 +1,5 @@
-"""Figure captions for the Snakemake report: study, samples, fitted exponents."""
+"""Figure captions for the Snakemake report: what a figure shows, its studies, samples and
+fitted small-coupling exponents next to the paper's slopes (all from the datasets)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-#: Observables whose small-coupling exponents are quoted, with their symbols.
-QUOTED = {
-    "gap_probability_at_zero": "P_g^0",
-    "gap_fraction": "f_G",
-    "self_loop_probability_at_zero": "P_sl^0",
-    "self_loop_probability": "P_sl",
-    "race_condition_probability": "P_RC",
-}
+from hyst import catalogue
+from hyst.studies import kind_of
 
 
 class CaptionFile:
@@ -34,33 +29,36 @@ class CaptionFile:
         return p.read_text() if p.exists() else f"(caption {self.path} not rendered yet)"
 
 
-def _exponents(analysis, observables) -> list[str]:
+def quoted_observables() -> list[str]:
+    """Observables whose small-coupling exponents captions quote (catalogue: power law)."""
+    return [o.name for o in catalogue.analysed() if o.scaling.power_law]
+
+
+def exponents(analysis, observables=None) -> list[str]:
+    """'P ~ (N J0)^k ± dk (paper p) [labels]' for every pooled exponent of an analysis."""
     parts = []
-    for obs in observables:
+    for obs in observables or quoted_observables():
         var = f"{obs}_pooled_exponent"
         if var not in analysis:
             continue
         values = analysis[var]
         errs = analysis.get(f"{obs}_pooled_exponent_stderr", values * np.nan)
-        paper = values.attrs.get(
-            "paper_slope",
-            analysis[f"{obs}_exponent"].attrs.get("paper_slope", np.nan)
-            if f"{obs}_exponent" in analysis
-            else np.nan,
-        )
+        paper = analysis.get(f"{obs}_paper_slope")
+        sym = catalogue.symbol(obs)
         for idx in np.ndindex(values.shape):
             v, e = float(values.values[idx]), float(errs.values[idx])
+            at = dict(zip(values.dims, idx, strict=True))
             if not np.isfinite(v):
-                parts.append(f"{QUOTED[obs]} not determined (too few points below the cut)")
+                parts.append(f"{sym} not determined (too few points below the cut)")
                 continue
             label = ", ".join(
-                f"{d}={values[d].values[i]}"
-                for d, i in zip(values.dims, idx, strict=True)
-                if values.sizes[d] > 1
+                f"{d}={values[d].values[i]}" for d, i in at.items() if values.sizes[d] > 1
             )
-            quoted = f"{QUOTED[obs]} ~ (N J0)^{v:.2f}±{e:.2f}"
-            if np.isfinite(float(paper)):
-                quoted += f" (paper {float(paper):.3g})"
+            quoted = f"{sym} ~ (N J0)^{v:.2f}±{e:.2f}"
+            if paper is not None:
+                p = float(paper.isel({d: i for d, i in at.items() if d in paper.dims}).values)
+                if np.isfinite(p):
+                    quoted += f" (paper {p:.3g})"
             parts.append(f"{quoted}{f' [{label}]' if label else ''}")
     return parts
 
@@ -69,28 +67,13 @@ def figure_caption(name: str, description: str, datasets: dict, analyses: dict) 
     """Caption text: what the figure shows, its studies and samples, fitted exponents."""
     lines = [f"**{name}** — {description}", ""]
     for study, ds in datasets.items():
-        samples = ds.attrs.get("samples", "?")
-        if "sigma" in ds.dims:
-            lines.append(
-                f"- {study}: {ds.sizes['pair']} pairs per span, spans "
-                f"{', '.join(f'{s:g}' for s in ds.sigma.values)}, Δh^c = "
-                f"{ds.attrs.get('delta_h')}."
-            )
-            continue
-        axes = [d for d in ("N", "NJ0", "J0") if d in ds.dims]
-        ranges = "; ".join(
-            f"{d} = {ds[d].values.min():g}…{ds[d].values.max():g} ({ds.sizes[d]} values)"
-            for d in axes
-        )
-        lines.append(
-            f"- study `{study}` ({ds.attrs.get('description', '')}): {samples} "
-            f"samples per point; {ranges}."
-        )
+        kind = kind_of({"kind": ds.attrs.get("kind", "points")})
+        lines.append(f"- {kind.caption(study, ds)}")
         if study in analyses:
-            exps = _exponents(analyses[study], QUOTED)
+            exps = exponents(analyses[study])
             if exps:
                 lines.append(
-                    "  Small-coupling exponents (pooled over N, weighted fit): "
+                    "  Small-coupling exponents against N J0 (pooled over N, weighted fit): "
                     + "; ".join(exps)
                     + "."
                 )

@@ -1,7 +1,7 @@
 """hyst.analysis on synthetic study datasets with known answers.
 
 Curves are drawn as binomial counts from a fixed numpy Generator, laid out like
-hyst.pipeline.collect output (dims couplings, spans, rule, N, NJ0).
+the points kind's collected datasets (dims couplings, spans, rule, N, NJ0).
 """
 
 from __future__ import annotations
@@ -303,15 +303,51 @@ def test_collapse_quality_definition():
 # ----------------------------------------------------------------- whole study
 
 
-def test_paper_slopes_table():
-    assert A.PAPER_SLOPES[("random_hysterons", "self_loop_probability")] == 3
-    assert A.PAPER_SLOPES[("random_hysterons", "gap_probability_at_zero")] == 4
-    assert A.PAPER_SLOPES[("spins", "self_loop_probability")] == pytest.approx(2 / 3)
-    assert A.PAPER_SLOPES[("weak_asymmetry", "gap_probability_at_zero")] == 5
-    assert A.PAPER_SLOPES[("weak_asymmetry", "gap_fraction")] == 4
-    assert A.PAPER_SLOPES[("equal_spans", "race_condition_probability")] == 2
-    assert A.PAPER_SLOPES[("well_behaved_rule2", "self_loop_probability")] == 4
-    assert A.PAPER_SLOPES[("rules", "self_loop_probability")] == 3
+def test_paper_slopes_are_keyed_by_ensemble_not_by_study():
+    from hyst.catalogue import paper_slope
+
+    assert paper_slope("self_loop_probability", "random", "hysteron", "1") == 3
+    assert paper_slope("self_loop_probability", "random", "hysteron", "2") == 3  # every rule
+    assert paper_slope("gap_probability_at_zero", "random", "hysteron", "1") == 4
+    assert paper_slope("self_loop_probability", "random", "spin", "1") == pytest.approx(2 / 3)
+    assert paper_slope("gap_probability_at_zero", "weak", "hysteron", "1") == 5
+    assert paper_slope("gap_fraction", "weak", "hysteron", "1") == 4
+    assert paper_slope("race_condition_probability", "random", "equal", "1") == 2
+    assert paper_slope("self_loop_probability", "symmetric", "hysteron", "2") == 4
+    assert math.isnan(paper_slope("self_loop_probability", "symmetric", "hysteron", "1"))
+    assert math.isnan(paper_slope("gap_fraction", "random", "equal", "1"))  # none stated
+
+
+def test_a_true_NJ0_collapse_on_a_J0_grid_gives_a_equal_one_against_NJ0():
+    """Large-N studies are swept in J0; the analysis takes its abscissa from the N·J0
+    coordinate, so a collapse in N·J0 gives a = 1 and the exponent is the one in N·J0."""
+    rng = np.random.default_rng(3)
+    ns = np.array([16, 32, 64, 128])
+    j0 = np.logspace(-4, 1, 21)
+    nj0 = ns[:, None] * j0[None, :]
+    P = np.broadcast_to(np.minimum(1e-2 * nj0**2, 0.6), (1, 1, 1, ns.size, j0.size))
+    dims = ("couplings", "spans", "rule", "N", "J0")
+    cnt = rng.binomial(200_000, P)
+    ds = xr.Dataset(
+        {
+            OBS: (dims, cnt / 200_000),
+            f"{OBS}_count": (dims, cnt),
+            f"{OBS}_trials": (dims, np.full(P.shape, 200_000)),
+            f"{OBS}_stderr": (dims, np.sqrt(P * (1 - P) / 200_000)),
+        },
+        coords={"couplings": ["random"], "spans": ["hysteron"], "rule": ["1"], "N": ns, "J0": j0},
+        attrs={"study": "x", "sweep": "J0"},
+    )
+    ds = ds.assign_coords(NJ0=ds.N * ds.J0)
+    out = A.analyse_study(ds)
+    assert out.attrs["x"] == "NJ0" and out.attrs["sweep"] == "J0"
+    assert out[f"{OBS}_collapse_a"].item() == pytest.approx(1.0, abs=0.05)
+    assert out[f"{OBS}_pooled_exponent"].item() == pytest.approx(2.0, abs=0.1)
+    assert out[f"{OBS}_paper_slope"].item() == 3.0
+    # analysed against J0 instead, the same data collapse at a = 1 only in N^a J0 = N^(a-1)
+    # NJ0, i.e. the exponent a would be reported against the wrong abscissa
+    wrong = A.collapse_exponent(ds, OBS, x="J0", a_grid=np.linspace(0, 3, 121))
+    assert wrong["a_best"].item() == pytest.approx(2.0, abs=0.05)
 
 
 def test_analyse_study_writes_netcdf(tmp_path):
@@ -348,7 +384,7 @@ def test_analyse_study_writes_netcdf(tmp_path):
         assert out[v].attrs["description"]
     assert "potentially_stable_over_spins_exponent" not in out
     assert "gap_fraction_xi" not in out  # mean observable: no 1 - P
-    assert out[f"{OBS}_pooled_exponent"].attrs["paper_slope"] == 3.0
+    assert np.all(out[f"{OBS}_paper_slope"] == 3.0)
     assert np.all(np.abs(out["gap_probability_at_zero_pooled_exponent"] - 4.0) < 0.2)
     assert np.all(np.abs(out["gap_fraction_pooled_exponent"] - 4.0) < 0.1)
     assert np.all(np.abs(out[f"{OBS}_collapse_a"] - 1.0) < 0.05)
@@ -360,7 +396,7 @@ def test_analyse_study_writes_netcdf(tmp_path):
     with xr.open_dataset(path) as back:
         xr.testing.assert_allclose(back[f"{OBS}_exponent"], out[f"{OBS}_exponent"])
         assert list(back.rule.values) == ["1", "1p"]
-        assert back[f"{OBS}_exponent"].attrs["paper_slope"] == 3.0
+        assert np.all(back[f"{OBS}_paper_slope"] == 3.0)
 
 
 def test_curve_saturating_below_the_cut_is_not_fitted_on_its_plateau():

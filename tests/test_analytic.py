@@ -5,11 +5,11 @@ import pytest
 from conftest import run_enumeration
 
 from hyst.ensembles import sample_systems
-from hyst.kernels import enumeration
+from hyst.kernels import codes
 from hyst.model import Systems
 
-ZERO = enumeration.WHAT_ZERO_FIELD
-TRANS = enumeration.WHAT_TRANSITIONS
+ZERO = codes.WHAT_ZERO_FIELD
+TRANS = codes.WHAT_TRANSITIONS
 
 
 @pytest.mark.parametrize("N", [2, 3, 5, 8])

@@ -10,8 +10,10 @@ import pytest
 import xarray as xr
 
 from hyst.cli import main
-from hyst.io import provenance, provenance_matches, read_dataset, tally_to_dataset, write_dataset
-from hyst.observables import Point, chunk_size, resolve_groups, sample_point
+from hyst.io import provenance_matches, read_dataset, write_dataset
+from hyst.sampler import Point, chunk_size, resolve_groups, sample_point
+from hyst.statistics import tally_to_dataset
+from hyst.studies.points import PointSpec
 
 ARGS = [
     "point",
@@ -121,7 +123,8 @@ def test_help_documents_every_option(capsys):
 def _dataset(point, samples, seed=1, chunks=None):
     groups = resolve_groups(point)
     tally = sample_point(point, samples, seed, groups, chunks=chunks)
-    return tally_to_dataset(point, samples, seed, groups, tally), tally
+    attrs = PointSpec(point, samples, groups, seed).attrs()
+    return tally_to_dataset(tally, groups, attrs), tally
 
 
 def test_results_independent_of_threads():
@@ -167,11 +170,10 @@ def test_atomic_write_and_provenance(tmp_path):
     assert sorted(os.listdir(path.parent)) == ["p.nc"]  # no temporary left behind
     back = read_dataset(path)
     groups = resolve_groups(point)
-    assert provenance_matches(back, provenance(point, 300, 1, groups))
-    assert not provenance_matches(back, provenance(point, 301, 1, groups))
-    assert not provenance_matches(
-        back, provenance(Point("columns", "equal", "0", 4, 1.5), 300, 1, groups)
-    )
+    assert provenance_matches(back, PointSpec(point, 300, groups, 1).provenance())
+    assert not provenance_matches(back, PointSpec(point, 301, groups, 1).provenance())
+    other = Point("columns", "equal", "0", 4, 1.5)
+    assert not provenance_matches(back, PointSpec(other, 300, groups, 1).provenance())
 
 
 def test_failed_write_leaves_nothing(tmp_path, monkeypatch):

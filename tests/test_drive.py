@@ -2,17 +2,18 @@
 
 from pathlib import Path
 
-import naive_drive
 import numpy as np
 import pytest
 from conftest import run_enumeration
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hyst import kernel_calls
 from hyst.dynamics import StateTables, relax_spins
 from hyst.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES, sample_systems
-from hyst.kernels import drive, enumeration
-from hyst.model import RULES, Systems, quantize, rule_code, state_to_spins
+from hyst.kernels import codes
+from hyst.model import RULES, Systems, quantize, state_to_spins
+from hyst.reference import naive_drive
 
 #: Hypothesis strategies of a random system of any ensemble, and a rule.
 RANDOM_SYSTEM = dict(
@@ -61,25 +62,19 @@ def test_avalanche_batch_matches_enumeration(rule, rng):
     sy = sample_systems("random", "hysteron", N, 10.0, n, rng)
     spins = np.where(rng.random((n, N)) < 0.5, -1, 1).astype(np.int8)
     starts = (spins > 0).astype(np.int64) @ (1 << np.arange(N))
-    cols = run_enumeration(sy, rule=rule, starts=starts, what=enumeration.WHAT_AVALANCHE)
-    out = np.zeros((n, 8), np.int64)
-    drive.avalanche_batch(sy.h_plus, sy.h_minus, *sy.kernel_operands(), spins, rule_code(rule), out)
-    assert np.array_equal(out[:, 0] == 1, cols["start_prepared"] == 1)
-    assert np.array_equal(out[:, 3], cols["race_first_flip"])
-    assert np.array_equal(out[:, 1], cols["avalanche_outcome"])
-    stable = out[:, 1] == 0
-    assert np.array_equal(out[stable, 2], cols["avalanche_size"][stable])
+    cols = run_enumeration(sy, rule=rule, starts=starts, what=codes.WHAT_AVALANCHE)
+    av = kernel_calls.avalanche_batch(sy, spins, rule)
+    assert np.array_equal(av["prepared"] == 1, cols["start_prepared"] == 1)
+    assert np.array_equal(av["race_first_flip"], cols["race_first_flip"])
+    assert np.array_equal(av["outcome"], cols["avalanche_outcome"])
+    stable = av["outcome"] == codes.STABLE
+    assert np.array_equal(av["size"][stable], cols["avalanche_size"][stable])
 
 
 def _drive(sy, rng, rule="1", max_cycles=10_000):
     n, N = sy.h_plus.shape
     spins = np.where(rng.random((n, N)) < 0.5, -1, 1).astype(np.int8)
-    out = np.zeros((n, 7), np.int64)
-    umax = np.zeros(n, np.int64)
-    drive.cyclic_drive_batch(
-        sy.h_plus, sy.h_minus, *sy.kernel_operands(), spins, rule_code(rule), max_cycles, out, umax
-    )
-    return out, umax
+    return kernel_calls.cyclic_drive_batch(sy, spins, rule, max_cycles)
 
 
 @pytest.mark.parametrize("couplings", ["symmetric", "columns", "rows"])
@@ -93,17 +88,13 @@ def test_compact_coupling_forms_match_the_dense_matrices(couplings, N, rng):
         dense = Systems(compact.h_plus, compact.h_minus, compact.couplings)
         assert compact.form == couplings and dense.form == "dense"
         spins = np.where(rng.random((40, N)) < 0.5, -1, 1).astype(np.int8)
-        for rule in map(rule_code, RULES):
+        for rule in RULES:
             outs = []
             for sy in (compact, dense):
-                hp, hm, ops = sy.h_plus, sy.h_minus, sy.kernel_operands()
-                aval = np.zeros((40, 8), np.int64)
-                drive.avalanche_batch(hp, hm, *ops, spins, rule, aval)
-                cyc, umax = np.zeros((40, 7), np.int64), np.zeros(40, np.int64)
-                drive.cyclic_drive_batch(hp, hm, *ops, spins, rule, 1000, cyc, umax)
-                loop = np.zeros((40, 2, len(drive.LOOP_COLUMNS)), np.int64)
-                drive.saturated_loop_batch(hp, hm, *ops, rule, loop)
-                outs.append((aval, cyc, umax, loop))
+                aval = kernel_calls.avalanche_batch(sy, spins, rule).array
+                cyc, umax = kernel_calls.cyclic_drive_batch(sy, spins, rule, 1000)
+                loop = kernel_calls.saturated_loop_batch(sy, rule).array
+                outs.append((aval, cyc.array, umax, loop))
             for a, b in zip(*outs, strict=True):
                 assert np.array_equal(a, b)
 
@@ -115,32 +106,30 @@ AVALANCHE_OUTCOMES = {0: "stable", 1: "self_loop", 2: "ill_defined"}
 @given(N=st.integers(3, 24), **RANDOM_SYSTEM)
 def test_drive_protocols_match_the_slow_reference(seed, N, couplings, spans, rule):
     """Avalanches and the cyclic drive (outcome, A, τ, T, U_max, flips) equal the from-scratch
-    reference of tests/naive_drive.py on random systems of every ensemble and rule."""
+    reference hyst.reference.naive_drive on random systems of every ensemble and rule."""
     rng = np.random.default_rng(seed)
     n = 4
     sy = sample_systems(couplings, spans, N, float(10 ** rng.uniform(-1, 2.5)), n, rng)
     spins = np.where(rng.random((n, N)) < 0.5, -1, 1).astype(np.int8)
-    hp, hm, ops = sy.h_plus, sy.h_minus, sy.kernel_operands()
-    aval = np.zeros((n, 8), np.int64)
-    drive.avalanche_batch(hp, hm, *ops, spins, rule_code(rule), aval)
-    out, umax = np.zeros((n, 7), np.int64), np.zeros(n, np.int64)
-    drive.cyclic_drive_batch(hp, hm, *ops, spins, rule_code(rule), 200, out, umax)
+    hp, hm = sy.h_plus, sy.h_minus
+    aval = kernel_calls.avalanche_batch(sy, spins, rule)
+    out, umax = kernel_calls.cyclic_drive_batch(sy, spins, rule, 200)
     for k in range(n):
         c = sy.couplings[k]
         prepared, outcome, A = naive_drive.avalanche(hp[k], hm[k], c, spins[k], rule)
-        assert (aval[k, 0] == 1) == prepared
+        assert (aval["prepared"][k] == 1) == prepared
         if prepared:
-            assert AVALANCHE_OUTCOMES.get(int(aval[k, 1])) == outcome
+            assert AVALANCHE_OUTCOMES.get(int(aval["outcome"][k])) == outcome
             if outcome == "stable":
-                assert aval[k, 2] == A
+                assert aval["size"][k] == A
         ref = naive_drive.cyclic_drive(hp[k], hm[k], c, spins[k], rule, max_cycles=200)
         if ref[0] == "unprepared":
-            assert out[k, 0] == 0
+            assert out["prepared"][k] == 0
             continue
-        assert DRIVE_OUTCOMES[int(out[k, 1])] == ref[0] and umax[k] == ref[3]
-        assert out[k, 5] == ref[4]  # every flip of the drive
+        assert DRIVE_OUTCOMES[int(out["outcome"][k])] == ref[0] and umax[k] == ref[3]
+        assert out["flips"][k] == ref[4]  # every flip of the drive
         if ref[0] == "orbit":
-            assert (out[k, 2], out[k, 3]) == ref[1:3]
+            assert (out["transient"][k], out["period"][k]) == ref[1:3]
 
 
 def test_constant_rows_can_have_a_period_two_orbit():
@@ -152,11 +141,11 @@ def test_constant_rows_can_have_a_period_two_orbit():
         data["h_plus"][None], data["h_minus"][None], form="rows", packed=data["strengths"][None]
     )
     start = data["start"][None]
-    out, umax = np.zeros((1, 7), np.int64), np.zeros(1, np.int64)
-    drive.cyclic_drive_batch(sy.h_plus, sy.h_minus, *sy.kernel_operands(), start, 1, 100, out, umax)
-    assert out[0, 1] == drive.ORBIT and (out[0, 2], out[0, 3]) == (1, 2) and out[0, 6] == 0
+    out, umax = kernel_calls.cyclic_drive_batch(sy, start, "1", 100)
+    assert out["outcome"][0] == codes.ORBIT and out["ties"][0] == 0
+    assert (out["transient"][0], out["period"][0]) == (1, 2)
     ref = naive_drive.cyclic_drive(sy.h_plus[0], sy.h_minus[0], sy.couplings[0], start[0], "1")
-    assert ref == ("orbit", 1, 2, umax[0], out[0, 5])
+    assert ref == ("orbit", 1, 2, umax[0], out["flips"][0])
 
 
 def test_constant_columns_without_race_conditions_can_avalanche_beyond_two():
@@ -179,35 +168,35 @@ def test_constant_columns_without_race_conditions_can_avalanche_beyond_two():
 def test_preisach_limit_has_tau_at_most_one_and_period_one(rng):
     sy = sample_systems("random", "hysteron", 32, 1e-6, 300, rng)
     out, _ = _drive(sy, rng)
-    assert np.all(out[:, 1] == drive.ORBIT)
-    assert np.all(out[:, 2] <= 1) and np.all(out[:, 3] == 1)
-    assert out[:, 2].mean() > 0.5  # most systems change during the first cycle
+    assert np.all(out["outcome"] == codes.ORBIT)
+    assert np.all(out["transient"] <= 1) and np.all(out["period"] == 1)
+    assert out["transient"].mean() > 0.5  # most systems change during the first cycle
 
 
 @pytest.mark.parametrize("couplings", ["columns", "rows", "symmetric"])
 def test_self_loop_free_drive_never_self_loops(couplings, rng):
     sy = sample_systems(couplings, "hysteron", 64, 30.0, 100, rng)
     out, umax = _drive(sy, rng)
-    assert np.all(out[:, 0] == 1) and np.all(out[:, 1] == drive.ORBIT)
+    assert np.all(out["prepared"] == 1) and np.all(out["outcome"] == codes.ORBIT)
     assert np.all(umax > 0)
     if couplings == "columns":  # no scrambling: every orbit has the period of the drive
-        assert np.all(out[:, 3] == 1)
+        assert np.all(out["period"] == 1)
 
 
 def test_drive_detects_longer_periods(rng):
     """Symmetric couplings at intermediate J0 produce multiperiodic orbits (T > 1)."""
     sy = sample_systems("symmetric", "hysteron", 128, 10.0, 300, rng)
     out, _ = _drive(sy, rng)
-    assert np.all(out[:, 1] == drive.ORBIT)
-    assert (out[:, 3] > 1).any()
+    assert np.all(out["outcome"] == codes.ORBIT)
+    assert (out["period"] > 1).any()
 
 
 def test_drive_reports_self_loops_and_cycle_limit(rng):
     sy = sample_systems("random", "spin", 16, 50.0, 200, rng)
     out, _ = _drive(sy, rng)
-    assert (out[:, 1] == 1).any()  # a self-loop during the drive is reported, not hidden
+    assert (out["outcome"] == codes.SELF_LOOP).any()  # reported, not hidden
     out, _ = _drive(sample_systems("symmetric", "hysteron", 64, 1.0, 200, rng), rng, max_cycles=1)
-    assert (out[:, 1] == drive.NOT_CONVERGED).any()
+    assert (out["outcome"] == codes.NOT_CONVERGED).any()
 
 
 def test_large_n_relaxation_with_hash_table_growth():
@@ -215,10 +204,9 @@ def test_large_n_relaxation_with_hash_table_growth():
     rng = np.random.default_rng(2)
     sy = sample_systems("symmetric", "hysteron", 1024, 100.0, 4, rng)
     spins = np.where(rng.random((4, 1024)) < 0.5, -1, 1).astype(np.int8)
-    out = np.zeros((4, 8), np.int64)
-    drive.avalanche_batch(sy.h_plus, sy.h_minus, *sy.kernel_operands(), spins, 1, out)
-    assert np.all(out[:, 0] == 1) and np.all(out[:, 1] == 0)
-    assert np.all(out[:, 5] > 64)  # the preparation needed many flips (table grew)
+    out = kernel_calls.avalanche_batch(sy, spins, "1")
+    assert np.all(out["prepared"] == 1) and np.all(out["outcome"] == codes.STABLE)
+    assert np.all(out["preparation_flips"] > 64)  # the preparation needed many flips
 
 
 def test_embedded_two_spin_loop_detected_exactly_at_large_n():
@@ -241,7 +229,7 @@ def test_saturated_loop_l4_records_lie_in_the_two_spin_region(spans):
     """Supplemental, large systems: every L = 4 self-loop met while driving the saturated
     hysteresis loop involves two elements k, l with c_kl c_lk < 0 and
     |c_kl − c_lk| > |h̃_l − h̃_k| (the N = 2 spin condition with rescaled midpoints)."""
-    from hyst.observables import Point, sample_point
+    from hyst.sampler import Point, sample_point
 
     tally = sample_point(Point("random", spans, "1", 64, 10.0), 300, 3, ["saturated_loop"])
     rec = tally.records["l4"]
@@ -254,7 +242,7 @@ def test_saturated_loop_l4_records_lie_in_the_two_spin_region(spans):
 
 
 def test_saturated_loop_of_self_loop_free_ensembles_reaches_saturation():
-    from hyst.observables import Point, sample_point
+    from hyst.sampler import Point, sample_point
 
     for couplings in ("symmetric", "columns", "rows", "ferro"):
         tally = sample_point(Point(couplings, "hysteron", "1", 48, 30.0), 50, 1, ["saturated_loop"])
@@ -264,7 +252,8 @@ def test_saturated_loop_of_self_loop_free_ensembles_reaches_saturation():
 
 
 def test_self_loop_free_guard_raises_on_a_self_loop_count():
-    from hyst.observables import Point, Tally, check_self_loop_free
+    from hyst.sampler import Point, check_self_loop_free
+    from hyst.statistics import Tally
 
     tally = Tally()
     tally.add_count("samples", 10)

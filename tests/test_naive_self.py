@@ -1,13 +1,10 @@
-"""Hand-checkable facts about the reference implementation tests/naive.py."""
+"""Hand-checkable facts about the reference implementation hyst.reference.naive."""
 
-import os
 import random
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import naive as nv  # noqa: E402
+from hyst.reference import naive as nv
 
 R = 10**6  # large integer ranges: exact ties are (practically) impossible
 

@@ -4,11 +4,11 @@ can decide. The peer gives up after 2N flips (StabilityError) and cannot tell a
 long avalanche from a self-loop: those cases are counted separately."""
 
 import numpy as np
-import peer
 
 from hyst.dynamics import StateTables
 from hyst.ensembles import sample_systems
 from hyst.model import INF
+from hyst.reference import peer
 
 
 def test_rule1_avalanches_agree_with_peer_on_1000_instances():

@@ -1,5 +1,5 @@
-"""Cross-check of the reference implementation (tests/naive.py, rule 1) against
-the independent PyPI package ``hysteron`` through the adapter tests/peer.py.
+"""Cross-check of the reference implementation (hyst.reference.naive, rule 1) against
+the independent PyPI package ``hysteron`` through the adapter hyst.reference.peer.
 
 Expected correspondence for tie-free instances (large integer ranges):
   naive stable with flips <= 2N   -> peer returns the same final state
@@ -7,17 +7,14 @@ Expected correspondence for tie-free instances (large integer ranges):
   naive self_loop                 -> peer StabilityError
 """
 
-import os
 import random
-import sys
 
 import pytest
 
 pytest.importorskip("hysteron")
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import naive as nv  # noqa: E402
-import peer  # noqa: E402
+from hyst.reference import naive as nv
+from hyst.reference import peer
 
 R = 10**6
 

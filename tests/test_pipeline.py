@@ -20,9 +20,11 @@ import xarray as xr
 import yaml
 
 from hyst.config import validate
-from hyst.io import read_dataset, tally_to_dataset
-from hyst.observables import sample_point
-from hyst.pipeline import plan
+from hyst.io import read_dataset
+from hyst.plotting import FIGURE_TYPES
+from hyst.sampler import sample_point
+from hyst.statistics import tally_to_dataset
+from hyst.studies.points import study_specs
 
 REPO = Path(__file__).resolve().parents[1]
 BASE = yaml.safe_load((REPO / "config" / "test.yaml").read_text())
@@ -79,22 +81,17 @@ def local_run(tmp_path_factory):
 def test_local_run_matches_direct_kernel_calls(local_run):
     work, ds, _ = local_run
     config = validate(BASE)
-    batches, studies = plan(config)
     assert ds["tiny_random"].sizes["N"] == 2 and ds["tiny_random"].sizes["NJ0"] == 2
     assert ds["tiny_large_n"].sizes["J0"] == 2
-    for name, specs in studies.items():
-        for labels, spec in specs:
-            direct = tally_to_dataset(
-                spec.point,
-                spec.samples,
-                spec.seed,
-                spec.groups,
-                sample_point(spec.point, spec.samples, spec.seed, spec.groups),
-            )
+    assert ds["tiny_large_n"].attrs["sweep"] == "J0" and ds["tiny_random"].attrs["sweep"] == "NJ0"
+    for name, study in config["studies"].items():
+        for labels, spec in study_specs(study, config["seed"]):
+            tally = sample_point(spec.point, spec.samples, spec.seed, spec.groups)
+            direct = tally_to_dataset(tally, spec.groups, spec.attrs())
             xr.testing.assert_identical(read_dataset(work / spec.path("results")), direct)
             sel = ds[name].sel({k: v for k, v in labels.items()})
             assert int(sel["samples"]) == spec.samples
-    log = next((work / "results" / "logs" / "sample").glob("*.log")).read_text()
+    log = next((work / "results" / "logs" / "points").glob("*.log")).read_text()
     assert "chunk 1/" in log and "samples/s" in log
 
 
@@ -154,7 +151,7 @@ def test_killed_run_restarts_to_identical_datasets(local_run, tmp_path):
     proc = subprocess.Popen(
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
-    batches = work / "results" / "batches"
+    batches = work / "results" / "jobs" / "points"
     deadline = time.time() + 300
     while time.time() < deadline and not (batches.exists() and any(batches.glob("*.json"))):
         time.sleep(0.2)
@@ -247,7 +244,7 @@ def test_slurm_profile_runs_every_job_through_sbatch(local_run, tmp_path):
     work = tmp_path / "slurm"
     snakemake(work, BASE, profile="slurm", timeout=1200)
     assert_same_datasets(datasets(work), ds)
-    logs = list((work / "results" / "logs" / "sample").glob("*.log"))
+    logs = list((work / "results" / "logs" / "points").glob("*.log"))
     assert logs and all(re.search(r"SLURM_JOB_ID=\d+", f.read_text()) for f in logs)
 
 
@@ -272,64 +269,116 @@ def test_snakemake_lint_is_clean():
     assert "Congratulations" in proc.stdout + proc.stderr
 
 
-def test_presets_plan_the_paper_studies():
-    for name in ("config.yaml", "quick.yaml"):
-        config = validate(yaml.safe_load((REPO / "config" / name).read_text()))
-        assert {
-            "random_hysterons",
-            "spins",
-            "equal_spans",
-            "weak_asymmetry",
-            "rules",
-            "well_behaved_rule2",
-        } <= set(config["studies"])
-    batches, studies = plan(validate(yaml.safe_load((REPO / "config" / "config.yaml").read_text())))
-    small = [spec for specs in studies.values() for _l, spec in specs if spec.point.N <= 10]
-    assert small and all(spec.samples == 100_000 for spec in small)  # the paper's counts
-    large = [spec for s in ("large_n", "large_n_1024") for _l, spec in studies[s]]
-    assert all(spec.samples == 5000 for spec in large)
-    assert len(batches) == 20
+def test_presets_bind_every_figure_type_and_use_the_papers_sample_counts():
+    presets = {
+        name: validate(yaml.safe_load((REPO / "config" / name).read_text()))
+        for name in ("config.yaml", "quick.yaml")
+    }
+    for config in presets.values():
+        bound = {binding["type"] for binding in config["figures"].values()}
+        assert bound == set(FIGURE_TYPES)  # every paper figure is rendered
+    # the quick preset is the paper preset at reduced sizes: same studies, same figures
+    assert presets["quick.yaml"]["studies"].keys() == presets["config.yaml"]["studies"].keys()
+    assert presets["quick.yaml"]["figures"] == presets["config.yaml"]["figures"]
+    paper = presets["config.yaml"]
+    for study in paper["studies"].values():  # the paper's Monte Carlo: 10^5 per point, N <= 10
+        if study.get("kind", "points") == "points" and max(study["N"]) <= 10:
+            assert study["samples"] == 100_000
 
 
-def shrunk_quick_config() -> dict:
-    """The quick preset with every study kept but tiny (seconds per job)."""
+#: Content hashes (hyst.io.content_hash: every variable's name, dims, dtype and values) of
+#: the quick preset's datasets. They pin the sampled numbers across refactors; a change
+#: that alters them on purpose must say why in its commit and update this file.
+QUICK_HASHES = json.loads((REPO / "tests" / "data" / "quick_preset_hashes.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    work = tmp_path_factory.mktemp("quick")
     cfg = yaml.safe_load((REPO / "config" / "quick.yaml").read_text())
-    for name, study in cfg["studies"].items():
-        if max(study["N"]) <= 18:
-            study["N"] = sorted(study["N"])[:2]
-            study["samples"] = 300
-            if isinstance(study.get("NJ0"), dict):
-                study["NJ0"] = [0.1, 1.0, 10.0, 100.0]
-        else:
-            study["N"] = sorted(study["N"])[:2]
-            study["samples"] = 20
-            if isinstance(study.get("J0"), dict):
-                study["J0"] = [0.01, 1.0, 100.0]
-        if name == "large_l4":
-            study["N"] = [64]
-    cfg["pairs"]["samples"] = 300
-    return cfg
+    t0 = time.perf_counter()
+    snakemake(work, cfg, timeout=1800)
+    return work, cfg, time.perf_counter() - t0
 
 
-def test_every_figure_rule_renders_and_the_report_has_captions(tmp_path):
-    from hyst.plotting import FIGURES
+def test_quick_preset_datasets_are_bit_identical_to_the_pinned_hashes(quick_run):
+    from hyst.io import content_hash
 
-    work = tmp_path / "figs"
-    snakemake(work, shrunk_quick_config())
+    work, cfg, _ = quick_run
+    got = {
+        name: content_hash(read_dataset(work / "results" / "datasets" / f"{name}.nc"))
+        for name in cfg["studies"]
+    }
+    assert got == QUICK_HASHES
+
+
+def test_quick_preset_renders_every_figure_with_captions_and_report(quick_run):
+    work, cfg, _ = quick_run
     figures = work / "results" / "figures"
-    for name in FIGURES:
+    for name in cfg["figures"]:
         for ext in ("png", "pdf"):
             assert (figures / f"{name}.{ext}").stat().st_size > 1000, name
     caption = (figures / "fig2_random_hysterons.caption.rst").read_text()
-    assert "300 samples per point" in caption and "Small-coupling exponents" in caption
-    assert "P_sl" in caption
+    assert "4000 samples per point" in caption and "Small-coupling exponents" in caption
+    assert "P_sl ~ (N J0)^" in caption and "(paper 3)" in caption
     report = work / "report.html"
-    snakemake(work, shrunk_quick_config(), "--report", str(report))
+    snakemake(work, cfg, "--report", str(report))
     text = report.read_text(errors="ignore")
     assert report.stat().st_size > 100_000 and "fig2_random_hysterons" in text
-    # editing only a plotting parameter re-renders only figures
-    cfg = shrunk_quick_config()
-    cfg["figures"] = {"fig2_random_hysterons": {"inset_at": 10.0}}
-    dry = snakemake(work, cfg, "-n").stdout
+    # editing only a plotting parameter re-renders only that figure
+    edited = copy.deepcopy(cfg)
+    edited["figures"]["fig2_random_hysterons"]["params"] = {"inset_at": 10.0}
+    dry = snakemake(work, edited, "-n").stdout
     jobs = dry.split("Job stats:")[1].split("Reasons")[0]
-    assert "figure" in jobs and "sample" not in jobs and "collect" not in jobs
+    assert re.search(r"figure\s+1\b", jobs) and "points" not in jobs and "collect" not in jobs
+
+
+def test_renaming_a_bound_study_fails_at_validation_with_one_line(tmp_path):
+    cfg = yaml.safe_load((REPO / "config" / "quick.yaml").read_text())
+    cfg["studies"]["renamed_spins"] = cfg["studies"].pop("spins")
+    proc = snakemake(tmp_path, cfg, "-n", check=False)
+    assert proc.returncode != 0
+    line = "figures.figS_spins.studies[0]: 'spins' is not a study of this configuration"
+    assert line in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert len([ln for ln in proc.stderr.splitlines() if "hyst" in ln]) == 1
+    assert not (tmp_path / "results").exists()
+
+
+def _planned(dry: str) -> str:
+    return dry.split("Job stats:")[1].split("Reasons")[0] if "Job stats:" in dry else ""
+
+
+def test_code_fingerprint_reruns_what_the_edited_code_produced(local_run, tmp_path):
+    """In a copy of the repository: editing a kernel's content plans its sampling jobs again
+    (their point files record the old fingerprint); editing plotting plans only figures."""
+    work, _, _ = local_run
+    repo = tmp_path / "repo"
+    shutil.copytree(
+        REPO,
+        repo,
+        ignore=shutil.ignore_patterns(".venv", ".git", "results", ".snakemake", "__pycache__"),
+    )
+    runs = tmp_path / "runs"
+    shutil.copytree(work, runs)
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+
+    def dry():
+        cmd = snakemake_cmd(runs, BASE, "-n")
+        cmd[cmd.index("-s") + 1] = str(repo / "Snakefile")
+        # run from the run folder: the working directory would come first on sys.path
+        kw = dict(capture_output=True, text=True, env=env, timeout=600, cwd=runs)
+        proc = subprocess.run(cmd, **kw)
+        assert proc.returncode == 0, proc.stderr
+        return _planned(proc.stdout)
+
+    assert dry() == ""  # an identical copy: nothing to do
+    plotting = repo / "hyst" / "plotting" / "style.py"
+    plotting.write_text(plotting.read_text() + "\n# an edit of the plotting code\n")
+    planned = dry()
+    assert re.search(r"figure\s+1\b", planned), planned
+    assert "points" not in planned and "collect" not in planned
+    kernel = repo / "hyst" / "kernels" / "drive.py"
+    kernel.write_text(kernel.read_text() + "\n# an edit of a kernel\n")
+    planned = dry()
+    assert re.search(r"points\s+3\b", planned), planned  # every sampling job of the config
+    assert "collect" in planned

@@ -1,4 +1,5 @@
-"""Figures: every registered figure renders from small synthetic datasets (PNG and PDF)."""
+"""Figures: every figure type renders its content (panels, labels from the catalogue, one
+curve per N, the paper's slopes) in the house style from small synthetic datasets."""
 
 from __future__ import annotations
 
@@ -14,7 +15,11 @@ import pytest  # noqa: E402
 import xarray as xr  # noqa: E402
 from matplotlib.path import Path as MplPath  # noqa: E402
 
-from hyst import plotting  # noqa: E402
+from hyst import catalogue, plotting  # noqa: E402
+from hyst.plotting import l4 as l4_figures  # noqa: E402
+from hyst.plotting import style as house  # noqa: E402
+from hyst.plotting import sweeps  # noqa: E402
+from hyst.two_elements import l4_region_polygons  # noqa: E402
 
 PROBABILITIES = (
     "gap_probability_at_zero",
@@ -158,44 +163,121 @@ def assert_written(paths, n=2):
     assert img.std() > 0  # not a blank canvas
 
 
-@pytest.mark.parametrize("name", sorted(plotting.FIGURES))
-def test_every_figure_renders(name, datasets, tmp_path):
-    fig = plotting.render(name, datasets)
-    assert fig.axes
+#: The synthetic datasets bound to each figure type (as the presets bind studies).
+BINDINGS = {
+    "gaps_and_self_loops": ["random_hysterons"],
+    "race_conditions": ["spins", "random_hysterons", "equal_spans"],
+    "stable_states": ["spins", "random_hysterons", "equal_spans"],
+    "gap_vs_self_loops": ["spins", "random_hysterons", "equal_spans"],
+    "rules": ["rules", "rules_sizes"],
+    "rule2_self_loops": ["well_behaved_rule2"],
+    "l4_pairs": ["pairs"],
+    "l4_large": ["large_l4"],
+    "avalanches_and_transients": ["large_n", "large_n_rule0"],
+    "avalanche_distributions": ["large_n_1024", "large_n"],
+    "cyclic_drive": ["large_n"],
+}
+FIG2 = (
+    "gap_probability_at_zero",
+    "gap_fraction",
+    "self_loop_probability_at_zero",
+    "self_loop_probability",
+)
+#: Per figure type: (number of main panels, the y label of each panel, from the catalogue).
+CONTENT = {
+    "gaps_and_self_loops": (4, [catalogue.label(o) for o in FIG2]),
+    "race_conditions": (3, [catalogue.label("race_condition_probability")] * 3),
+    "stable_states": (3, [catalogue.label("potentially_stable_over_spins")] * 3),
+    "gap_vs_self_loops": (3, [catalogue.label("self_loop_probability_at_zero")] * 3),
+    "rules": (8, [catalogue.label("self_loop_probability")] * 4 + ["$P(L)$"] * 4),
+    "rule2_self_loops": (3, [catalogue.label("self_loop_probability")] * 3),
+    "l4_pairs": (3, ["$c_{21}$"] * 3),
+    "l4_large": (2, [r"$c_{lk}/\Delta\tilde h^c$"] * 2),
+    "avalanches_and_transients": (
+        4,
+        [
+            catalogue.label(o)
+            for o in ("avalanche_size", "avalanche_size", "transient", "transient")
+        ],
+    ),
+    "avalanche_distributions": (6, ["$P(A)$"] * 3 + [catalogue.label("avalanche_size")] * 3),
+    "cyclic_drive": (6, [catalogue.label("transient")] * 3 + [catalogue.label("period")] * 3),
+}
+
+
+def _bound(name, datasets):
+    return [datasets.get(d) for d in BINDINGS[name]]
+
+
+def test_every_figure_type_is_bound_and_checked():
+    assert set(BINDINGS) == set(plotting.FIGURE_TYPES) == set(CONTENT)
+
+
+@pytest.mark.parametrize("name", sorted(plotting.FIGURE_TYPES))
+def test_every_figure_type_renders_its_content_in_the_house_style(name, datasets, tmp_path):
+    fig = plotting.render(name, _bound(name, datasets))
+    panels = [ax for ax in fig.axes if ax.get_subplotspec() is not None]
+    n, ylabels = CONTENT[name]
+    assert len(panels) == n
+    assert [ax.get_ylabel() for ax in panels] == ylabels
+    for i, ax in enumerate(panels):  # panel letters (a), (b), ... in order
+        assert ax.get_title(loc="left").startswith(f"({chr(ord('a') + i)})")
+        ticks = ax.xaxis.get_major_ticks()
+        assert ticks and ticks[0]._tickdir == "in"  # the house style, large-N figures included
     assert_written(plotting.save(fig, tmp_path / name, dpi=50))
 
 
-def test_registry():
-    known = {
-        "random_hysterons",
-        "spins",
-        "equal_spans",
-        "weak_asymmetry",
-        "rules",
-        "rules_sizes",
-        "well_behaved_rule2",
-        "pairs",
-        "large_l4",
-        "large_n",
-        "large_n_1024",
-        "large_n_rule0",
-    }
-    assert "fig2_random_hysterons" in plotting.FIGURES
-    for name, spec in plotting.FIGURES.items():
-        assert name.startswith(("fig2_", "fig4_", "figS_"))
-        assert callable(spec.function) and spec.description
-        assert set(spec.datasets) <= known and spec.datasets
-        assert plotting.REQUIRED_DATASETS[name] == spec.datasets
-    assert plotting.FIGURES["figS_race_conditions"].datasets == (
-        "spins",
-        "random_hysterons",
-        "equal_spans",
+def test_curves_are_one_per_N_with_N_legends(datasets):
+    ds = datasets["random_hysterons"]
+    fig = plotting.render("gaps_and_self_loops", [ds])
+    main = [ax for ax in fig.axes if ax.get_subplotspec() is not None]
+    for ax in main:
+        handles, labels = ax.get_legend_handles_labels()  # error-bar curves and lines
+        assert labels == [str(n) for n in ds.N.values]  # one curve per N
+        assert ax.get_xlabel() == "$N J_0$"
+    legend = main[0].get_legend()
+    assert legend.get_title().get_text() == "$N$"
+    assert [t.get_text() for t in legend.get_texts()] == [str(n) for n in ds.N.values]
+
+
+def test_reference_slopes_are_the_papers_for_the_ensemble_shown(datasets):
+    def slopes(fig):
+        return [
+            t.get_text() for ax in fig.axes for t in ax.texts if t.get_text().startswith("slope")
+        ]
+
+    assert slopes(plotting.render("gaps_and_self_loops", [datasets["random_hysterons"]])) == [
+        "slope 4",
+        "slope 4",
+        "slope 4",
+        "slope 3",
+    ]
+    assert slopes(plotting.render("gaps_and_self_loops", [datasets["spins"]])) == [
+        "slope 2",
+        "slope 2",
+        "slope 2",
+        "slope 2/3",
+    ]
+    assert slopes(plotting.render("gaps_and_self_loops", [datasets["weak_asymmetry"]])) == [
+        "slope 5",
+        "slope 4",
+        "slope 5",
+        "slope 4",
+    ]
+    assert slopes(plotting.render("gaps_and_self_loops", [datasets["equal_spans"]])) == []
+    assert (
+        slopes(plotting.render("rule2_self_loops", [datasets["well_behaved_rule2"]]))
+        == ["slope 4"] * 3
     )
-    assert plotting.FIGURES["figS_rules"].datasets == ("rules", "rules_sizes")
-    with pytest.raises(KeyError):
-        plotting.render("no_such_figure", {})
-    with pytest.raises(KeyError):
-        plotting.render("figS_race_conditions", {"spins": make_study("spins")})
+
+
+def test_registry_needs_and_errors():
+    for name, ftype in plotting.FIGURE_TYPES.items():
+        assert callable(ftype.function()) and ftype.description and ftype.needs, name
+    with pytest.raises(KeyError, match="unknown figure type"):
+        plotting.render("no_such_figure", [])
+    with pytest.raises(KeyError, match="needs"):
+        plotting.render("race_conditions", [make_study("spins")])
 
 
 def _inset_titles(fig):
@@ -204,10 +286,10 @@ def _inset_titles(fig):
 
 def test_inset_falls_back_to_largest_nj0_and_nan(tmp_path):
     ds = make_datasets(NJ0=(0.1, 0.3, 1.0, 3.0, 10.0), nan_at=1)
-    fig = plotting.render("fig2_random_hysterons", ds, inset_at=100)
+    fig = plotting.render("gaps_and_self_loops", [ds["random_hysterons"]], inset_at=100)
     assert _inset_titles(fig) == ["$NJ_0 = 10$"]
     assert_written(plotting.save(fig, tmp_path / "fallback", dpi=40, formats=("png",)), 1)
-    fig = plotting.render("figS_rules", ds)
+    fig = plotting.render("rules", [ds["rules"], ds["rules_sizes"]])
     assert len(_inset_titles(fig)) == 4
 
 
@@ -215,20 +297,19 @@ def test_all_nan_and_zero_observables(tmp_path):
     ds = make_study("spins", spans=("spin",))
     ds["self_loop_probability"][:] = np.nan
     ds["gap_probability_at_zero"][:] = 0.0
-    fig = plotting.fig_gaps_and_self_loops(ds, slopes=(2, 2, 2, 2 / 3))
+    fig = sweeps.fig_gaps_and_self_loops(ds, slopes=(2, 2, 2, 2 / 3))
     assert_written(plotting.save(fig, tmp_path / "nan", dpi=40, formats=("png",)), 1)
 
 
 def test_params_and_rules_without_sizes(datasets, tmp_path):
-    fig = plotting.render("figS_equal_spans", datasets, slopes=[4, None, 4, 3], inset_at=10)
+    fig = plotting.render(
+        "gaps_and_self_loops", [datasets["equal_spans"]], slopes=[4, None, 4, 3], inset_at=10
+    )
     assert _inset_titles(fig) == ["$NJ_0 = 10$"]
     texts = [t.get_text() for ax in fig.axes for t in ax.texts]
     assert "slope 4" in texts and "slope 3" in texts
-    no_sizes = {k: v for k, v in datasets.items() if k != "rules_sizes"}
-    fig = plotting.render("figS_rules", no_sizes)
+    fig = plotting.render("rules", [datasets["rules"]])  # the optional sizes study left out
     assert len(fig.axes) == 8
-    spins = plotting.render("figS_spins", datasets)
-    assert "slope 2/3" in [t.get_text() for ax in spins.axes for t in ax.texts]
 
 
 def test_analysis_annotations(datasets):
@@ -246,21 +327,21 @@ def test_analysis_annotations(datasets):
         attrs={"study": "random_hysterons"},
     )
     for ana in (analysis, {"random_hysterons": analysis}):
-        fig = plotting.render("fig2_random_hysterons", datasets, analysis=ana)
+        fig = plotting.render("gaps_and_self_loops", [datasets["random_hysterons"]], analysis=ana)
         texts = [t.get_text() for ax in fig.axes for t in ax.texts]
         assert any("3.10" in t and "0.20" in t for t in texts)
         inset_texts = [t.get_text() for ax in fig.axes for c in ax.child_axes for t in c.texts]
         assert any(r"\xi" in t for t in inset_texts)
     # an analysis of another study is ignored
     other = analysis.assign_attrs(study="spins")
-    fig = plotting.render("fig2_random_hysterons", datasets, analysis=other)
+    fig = plotting.render("gaps_and_self_loops", [datasets["random_hysterons"]], analysis=other)
     assert not any("fit" in t.get_text() for ax in fig.axes for t in ax.texts)
 
 
 @pytest.mark.parametrize("sigma", [0.0, 0.5, 2.0])
 def test_l4_region_polygons_match_conditions(sigma):
     lim, dh = 4.0, 1.0
-    polys = plotting.l4_region_polygons(sigma, dh, lim)
+    polys = l4_region_polygons(sigma, dh, lim)
     assert len(polys) == 2
     g = np.linspace(-lim, lim, 160, endpoint=False) + 0.0237
     x, y = (a.ravel() for a in np.meshgrid(g, g))
@@ -285,43 +366,41 @@ def test_l4_rescaled_orientation():
             "l4_h_tilde_l": ("l4_loop", [0.5, 0.0]),
         }
     )
-    x, y = plotting.l4_rescaled(ds)
+    x, y = l4_figures.l4_rescaled(ds)
     np.testing.assert_allclose(x, [4.0, 4.0])
     np.testing.assert_allclose(y, [-2.0, -2.0])
 
 
 def test_colors_light_to_dark_and_style_scoped():
-    colors = plotting.n_colors([8, 2, 4])
+    colors = house.n_colors([8, 2, 4])
 
     def lum(c):
         return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
 
     assert lum(colors[2]) > lum(colors[4]) > lum(colors[8])
     before = dict(matplotlib.rcParams)
-    with plotting.style():
+    with house.style():
         assert matplotlib.rcParams["xtick.direction"] == "in"
     assert matplotlib.rcParams["xtick.direction"] == before["xtick.direction"]
-    assert math.isclose(float(plotting._fmt_number(4.0)), 4.0)
-    assert plotting._fmt_number(2 / 3) == "2/3"
+    assert math.isclose(float(house.fmt_number(4.0)), 4.0)
+    assert house.fmt_number(2 / 3) == "2/3"
 
 
 def test_non_default_parameters(datasets):
     d = datasets
-    fig = plotting.fig_stable_states(
-        d["spins"], d["random_hysterons"], d["equal_spans"], log_y=True
-    )
+    fig = sweeps.fig_stable_states(d["spins"], d["random_hysterons"], d["equal_spans"], log_y=True)
     assert all(ax.get_yscale() == "log" for ax in fig.axes)
-    fig = plotting.fig_gap_vs_self_loops(
+    fig = sweeps.fig_gap_vs_self_loops(
         d["spins"], d["random_hysterons"], d["equal_spans"], log=False
     )
     assert all(ax.get_xscale() == "linear" for ax in fig.axes)
-    fig = plotting.fig_large_l4(d["large_l4"], N=1024, NJ0=10.0, lim=3.0)
+    fig = l4_figures.fig_large_l4(d["large_l4"], N=1024, NJ0=10.0, lim=3.0)
     assert any("in region" in t.get_text() for ax in fig.axes for t in ax.texts)
-    fig = plotting.fig_large_l4(d["large_l4"], N=7)  # no records: still a figure
+    fig = l4_figures.fig_large_l4(d["large_l4"], N=7)  # no records: still a figure
     assert len(fig.axes) == 2
-    fig = plotting.fig_pairs_l4(d["pairs"].isel(sigma=[0]), lim=2.0, delta_h=0.5)
+    fig = l4_figures.fig_pairs_l4(d["pairs"].isel(sigma=[0]), lim=2.0, delta_h=0.5)
     assert len(fig.axes) == 1
-    fig = plotting.fig_well_behaved_rule2(d["well_behaved_rule2"], couplings=("rows",), slope=None)
+    fig = sweeps.fig_well_behaved_rule2(d["well_behaved_rule2"], couplings=("rows",), slope=None)
     assert len([ax for ax in fig.axes if ax.get_xlabel()]) == 1
 
 
@@ -347,19 +426,3 @@ def _large_n_dataset(Ns=(16, 32), J0s=(0.01, 1.0, 100.0), rules=("1",)):
         },
     )
     return ds.assign_coords(NJ0=ds.N * ds.J0)
-
-
-@pytest.mark.parametrize(
-    "name", ["fig4_large_n", "figS_avalanche_distributions", "figS_cyclic_drive"]
-)
-def test_large_n_figures_render(name, tmp_path):
-    from hyst.plotting import render, save
-
-    datasets = {
-        "large_n": _large_n_dataset(),
-        "large_n_1024": _large_n_dataset(Ns=(1024,)),
-        "large_n_rule0": _large_n_dataset(rules=("0",)),
-    }
-    paths = save(render(name, datasets), tmp_path / name)
-    for p in paths:
-        assert p.stat().st_size > 1000

@@ -2,8 +2,8 @@
 
 Only ``@jit`` functions over plain int64 arrays live here. Parameters are in
 units of ``hyst.model.QUANTUM``; a field is ``(Hc, eps)`` meaning Hc + eps·0⁺;
-see :mod:`hyst.model` for the conventions. Outcome codes: 0 stable,
-1 self-loop, 2 ill-defined (rule 0). Rule codes: 0, 1, 2 (= 1p), 3 (= 2).
+see :mod:`hyst.model` for the conventions. Outcome, rule and output-column
+codes are the names of :mod:`hyst.kernels.codes`.
 
 The state table is built in one Gray-code pass: consecutive states differ in
 one element j, so the local fields f_i(S) = Σ_j c_ij s_j are updated in O(N)
@@ -16,40 +16,49 @@ import numpy as np
 from numba import prange
 
 from hyst._numba import jit
-
-INF = np.int64(2**61)
-OFFSET = np.int64(2**62)  # > INF + any threshold: masks elements of the wrong sign
-STABLE, SELF_LOOP, ILL_DEFINED = 0, 1, 2
-RULE_0, RULE_1, RULE_1P, RULE_2 = 0, 1, 2, 3
-
-# Columns of the per-sample integer output of ``enumerate_observables``.
-COLUMNS = (
-    "n_potentially_stable",  # states with H^-(S) < H^+(S)
-    "potentially_stable_ties",  # states with H^-(S) == H^+(S)
-    "n_stable_at_zero",  # states with H^-(S) < 0 < H^+(S)
-    "zero_ties",  # states with a threshold exactly at H = 0
-    "self_loop_at_zero_any",  # the H = 0 map has a cycle
-    "random_start_outcome",  # relaxation of the random start at H = 0 under the rule
-    "random_start_length",  # its cycle length L (0 unless self-loop)
-    "n_transitions",  # up/down transitions from potentially stable states
-    "n_self_loop_transitions",
-    "n_ill_defined_transitions",
-    "race_in_transitions",  # some transition met a race condition
-    "start_prepared",  # rule-1 relaxation of the random start reached a stable S0
-    "race_first_flip",  # 1 if >1 unstable after the first flip from S0 (−1 undefined)
-    "avalanche_outcome",  # outcome of raising H to H^+(S0) (−1 undefined)
-    "avalanche_size",  # flips of that avalanche (−1 unless stable)
-    "ties",  # ties met in all walks
-    "n_distinct_loops",  # distinct self-loops met in the P_sl transitions
+from hyst.kernels.codes import (
+    E_AVALANCHE_OUTCOME,
+    E_AVALANCHE_SIZE,
+    E_N_DISTINCT_LOOPS,
+    E_N_ILL_DEFINED_TRANSITIONS,
+    E_N_POTENTIALLY_STABLE,
+    E_N_SELF_LOOP_TRANSITIONS,
+    E_N_STABLE_AT_ZERO,
+    E_N_TRANSITIONS,
+    E_POTENTIALLY_STABLE_TIES,
+    E_RACE_FIRST_FLIP,
+    E_RACE_IN_TRANSITIONS,
+    E_RANDOM_START_LENGTH,
+    E_RANDOM_START_OUTCOME,
+    E_SELF_LOOP_AT_ZERO_ANY,
+    E_START_PREPARED,
+    E_TIES,
+    E_ZERO_TIES,
+    ILL_DEFINED,
+    INF,
+    MOVED,
+    OFFSET,
+    RULE_0,
+    RULE_1,
+    RULE_1P,
+    RULE_2,
+    SELF_LOOP,
+    STABLE,
+    UNDEFINED,
+    WALK_CYCLE_MIN,
+    WALK_CYCLE_SUM,
+    WALK_FINAL_STATE,
+    WALK_FLIP_MASK,
+    WALK_FLIPS,
+    WALK_L,
+    WALK_N_E,
+    WALK_RACE,
+    WALK_STEPS,
+    WALK_TIES,
+    WHAT_AVALANCHE,
+    WHAT_TRANSITIONS,
+    WHAT_ZERO_FIELD,
 )
-NCOL = len(COLUMNS)
-COL = {name: k for k, name in enumerate(COLUMNS)}
-
-# Groups of observables selectable with the ``what`` bitmask.
-WHAT_TRANSITIONS = 1  # P_sl: every transition out of every potentially stable state
-WHAT_ZERO_FIELD = 2  # P_s, P_g^0, f_G, P_sl^0 (map at H = 0 and the random start)
-WHAT_AVALANCHE = 4  # S0 preparation, P_RC and the avalanche A
-WHAT_ALL = 7
 
 
 @jit
@@ -103,8 +112,8 @@ def build_state_table(hp, hm, c, F, hplus, hminus):
 def step(S, Hc, eps, rule, hp, hm, F, hplus, hminus):
     """One step of the dynamics at field (Hc, eps) from state S.
 
-    Returns (next_state, n_unstable, n_flipped, ties, code) with code 0 if S is
-    stable, 1 if it moved, 2 if ill-defined (rule 0 with n_unstable > 1).
+    Returns (next_state, n_unstable, n_flipped, ties, code) with code STABLE,
+    MOVED or ILL_DEFINED (rule 0 with n_unstable > 1).
     Stability is read from the table in O(1); a state that moves is scanned in
     O(N) for the rule's element, the exact n_unstable and exact ties (equal
     winning margins; margins exactly 0 when eps = 0).
@@ -143,14 +152,14 @@ def step(S, Hc, eps, rule, hp, hm, F, hplus, hminus):
     best = first
     nbest = 1 if first == last else 2
     if rule == RULE_2:
-        return S ^ mask, n_u, n_u, ties, 1
+        return S ^ mask, n_u, n_u, ties, MOVED
     if rule == RULE_0:
         if n_u > 1:
             return S, n_u, 0, ties, ILL_DEFINED
-        return S ^ mask, n_u, 1, ties, 1
+        return S ^ mask, n_u, 1, ties, MOVED
     if nbest > 1:
         ties += 1
-    return S ^ (1 << best), n_u, 1, ties, 1
+    return S ^ (1 << best), n_u, 1, ties, MOVED
 
 
 @jit
@@ -208,16 +217,16 @@ def walk(S, Hc, eps, rule, hp, hm, F, hplus, hminus, stamp, stamp_step, wid, out
             break
         stamp[S] = wid
         stamp_step[S] = steps
-    out[0] = S
-    out[1] = flips
-    out[2] = steps
-    out[3] = race
-    out[4] = ties
-    out[5] = L
-    out[6] = n_e
-    out[7] = cmin
-    out[8] = csum
-    out[9] = fmask
+    out[WALK_FINAL_STATE] = S
+    out[WALK_FLIPS] = flips
+    out[WALK_STEPS] = steps
+    out[WALK_RACE] = race
+    out[WALK_TIES] = ties
+    out[WALK_L] = L
+    out[WALK_N_E] = n_e
+    out[WALK_CYCLE_MIN] = cmin
+    out[WALK_CYCLE_SUM] = csum
+    out[WALK_FLIP_MASK] = fmask
     return outcome
 
 
@@ -268,7 +277,7 @@ def map_has_cycle(rule, hp, hm, F, hplus, hminus, nxt, pid):
     n_states = nxt.shape[0]
     for S in range(n_states):
         S2, _nu, _nf, _t, code = step(S, 0, 0, rule, hp, hm, F, hplus, hminus)
-        nxt[S] = S2 if code == 1 else -1
+        nxt[S] = S2 if code == MOVED else -1
         pid[S] = -1
     for u in range(n_states):
         p = u
@@ -288,7 +297,8 @@ def enumerate_observables(
 
     hp, hm: (n, N); c: (n, N, N); starts: (n,) random start bitmasks;
     what: bitmask of WHAT_* groups to compute (others are left at 0).
-    out: (n, NCOL) int64, see ``COLUMNS``; gapf: (n,) gap fraction f_G.
+    out: (n, len(ENUMERATION_COLUMNS)) int64, columns E_* of :mod:`hyst.kernels.codes`;
+    gapf: (n,) gap fraction f_G.
     hist_L: (blocks, 2^N + 1) and hist_ne: (blocks, N + 1): distinct self-loops
     met in the P_sl transitions by length L and element count n_e, summed over
     the samples handled by each block (sum over blocks for the totals).
@@ -419,7 +429,7 @@ def enumerate_block(
             ties += avalanche(
                 starts[s], rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res, o
             )
-        o[15] = ties
+        o[E_TIES] = ties
 
 
 @jit
@@ -450,20 +460,22 @@ def zero_field(
         lm = hminus[S]
         up = hplus[S]
         if lm < up:
-            o[0] += 1
+            o[E_N_POTENTIALLY_STABLE] += 1
         elif lm == up:
-            o[1] += 1
+            o[E_POTENTIALLY_STABLE_TIES] += 1
         if lm < 0 < up:
-            o[2] += 1
+            o[E_N_STABLE_AT_ZERO] += 1
         if (lm == 0 and up >= 0) or (up == 0 and lm <= 0):
-            o[3] += 1
+            o[E_ZERO_TIES] += 1
     gapf[s] = gap_fraction(hplus, hminus, N, lo, hi)
-    o[4] = 1 if map_has_cycle(rule, hps, hms, F, hplus, hminus, nxt, pid) else 0
+    o[E_SELF_LOOP_AT_ZERO_ANY] = (
+        1 if map_has_cycle(rule, hps, hms, F, hplus, hminus, nxt, pid) else 0
+    )
     # relaxation of the random start at H = 0 under the rule
     oc = walk(start, 0, 0, rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res)
-    o[5] = oc
-    o[6] = res[5]
-    return res[4]
+    o[E_RANDOM_START_OUTCOME] = oc
+    o[E_RANDOM_START_LENGTH] = res[WALK_L]
+    return res[WALK_TIES]
 
 
 @jit
@@ -513,33 +525,37 @@ def transitions(
                 eps = -1
             wid += 1
             oc = walk(S, Hc, eps, rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res)
-            o[7] += 1
-            ties += res[4]
-            if res[3]:
-                o[10] = 1
+            o[E_N_TRANSITIONS] += 1
+            ties += res[WALK_TIES]
+            if res[WALK_RACE]:
+                o[E_RACE_IN_TRANSITIONS] = 1
             if oc == ILL_DEFINED:
-                o[9] += 1
+                o[E_N_ILL_DEFINED_TRANSITIONS] += 1
             elif oc == SELF_LOOP:
-                o[8] += 1
+                o[E_N_SELF_LOOP_TRANSITIONS] += 1
                 new = True
                 for q in range(min(nkeys, cap)):
-                    if keys[q, 0] == res[7] and keys[q, 1] == res[5] and keys[q, 2] == res[8]:
+                    if (
+                        keys[q, 0] == res[WALK_CYCLE_MIN]
+                        and keys[q, 1] == res[WALK_L]
+                        and keys[q, 2] == res[WALK_CYCLE_SUM]
+                    ):
                         new = False
                         break
                 if new:
                     if nkeys < cap:
-                        keys[nkeys, 0] = res[7]
-                        keys[nkeys, 1] = res[5]
-                        keys[nkeys, 2] = res[8]
+                        keys[nkeys, 0] = res[WALK_CYCLE_MIN]
+                        keys[nkeys, 1] = res[WALK_L]
+                        keys[nkeys, 2] = res[WALK_CYCLE_SUM]
                     nkeys += 1
-                    hist_L[b, res[5]] += 1
-                    hist_ne[b, res[6]] += 1
-                    if res[5] == 4 and res[6] == 2:
+                    hist_L[b, res[WALK_L]] += 1
+                    hist_ne[b, res[WALK_N_E]] += 1
+                    if res[WALK_L] == 4 and res[WALK_N_E] == 2:
                         if n4 < K:
-                            l4_state[s, n4] = res[7]
-                            l4_mask[s, n4] = res[9]
+                            l4_state[s, n4] = res[WALK_CYCLE_MIN]
+                            l4_mask[s, n4] = res[WALK_FLIP_MASK]
                         n4 += 1
-    o[16] = nkeys
+    o[E_N_DISTINCT_LOOPS] = nkeys
     l4_count[s] = n4
     return wid, ties
 
@@ -552,21 +568,21 @@ def avalanche(start, rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, r
     ties = 0
     # S0: rule-1 relaxation of the random start at H = 0; then raise H to H^+(S0)
     oc = walk(start, 0, 0, RULE_1, hps, hms, F, hplus, hminus, stamp, stamp_step, wid - 1, res)
-    o[12] = -1
-    o[13] = -1
-    o[14] = -1
+    o[E_RACE_FIRST_FLIP] = UNDEFINED
+    o[E_AVALANCHE_OUTCOME] = UNDEFINED
+    o[E_AVALANCHE_SIZE] = UNDEFINED
     if oc == STABLE:
-        o[11] = 1
-        S0 = res[0]
+        o[E_START_PREPARED] = 1
+        S0 = res[WALK_FINAL_STATE]
         if hplus[S0] < INF:
             Hc = hplus[S0]
             S1, _nu, _nf, t, _c = step(S0, Hc, 1, RULE_1, hps, hms, F, hplus, hminus)
             ties += t
             _S2, n_u, _nf, _t, _c = step(S1, Hc, 1, RULE_1, hps, hms, F, hplus, hminus)
-            o[12] = 1 if n_u > 1 else 0
+            o[E_RACE_FIRST_FLIP] = 1 if n_u > 1 else 0
             oc = walk(S0, Hc, 1, rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res)
-            o[13] = oc
-            ties += res[4]
+            o[E_AVALANCHE_OUTCOME] = oc
+            ties += res[WALK_TIES]
             if oc == STABLE:
-                o[14] = res[1]
+                o[E_AVALANCHE_SIZE] = res[WALK_FLIPS]
     return ties

@@ -1,7 +1,7 @@
 """Kernels that build coupling matrices from their compact forms (no I/O).
 
-Form codes as in ``hyst.model.FORM_CODES``: 1 symmetric (row-major packed upper
-triangle), 2 constant columns (c_ij = −d_j), 3 constant rows (c_ij = −d_i).
+Form codes of :mod:`hyst.kernels.codes`: FORM_SYMMETRIC (row-major packed upper
+triangle), FORM_COLUMNS (c_ij = −d_j), FORM_ROWS (c_ij = −d_i).
 """
 
 from __future__ import annotations
@@ -9,8 +9,7 @@ from __future__ import annotations
 from numba import prange
 
 from hyst._numba import jit
-
-FORM_SYMMETRIC, FORM_COLUMNS, FORM_ROWS = 1, 2, 3
+from hyst.kernels.codes import FORM_COLUMNS, FORM_SYMMETRIC
 
 
 @jit

@@ -1,13 +1,14 @@
-# Stage 3: analyse. Scaling collapses versus N·J0 of every study swept over N
-# and NJ0: small-coupling power laws, plateaus, 1 − P versus N, collapse exponent.
+# Stage: analyse. Scaling analysis against N·J0 of every study its kind marks as analysable:
+# small-coupling power laws, plateaus, 1 − P versus N, collapse exponent.
 
 
 rule analyse:
     input:
         dataset=f"{RESULTS}/datasets/{{study}}.nc",
-        code=PACKAGE / "analysis.py",  # a change to the analysis code re-analyses
     output:
         f"{RESULTS}/analysis/{{study}}.nc",
+    params:
+        code=CODE["analysis"],
     resources:
         mem_mb=2000,
         runtime=30,

@@ -1,16 +1,16 @@
-# Stage 2: collect. Merge a study's point files into one NetCDF dataset with
-# dimensions named after the study's axes.
+# Stage: collect. A study's dataset from its jobs' result files, assembled by its kind.
 
 
 rule collect:
     input:
-        batch_manifests,
+        job_manifests,
     output:
         f"{RESULTS}/datasets/{{study}}.nc",
     params:
-        study=lambda wc: canonical(CONFIG["studies"][wc.study]),
+        study=lambda wc: canonical(STUDIES[wc.study]),
         seed=CONFIG["seed"],
         results=lambda wc, output: str(Path(output[0]).parent.parent),
+        code=study_code,
     resources:
         mem_mb=2000,
         runtime=30,

@@ -1,4 +1,6 @@
-# Configuration validation and the sweep plan shared by every rule file.
+# Configuration validation, the plan of every study kind's jobs, and the helpers shared by
+# the other files of workflow/rules. Nothing here names a study or a kind (they come from
+# the configuration and from hyst.studies.KINDS).
 import json
 import sys
 from pathlib import Path
@@ -7,9 +9,9 @@ import yaml
 from snakemake.utils import update_config
 
 from hyst.config import ConfigError, validate
-from hyst.pipeline import plan, study_batches
-from hyst.plotting import FIGURES, OPTIONAL
+from hyst.fingerprint import source_fingerprint
 from hyst.report import CaptionFile
+from hyst.studies import KINDS, kind_of, plan
 
 if "studies" not in config:
     # no --configfile: the paper preset, with any --config overrides on top
@@ -25,8 +27,15 @@ except ConfigError as err:
     sys.exit(2)
 
 RESULTS = CONFIG["results"]
-#: The hyst package: its analysis and plotting modules are inputs of their rules.
-PACKAGE = Path(workflow.basedir) / "hyst"
+STUDIES = CONFIG["studies"]
+FIGURES = CONFIG["figures"]
+PLAN = plan(CONFIG)
+#: Fingerprints of the code behind each stage (a change re-runs that stage alone).
+CODE = {
+    **{name: kind.fingerprint() for name, kind in KINDS.items()},
+    "analysis": source_fingerprint(["hyst.analysis", "hyst.catalogue"]),
+    "plotting": source_fingerprint(["hyst.plotting", "hyst.catalogue", "hyst.report"]),
+}
 
 if 1 < (workflow.cores or 0) < CONFIG["resources"]["threads"]:
     sys.stderr.write(
@@ -35,22 +44,11 @@ if 1 < (workflow.cores or 0) < CONFIG["resources"]["threads"]:
         "Under --profile profiles/slurm add --workflow-profile none (Snakemake also loads "
         "profiles/default, whose `cores: all` counts this machine's cores).\n"
     )
-BATCHES, STUDIES = plan(CONFIG)
 
 
 wildcard_constraints:
-    batch="[A-Za-z0-9_.-]+",
+    job="[A-Za-z0-9_.-]+",
     study="[A-Za-z0-9_-]+",
-
-
-def swept(study):
-    """Studies with a scaling analysis: several N and NJ0 (or J0) values."""
-    axis = study.get("NJ0", study.get("J0"))
-    values = axis if isinstance(axis, list) else [0, 0, 0]
-    return len(study["N"]) >= 2 and len(values) >= 3
-
-
-ANALYSED = sorted(name for name, study in CONFIG["studies"].items() if swept(study))
 
 
 def canonical(value):
@@ -58,21 +56,24 @@ def canonical(value):
     return json.dumps(value, sort_keys=True)
 
 
-def batch_manifests(wildcards):
-    """Manifests of the sampling batches holding a study's points."""
-    names = study_batches(BATCHES, STUDIES[wildcards.study])
-    return [f"{RESULTS}/batches/{name}.json" for name in names]
+def job_payload(kind, name):
+    """The payload of one job, as canonical JSON (the job's result depends on it alone)."""
+    return canonical(PLAN.job(kind, name).payload)
 
 
-def figure_datasets(name):
-    """Datasets a figure needs that this configuration provides."""
-    return [d for d in FIGURES[name].datasets if d in STUDIES or (d == "pairs" and CONFIG["pairs"])]
+def job_manifests(wildcards):
+    """Manifests of the jobs a study needs."""
+    return [f"{RESULTS}/jobs/{kind}/{name}.json" for kind, name in PLAN.needs[wildcards.study]]
 
 
-def renderable(name):
-    """A figure is rendered when the config provides every study it needs."""
-    needed = [d for d in FIGURES[name].datasets if (name, d) not in OPTIONAL]
-    return all(d in STUDIES or (d == "pairs" and CONFIG["pairs"]) for d in needed)
+def study_code(wildcards):
+    """Fingerprint of the code of a study's kind (collection re-runs when it changes)."""
+    return CODE[kind_of(STUDIES[wildcards.study]).name]
 
 
-RENDERED = sorted(name for name in FIGURES if renderable(name))
+ANALYSED = sorted(name for name, study in STUDIES.items() if kind_of(study).analysable(study))
+
+
+def figure_studies(name):
+    """The studies bound to a figure."""
+    return list(FIGURES[name]["studies"])

@@ -1,15 +1,14 @@
-# Stage 4: figures. Each figure of the paper is rendered (PNG and PDF) from the
-# study datasets it needs and their analyses; only plotting parameters
-# (config `figures:`) and the plotting code trigger a re-render.
+# Stage: figures. Every figure of the configuration (`figures:`) is rendered (PNG and PDF)
+# from the datasets of the studies bound to it and their analyses; only its binding, its
+# params and the plotting code trigger a re-render.
 
 
 rule figure:
     input:
-        datasets=lambda wc: [f"{RESULTS}/datasets/{d}.nc" for d in figure_datasets(wc.figure)],
+        datasets=lambda wc: [f"{RESULTS}/datasets/{s}.nc" for s in figure_studies(wc.figure)],
         analysis=lambda wc: [
-            f"{RESULTS}/analysis/{d}.nc" for d in figure_datasets(wc.figure) if d in ANALYSED
+            f"{RESULTS}/analysis/{s}.nc" for s in figure_studies(wc.figure) if s in ANALYSED
         ],
-        code=PACKAGE / "plotting.py",  # a change to the plotting code re-renders
     output:
         png=report(
             f"{RESULTS}/figures/{{figure}}.png",
@@ -19,12 +18,12 @@ rule figure:
         pdf=f"{RESULTS}/figures/{{figure}}.pdf",
         caption=f"{RESULTS}/figures/{{figure}}.caption.rst",
     params:
-        names=lambda wc: figure_datasets(wc.figure),
-        analysed=lambda wc: [d for d in figure_datasets(wc.figure) if d in ANALYSED],
-        plot=lambda wc: canonical(CONFIG["figures"].get(wc.figure, {})),
+        binding=lambda wc: canonical(FIGURES[wc.figure]),
+        analysed=lambda wc: [s for s in figure_studies(wc.figure) if s in ANALYSED],
         caption=lambda wc: CaptionFile(f"{RESULTS}/figures/{wc.figure}.caption.rst"),
+        code=CODE["plotting"],
     wildcard_constraints:
-        figure="|".join(RENDERED) if RENDERED else "NONE",
+        figure="|".join(FIGURES) if FIGURES else "NONE",
     resources:
         mem_mb=2000,
         runtime=20,

@@ -1,18 +1,16 @@
-"""Merge a study's point files into results/datasets/<study>.nc."""
+"""Collect a study's dataset into results/datasets/<study>.nc (thin wrapper)."""
 
 import json
 
 from hyst.io import write_dataset
-from hyst.pipeline import collect, study_specs
+from hyst.studies import collect
 
 
 def main(name, study, seed, results, output, log_path):
-    study = json.loads(study)
-    specs = study_specs(name, study, {"seed": seed})
-    ds = collect(name, study, specs, results)
+    ds = collect(name, json.loads(study), {"seed": seed}, results)
     write_dataset(ds, output)
     with open(log_path, "w") as log:
-        print(f"study {name}: {len(specs)} points -> {output}", file=log)
+        print(f"study {name} ({ds.attrs.get('kind')}) -> {output}", file=log)
         print(ds, file=log)
 
 

@@ -1,0 +1,114 @@
+"""The catalogue of observables: every observable of a sampled point is declared here, once.
+
+An :class:`Observable` names its dataset variable and symbol, its kind
+(probability, mean, histogram, records, or a diagnostic count), the kernel
+group(s) that produce it, a description with units, a plot label, how it is
+measured from a decoded kernel call, the paper's small-coupling slopes and
+quoted values where the paper gives them, and how the scaling analysis treats
+it. Everything else is derived from this table: the sampler's tallies
+(:mod:`hyst.statistics`), the dataset variables, the observable groups of the
+configuration and the command line, the analysis's list, the plot labels and
+the values the report and the paper comparison quote.
+
+Adding an observable means: the kernel (and its column name in
+:mod:`hyst.kernels.codes`), one entry here, and its tests.
+
+Decoded kernel calls
+--------------------
+The sampler runs one kernel call per source and decodes it into a dict ``d``
+that every ``measure`` reads by name (see :mod:`hyst.sampler`):
+
+- enumeration (groups transitions, zero_field, and avalanche for N ≤ 18): every
+  column of ``codes.ENUMERATION_COLUMNS`` (per sample), ``N``, ``gap_fraction``,
+  ``loop_length_hist``, ``loop_elements_hist``, ``l4_count``, ``l4_recorded``,
+  ``l4_records``, and the avalanche fields below when it computed the avalanche;
+- avalanche (either kernel path): ``avalanche_prepared`` (bool), ``race_first_flip``,
+  ``avalanche_outcome``, ``avalanche_size`` (−1 where undefined), ``ties``;
+- cyclic: ``drive_prepared`` (bool), ``drive_outcome``, ``transient``, ``period``,
+  ``drive_ties``, ``drive_amplitude`` (field units);
+- saturated_loop: ``loop_outcome``, ``loop_L``, ``loop_n_e``, ``loop_events``
+  (samples × 2 branches), ``l4_count``, ``l4_recorded``, ``l4_records``.
+
+``measure(d)`` returns, by kind: probability -> per-sample events (bool); mean ->
+the per-sample values entering the mean; histogram -> counts per bin; count ->
+an integer; records -> a dict of equal-length arrays. ``trials(d)`` of a
+probability is the mask of samples that count as trials (None: all samples).
+A measure returns None where the decoded call does not provide what it needs.
+"""
+
+from __future__ import annotations
+
+from hyst.catalogue.declarations import (
+    COUNT,
+    HISTOGRAM,
+    KINDS,
+    MEAN,
+    PROBABILITY,
+    RECORDS,
+    Group,
+    Observable,
+    PaperSlope,
+    PaperValue,
+    Scaling,
+)
+from hyst.catalogue.groups import ENUMERATION_MAX_N, GROUPS
+from hyst.catalogue.observables import OBSERVABLES
+
+__all__ = [
+    "CATALOGUE",
+    "COUNT",
+    "ENUMERATION_MAX_N",
+    "GROUPS",
+    "HISTOGRAM",
+    "KINDS",
+    "MEAN",
+    "OBSERVABLES",
+    "PROBABILITY",
+    "RECORDS",
+    "Group",
+    "Observable",
+    "PaperSlope",
+    "PaperValue",
+    "Scaling",
+    "analysed",
+    "label",
+    "observables",
+    "paper_slope",
+    "symbol",
+]
+
+CATALOGUE: dict[str, Observable] = {o.name: o for o in OBSERVABLES}
+if len(CATALOGUE) != len(OBSERVABLES):  # pragma: no cover - a declaration error
+    raise RuntimeError("the catalogue declares an observable twice")
+
+
+def observables(kind: str | None = None, groups=None) -> list[Observable]:
+    """Catalogue entries of a kind (all kinds when None) produced by any of ``groups``."""
+    return [
+        o
+        for o in OBSERVABLES
+        if (kind is None or o.kind == kind) and (groups is None or set(o.groups) & set(groups))
+    ]
+
+
+def label(name: str) -> str:
+    """Plot label of an observable (its name when it has none)."""
+    o = CATALOGUE.get(name)
+    return o.label if o is not None and o.label else name
+
+
+def symbol(name: str) -> str:
+    """Plain-text symbol of an observable (its name when it has none)."""
+    o = CATALOGUE.get(name)
+    return o.symbol if o is not None and o.symbol else name
+
+
+def analysed() -> list[Observable]:
+    """Observables with a scaling analysis (small-coupling power law, plateau, collapse)."""
+    return [o for o in OBSERVABLES if o.scaling is not None]
+
+
+def paper_slope(name: str, couplings=None, spans=None, rule=None) -> float:
+    """The paper's small-coupling slope of an observable for an ensemble (NaN if none)."""
+    o = CATALOGUE.get(name)
+    return o.paper_slope(couplings, spans, rule) if o is not None else float("nan")

@@ -1,0 +1,109 @@
+"""Declarations of the observable catalogue: observable groups, paper facts, scaling claims
+and the :class:`Observable` entry (see :mod:`hyst.catalogue`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+PROBABILITY, MEAN, HISTOGRAM, RECORDS, COUNT = (
+    "probability",
+    "mean",
+    "histogram",
+    "records",
+    "count",
+)
+KINDS = (PROBABILITY, MEAN, HISTOGRAM, RECORDS, COUNT)
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group of observables computed by one kernel pass.
+
+    max_N: largest N the group supports (None: any N); default: part of "all".
+    """
+
+    name: str
+    description: str
+    max_N: int | None = None
+    default: bool = True
+
+    def allows(self, N: int) -> bool:
+        return self.max_N is None or N <= self.max_N
+
+
+@dataclass(frozen=True)
+class PaperSlope:
+    """A small-coupling slope d ln P / d ln(N J0) the paper draws, for the ensembles where
+    every given field matches (None matches anything)."""
+
+    slope: float
+    couplings: str | None = None
+    spans: str | None = None
+    rule: str | None = None
+    source: str = ""
+
+    def matches(self, couplings=None, spans=None, rule=None) -> bool:
+        return all(
+            want is None or have is None or str(have) == want
+            for want, have in ((self.couplings, couplings), (self.spans, spans), (self.rule, rule))
+        )
+
+
+@dataclass(frozen=True)
+class PaperValue:
+    """A value the paper quotes for one point (a fraction, not a percentage)."""
+
+    value: float
+    couplings: str
+    spans: str
+    rule: str
+    N: int
+    NJ0: float
+    source: str
+
+
+@dataclass(frozen=True)
+class Scaling:
+    """How the scaling analysis treats an observable: whether a small-coupling power law is
+    claimed, and the largest value entering the collapse (None: all values)."""
+
+    power_law: bool = True
+    collapse_max_value: float | None = 0.5
+
+
+@dataclass(frozen=True)
+class Observable:
+    """One observable of a sampled point (see the module docstring)."""
+
+    name: str
+    kind: str
+    groups: tuple[str, ...]
+    description: str
+    measure: Callable = field(repr=False)
+    symbol: str = ""
+    label: str = ""
+    units: str = ""
+    trials: Callable | None = field(default=None, repr=False)
+    dim: str = ""
+    scaling: Scaling | None = None
+    paper_slopes: tuple[PaperSlope, ...] = ()
+    paper_values: tuple[PaperValue, ...] = ()
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"{self.name}: kind {self.kind!r} is not one of {', '.join(KINDS)}")
+        from hyst.catalogue.groups import GROUPS
+
+        unknown = [g for g in self.groups if g not in GROUPS]
+        if unknown:
+            raise ValueError(f"{self.name}: unknown group {unknown[0]!r}")
+        if self.kind in (HISTOGRAM, RECORDS) and not self.dim:
+            raise ValueError(f"{self.name}: a {self.kind} needs its dimension name")
+
+    def paper_slope(self, couplings=None, spans=None, rule=None) -> float:
+        """The paper's slope for this ensemble (NaN where the paper states none)."""
+        for p in self.paper_slopes:
+            if p.matches(couplings, spans, rule):
+                return float(p.slope)
+        return float("nan")

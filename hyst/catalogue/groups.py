@@ -1,0 +1,33 @@
+"""Observable groups: what one kernel pass computes, with the largest N it supports."""
+
+from __future__ import annotations
+
+from hyst.catalogue.declarations import Group
+
+#: Largest N for which the 2^N states are enumerated.
+ENUMERATION_MAX_N = 18
+
+GROUPS: dict[str, Group] = {
+    g.name: g
+    for g in (
+        Group(
+            "transitions",
+            "P_sl and self-loop sizes: every transition out of every potentially stable state "
+            "(enumerates 2^N states)",
+            ENUMERATION_MAX_N,
+        ),
+        Group(
+            "zero_field",
+            "P_s, P_g^0, f_G, P_sl^0: the dynamics at H = 0 (enumerates 2^N states)",
+            ENUMERATION_MAX_N,
+        ),
+        Group("avalanche", "P_RC and avalanche sizes A from a prepared stable state at H = 0"),
+        Group("cyclic", "cyclic drive between 0 and U_max: transient tau and period T"),
+        Group(
+            "saturated_loop",
+            "self-loops met driving the saturated hysteresis loop event by event (any N; L = 4 "
+            "records for the scatter figures); not part of 'all'",
+            default=False,
+        ),
+    )
+}

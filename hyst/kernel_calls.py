@@ -1,0 +1,160 @@
+"""Batch kernel calls with named outputs: the kernels' work arrays are built here, once.
+
+Every caller (the sampler, study kinds, tests, benchmarks) runs the numba batch
+kernels through these wrappers and reads their outputs by name
+(:mod:`hyst.kernels.codes`), never by position. ``parallel=True`` runs a kernel
+on all numba threads (``prange``); ``parallel=False`` keeps it on the calling
+thread (for thread pools such as Dask workers). Both give identical results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from hyst.kernels import codes, drive, enumeration
+from hyst.model import Systems, rule_code
+
+#: Distinct L = 4 self-loops of two elements recorded per system (the count is always exact).
+L4_PER_SYSTEM = 16
+
+
+class Columns:
+    """A 2-D (or 3-D) integer kernel output read by column name: ``out["outcome"]``."""
+
+    def __init__(self, array: np.ndarray, names: tuple[str, ...]):
+        if array.shape[-1] != len(names):
+            raise ValueError(f"Columns: {array.shape[-1]} columns for {len(names)} names")
+        self.array = array
+        self.names = names
+        self._index = {name: k for k, name in enumerate(names)}
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.array[..., self._index[name]]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._index
+
+
+@dataclass
+class EnumerationOutput:
+    """Outputs of ``enumeration.enumerate_observables`` for a batch of n systems.
+
+    columns: per-sample integers (``codes.ENUMERATION_COLUMNS``); gap_fraction: f_G per
+    sample; loop_length_hist / loop_elements_hist: distinct self-loops met in the P_sl
+    transitions by length L and element count n_e (summed over the batch); l4_state,
+    l4_mask, l4_count: the first ``L4_PER_SYSTEM`` distinct L = 4 loops of two elements of
+    each system (smallest bitmask of the cycle, flipping elements) and how many there were.
+    """
+
+    columns: Columns
+    gap_fraction: np.ndarray
+    loop_length_hist: np.ndarray
+    loop_elements_hist: np.ndarray
+    l4_state: np.ndarray
+    l4_mask: np.ndarray
+    l4_count: np.ndarray
+
+
+def enumerate_batch(
+    systems: Systems,
+    starts,
+    rule,
+    what: int = codes.WHAT_ALL,
+    *,
+    parallel: bool = True,
+    l4_per_system: int = L4_PER_SYSTEM,
+) -> EnumerationOutput:
+    """Run the enumeration kernel (all 2^N states) on a batch of small systems.
+
+    ``starts``: (n,) random start bitmasks; ``what``: bitmask of ``codes.WHAT_*`` groups.
+    """
+    n, N = systems.h_plus.shape
+    blocks = max(1, min(n, numba.get_num_threads())) if parallel else 1
+    out = np.zeros((n, len(codes.ENUMERATION_COLUMNS)), np.int64)
+    gapf = np.zeros(n)
+    hist_L = np.zeros((blocks, (1 << N) + 1), np.int64)
+    hist_ne = np.zeros((blocks, N + 1), np.int64)
+    l4_state = np.zeros((n, l4_per_system), np.int64)
+    l4_mask = np.zeros((n, l4_per_system), np.int64)
+    l4_count = np.zeros(n, np.int64)
+    kernel = (
+        enumeration.enumerate_observables if parallel else enumeration.enumerate_observables_serial
+    )
+    kernel(
+        systems.h_plus,
+        systems.h_minus,
+        systems.couplings,
+        np.asarray(starts, np.int64),
+        rule_code(rule),
+        int(what),
+        out,
+        gapf,
+        hist_L,
+        hist_ne,
+        l4_state,
+        l4_mask,
+        l4_count,
+    )
+    return EnumerationOutput(
+        Columns(out, codes.ENUMERATION_COLUMNS),
+        gapf,
+        hist_L.sum(axis=0),
+        hist_ne.sum(axis=0),
+        l4_state,
+        l4_mask,
+        l4_count,
+    )
+
+
+def avalanche_batch(systems: Systems, start_spins, rule, *, parallel: bool = True) -> Columns:
+    """Avalanches from prepared stable states (any N): ``codes.AVALANCHE_COLUMNS`` per sample.
+
+    ``start_spins``: (n, N) int8 ±1 random starts, relaxed at H = 0 under rule 1 to S0.
+    """
+    n = systems.samples
+    out = np.zeros((n, len(codes.AVALANCHE_COLUMNS)), np.int64)
+    kernel = drive.avalanche_batch if parallel else drive.avalanche_batch_serial
+    kernel(
+        systems.h_plus,
+        systems.h_minus,
+        *systems.kernel_operands(),
+        np.asarray(start_spins, np.int8),
+        rule_code(rule),
+        out,
+    )
+    return Columns(out, codes.AVALANCHE_COLUMNS)
+
+
+def cyclic_drive_batch(
+    systems: Systems, start_spins, rule, max_cycles: int, *, parallel: bool = True
+) -> tuple[Columns, np.ndarray]:
+    """Cyclic drive between 0 and U_max (any N): (``codes.CYCLIC_COLUMNS`` per sample,
+    U_max per sample in quanta)."""
+    n = systems.samples
+    out = np.zeros((n, len(codes.CYCLIC_COLUMNS)), np.int64)
+    umax = np.zeros(n, np.int64)
+    kernel = drive.cyclic_drive_batch if parallel else drive.cyclic_drive_batch_serial
+    kernel(
+        systems.h_plus,
+        systems.h_minus,
+        *systems.kernel_operands(),
+        np.asarray(start_spins, np.int8),
+        rule_code(rule),
+        int(max_cycles),
+        out,
+        umax,
+    )
+    return Columns(out, codes.CYCLIC_COLUMNS), umax
+
+
+def saturated_loop_batch(systems: Systems, rule, *, parallel: bool = True) -> Columns:
+    """Self-loops met along the saturated hysteresis loop (any N): ``codes.LOOP_COLUMNS``
+    per sample and branch (0: up from all −1, 1: down from all +1)."""
+    n = systems.samples
+    out = np.zeros((n, 2, len(codes.LOOP_COLUMNS)), np.int64)
+    kernel = drive.saturated_loop_batch if parallel else drive.saturated_loop_batch_serial
+    kernel(systems.h_plus, systems.h_minus, *systems.kernel_operands(), rule_code(rule), out)
+    return Columns(out, codes.LOOP_COLUMNS)

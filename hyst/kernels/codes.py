@@ -1,0 +1,179 @@
+"""Codes shared by the kernels and their callers: one place, no magic numbers.
+
+The kernels read these module-level integers as compile-time constants; the
+Python code above them (wrappers, sampler, tests) uses the same names to
+address kernel outputs. Numba freezes the values into its on-disk cache of
+each kernel module, so after changing a value here clear the cache
+(``find hyst -name '*.nbi' -delete``).
+
+Conventions (see :mod:`hyst.model`): parameters are int64 multiples of the
+quantum 2^-40; a field is ``(Hc, eps)`` meaning Hc + eps·0⁺.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Sentinel of an infinite threshold (H^+ of the all-up state, H^− of the all-down state).
+INF = np.int64(2**61)
+#: Larger than INF plus any threshold: pushes elements of the wrong sign out of a min/max.
+OFFSET = np.int64(2**62)
+
+# ---- outcomes of a relaxation ---------------------------------------------------------------
+STABLE, SELF_LOOP, ILL_DEFINED = 0, 1, 2
+#: Cyclic drive: a periodic orbit was reached / the cycle limit was hit first.
+ORBIT, NOT_CONVERGED = 0, 3
+#: An outcome that does not exist (e.g. no avalanche because the preparation failed).
+UNDEFINED = -1
+OUTCOME_NAMES = {STABLE: "stable", SELF_LOOP: "self_loop", ILL_DEFINED: "ill_defined"}
+#: Code of one step of the dynamics that changed the state (``enumeration.step``: STABLE,
+#: MOVED or ILL_DEFINED).
+MOVED = 1
+
+# ---- race-condition rules -------------------------------------------------------------------
+RULE_0, RULE_1, RULE_1P, RULE_2 = 0, 1, 2, 3
+#: Rule names of the configuration and the command line -> kernel codes.
+RULE_CODES = {"0": RULE_0, "1": RULE_1, "1p": RULE_1P, "2": RULE_2}
+
+# ---- how a batch stores its couplings (hyst.model.COUPLING_FORMS) ---------------------------
+FORM_DENSE, FORM_SYMMETRIC, FORM_COLUMNS, FORM_ROWS = 0, 1, 2, 3
+FORM_CODES = {
+    "dense": FORM_DENSE,
+    "symmetric": FORM_SYMMETRIC,
+    "columns": FORM_COLUMNS,
+    "rows": FORM_ROWS,
+}
+
+# ---- enumeration: groups of observables selected by the ``what`` bitmask -------------------
+WHAT_TRANSITIONS = 1  # P_sl: every transition out of every potentially stable state
+WHAT_ZERO_FIELD = 2  # P_s, P_g^0, f_G, P_sl^0 (the map at H = 0 and the random start)
+WHAT_AVALANCHE = 4  # S0 preparation, P_RC and the avalanche A
+WHAT_ALL = WHAT_TRANSITIONS | WHAT_ZERO_FIELD | WHAT_AVALANCHE
+
+# ---- enumeration: per-sample integer output columns (``enumerate_observables``) -----------
+ENUMERATION_COLUMNS = (
+    "n_potentially_stable",  # states with H^-(S) < H^+(S)
+    "potentially_stable_ties",  # states with H^-(S) == H^+(S)
+    "n_stable_at_zero",  # states with H^-(S) < 0 < H^+(S)
+    "zero_ties",  # states with a threshold exactly at H = 0
+    "self_loop_at_zero_any",  # the H = 0 map has a cycle
+    "random_start_outcome",  # relaxation of the random start at H = 0 under the rule
+    "random_start_length",  # its cycle length L (0 unless self-loop)
+    "n_transitions",  # up/down transitions from potentially stable states
+    "n_self_loop_transitions",  # ... that end in a self-loop
+    "n_ill_defined_transitions",  # ... that are ill-defined (rule 0)
+    "race_in_transitions",  # some transition met a race condition
+    "start_prepared",  # rule-1 relaxation of the random start reached a stable S0
+    "race_first_flip",  # 1 if >1 unstable after the first flip from S0 (−1 undefined)
+    "avalanche_outcome",  # outcome of raising H to H^+(S0) (−1 undefined)
+    "avalanche_size",  # flips of that avalanche (−1 unless stable)
+    "ties",  # ties met in all walks
+    "n_distinct_loops",  # distinct self-loops met in the P_sl transitions
+)
+(
+    E_N_POTENTIALLY_STABLE,
+    E_POTENTIALLY_STABLE_TIES,
+    E_N_STABLE_AT_ZERO,
+    E_ZERO_TIES,
+    E_SELF_LOOP_AT_ZERO_ANY,
+    E_RANDOM_START_OUTCOME,
+    E_RANDOM_START_LENGTH,
+    E_N_TRANSITIONS,
+    E_N_SELF_LOOP_TRANSITIONS,
+    E_N_ILL_DEFINED_TRANSITIONS,
+    E_RACE_IN_TRANSITIONS,
+    E_START_PREPARED,
+    E_RACE_FIRST_FLIP,
+    E_AVALANCHE_OUTCOME,
+    E_AVALANCHE_SIZE,
+    E_TIES,
+    E_N_DISTINCT_LOOPS,
+) = range(len(ENUMERATION_COLUMNS))
+
+# ---- enumeration: one walk (``enumeration.walk``) --------------------------------------------
+WALK_COLUMNS = (
+    "final_state",  # stable state, first repeated state of a self-loop, or the ill-defined state
+    "flips",
+    "steps",
+    "race",  # a state after the first step had several unstable elements
+    "ties",
+    "L",  # self-loop length
+    "n_e",  # elements flipping in the self-loop
+    "cycle_min",  # smallest bitmask in the cycle
+    "cycle_sum",  # sum of the cycle's bitmasks (with cycle_min and L: a loop's identity)
+    "flip_mask",  # bitmask of the elements flipping in the cycle
+)
+(
+    WALK_FINAL_STATE,
+    WALK_FLIPS,
+    WALK_STEPS,
+    WALK_RACE,
+    WALK_TIES,
+    WALK_L,
+    WALK_N_E,
+    WALK_CYCLE_MIN,
+    WALK_CYCLE_SUM,
+    WALK_FLIP_MASK,
+) = range(len(WALK_COLUMNS))
+
+# ---- event-driven kernels: one relaxation (``drive.relax``) ----------------------------------
+RELAX_COLUMNS = ("flips", "steps", "race", "ties", "L", "n_e", "e1", "e2")
+(
+    RELAX_FLIPS,
+    RELAX_STEPS,
+    RELAX_RACE,
+    RELAX_TIES,
+    RELAX_L,
+    RELAX_N_E,
+    RELAX_E1,  # first element flipping in the self-loop (−1 if none)
+    RELAX_E2,  # second one
+) = range(len(RELAX_COLUMNS))
+
+# ---- event-driven kernels: avalanche from a prepared stable state (``drive.avalanche_batch``)
+AVALANCHE_COLUMNS = (
+    "prepared",  # 1 if the rule-1 preparation reached a stable S0, −1 if it self-looped
+    "outcome",  # outcome of the avalanche (−1 undefined)
+    "size",  # A = flips (−1 undefined)
+    "race_first_flip",  # 1 if >1 unstable after the first flip (−1 undefined)
+    "ties",
+    "preparation_flips",
+    "L",  # self-loop length of the avalanche (0 unless self-loop)
+    "n_e",
+)
+(
+    AV_PREPARED,
+    AV_OUTCOME,
+    AV_SIZE,
+    AV_RACE_FIRST_FLIP,
+    AV_TIES,
+    AV_PREPARATION_FLIPS,
+    AV_L,
+    AV_N_E,
+) = range(len(AVALANCHE_COLUMNS))
+
+# ---- event-driven kernels: cyclic drive (``drive.cyclic_drive_batch``) -----------------------
+CYCLIC_COLUMNS = ("prepared", "outcome", "transient", "period", "cycles", "flips", "ties")
+(
+    CY_PREPARED,
+    CY_OUTCOME,  # ORBIT, SELF_LOOP, ILL_DEFINED, NOT_CONVERGED (−1 undefined)
+    CY_TRANSIENT,  # τ
+    CY_PERIOD,  # T
+    CY_CYCLES,
+    CY_FLIPS,
+    CY_TIES,
+) = range(len(CYCLIC_COLUMNS))
+
+# ---- event-driven kernels: one branch of the saturated loop (``drive.saturated_loop_batch``)
+LOOP_COLUMNS = ("outcome", "L", "n_e", "e1", "e2", "c_kl", "c_lk", "h2_k", "h2_l", "events")
+(
+    LOOP_OUTCOME,
+    LOOP_L,
+    LOOP_N_E,
+    LOOP_E1,  # k: first element of the loop
+    LOOP_E2,  # l: second element
+    LOOP_C_KL,
+    LOOP_C_LK,
+    LOOP_H2_K,  # 2 h̃_k in quanta (midpoint rescaled by the frozen elements)
+    LOOP_H2_L,
+    LOOP_EVENTS,  # switching events driven on the branch
+) = range(len(LOOP_COLUMNS))

@@ -1,0 +1,500 @@
+"""Event-driven relaxation of one system of any size (int8 spin arrays, O(N) per flip).
+
+Only ``@jit`` functions over plain arrays live here. Conventions as in
+:mod:`hyst.model`: integer parameters, fields ``(Hc, eps)``; rule, outcome,
+coupling-form and output-column codes are the names of :mod:`hyst.kernels.codes`.
+
+State s (int8 ±1) and local fields f_i = Σ_j c_ij s_j are updated together in
+O(N) per flip. Cycle detection is exact: a 64-bit Zobrist hash of the state
+locates candidate revisits in an open-addressing table, and a candidate is
+confirmed only if every element flipped an even number of times since the
+earlier visit (so a hash collision can never fake a self-loop). The table is
+only set up once a relaxation takes a second step.
+
+Couplings reach every kernel as ``(form, c, d)`` (``hyst.model.COUPLING_FORMS``):
+
+- FORM_DENSE:     c[k] = c_ij (N, N); columns are read from a transposed copy
+- FORM_SYMMETRIC: d[k] = the packed upper triangle, unpacked per system (c = c^T)
+- FORM_COLUMNS:   d[k] (N,), c_ij = −d_j for i ≠ j: no matrix at all
+- FORM_ROWS:      d[k] (N,), c_ij = −d_i for i ≠ j: no matrix at all
+
+Per system the helpers take ``(form, ct, dk)`` with ct[j, i] = c_ij for the
+matrix forms and dk the strengths of the columns and rows forms (the unused
+one is an empty array). The drive protocols built on this relaxation
+(avalanches, cyclic drive, saturated loop) are in :mod:`hyst.kernels.drive`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hyst._numba import jit
+from hyst.kernels.codes import (
+    FORM_COLUMNS,
+    FORM_DENSE,
+    FORM_ROWS,
+    FORM_SYMMETRIC,
+    ILL_DEFINED,
+    INF,
+    RELAX_E1,
+    RELAX_E2,
+    RELAX_FLIPS,
+    RELAX_L,
+    RELAX_N_E,
+    RELAX_RACE,
+    RELAX_STEPS,
+    RELAX_TIES,
+    RULE_0,
+    RULE_1,
+    RULE_1P,
+    RULE_2,
+    SELF_LOOP,
+    STABLE,
+)
+from hyst.kernels.structure import dense_from_packed
+
+
+@jit
+def zobrist_keys(N):
+    """Deterministic 64-bit keys per element (splitmix64)."""
+    keys = np.empty(N, np.uint64)
+    x = np.uint64(0x9E3779B97F4A7C15)
+    for i in range(N):
+        x += np.uint64(0x9E3779B97F4A7C15)
+        z = x
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        keys[i] = z ^ (z >> np.uint64(31))
+    return keys
+
+
+@jit
+def init_fields(s, f, form, ct, d):
+    """f_i = Σ_{j≠i} c_ij s_j; returns nothing."""
+    N = s.shape[0]
+    if form == FORM_COLUMNS:  # f_i = −(D − d_i s_i), D = Σ_j d_j s_j
+        D = np.int64(0)
+        for j in range(N):
+            D += d[j] * s[j]
+        for i in range(N):
+            f[i] = d[i] * s[i] - D
+    elif form == FORM_ROWS:  # f_i = −d_i (M − s_i), M = Σ_j s_j
+        M = np.int64(0)
+        for j in range(N):
+            M += s[j]
+        for i in range(N):
+            f[i] = -d[i] * (M - s[i])
+    else:
+        for i in range(N):
+            f[i] = 0
+        for j in range(N):
+            row = ct[j]
+            if s[j] > 0:
+                for i in range(N):
+                    f[i] += row[i]
+            else:
+                for i in range(N):
+                    f[i] -= row[i]
+
+
+@jit
+def coupling(i, j, form, ct, d):
+    """c_ij of one system."""
+    if i == j:
+        return np.int64(0)
+    if form == FORM_COLUMNS:
+        return -d[j]
+    if form == FORM_ROWS:
+        return -d[i]
+    return ct[j, i]
+
+
+@jit
+def system_view(k, form, c, d, buf):
+    """(ct, dk) of system k: ct[j, i] = c_ij for the matrix forms (the dense form is
+    transposed into ``buf``, the symmetric one unpacked into it) and the strengths."""
+    if form == FORM_SYMMETRIC:
+        dense_from_packed(FORM_SYMMETRIC, d[k], buf)
+        return buf, d[k]
+    if form != FORM_DENSE:
+        return c[k], d[k]
+    ck = c[k]
+    N = ck.shape[0]
+    tile = 32
+    for ib in range(0, N, tile):
+        for jb in range(0, N, tile):
+            for i in range(ib, min(ib + tile, N)):
+                for j in range(jb, min(jb + tile, N)):
+                    buf[j, i] = ck[i, j]
+    return buf, d[k]
+
+
+@jit
+def transpose_buffer(form, N):
+    """Work array for ``system_view`` (empty for the columns and rows forms)."""
+    n = N if form == FORM_DENSE or form == FORM_SYMMETRIC else 0
+    return np.empty((n, n), np.int64)
+
+
+@jit
+def state_hash(neg, keys):
+    """Zobrist hash of a state: XOR of the keys of the elements with s_i = +1 (branch free)."""
+    h = np.uint64(0)
+    for i in range(neg.shape[0]):
+        h ^= keys[i] & np.uint64(neg[i])
+    return h
+
+
+@jit
+def up_mask(s, neg):
+    """neg_i = −1 (all bits set) if s_i = +1 else 0: the int64 mirror of the state that
+    keeps the scans below branch free and vectorised."""
+    for i in range(s.shape[0]):
+        neg[i] = -1 if s[i] > 0 else 0
+
+
+@jit
+def flip(j, s, neg, f, form, ct, d):
+    """Flip element j and update the local fields in O(N)."""
+    s[j] = -s[j]
+    neg[j] = ~neg[j]
+    N = s.shape[0]
+    if form == FORM_COLUMNS:  # Δf_i = c_ij Δs_j = −2 s_j d_j for every i ≠ j
+        delta = 2 * s[j] * d[j]
+        for i in range(N):
+            f[i] -= delta
+        f[j] += delta
+    elif form == FORM_ROWS:  # Δf_i = −2 s_j d_i for i ≠ j
+        if s[j] > 0:
+            for i in range(N):
+                f[i] -= 2 * d[i]
+            f[j] += 2 * d[j]
+        else:
+            for i in range(N):
+                f[i] += 2 * d[i]
+            f[j] -= 2 * d[j]
+    else:  # Δf_i = 2 s_j c_ij, row j of ct (c_jj = 0)
+        row = ct[j]
+        if s[j] > 0:
+            for i in range(N):
+                f[i] += 2 * row[i]
+        else:
+            for i in range(N):
+                f[i] -= 2 * row[i]
+
+
+#: Sentinel values above this bound are "no element" (real thresholds are below 2^59).
+_NONE = np.int64(2**60)
+
+
+@jit
+def next_up(neg, f, hp):
+    """(H^+(S), critical element, tie) over elements with s_i = −1; (INF, −1) if none.
+
+    Branch free (elements with s_i = +1 are pushed up by INF), then the first
+    index attaining the minimum."""
+    N = neg.shape[0]
+    best = INF
+    for i in range(N):
+        best = min(best, hp[i] - f[i] + (neg[i] & INF))
+    if best >= _NONE:
+        return INF, -1, False
+    arg = N
+    count = 0
+    for i in range(N):  # the first index attaining the minimum, and how many do
+        hit = hp[i] - f[i] + (neg[i] & INF) == best
+        arg = min(arg, i if hit else N)
+        count += hit
+    return best, arg, count > 1
+
+
+@jit
+def next_down(neg, f, hm):
+    """(H^−(S), critical element, tie) over elements with s_i = +1; (−INF, −1) if none."""
+    N = neg.shape[0]
+    best = -INF
+    for i in range(N):
+        best = max(best, hm[i] - f[i] - (~neg[i] & INF))
+    if best <= -_NONE:
+        return -INF, -1, False
+    arg = N
+    count = 0
+    for i in range(N):
+        hit = hm[i] - f[i] - (~neg[i] & INF) == best
+        arg = min(arg, i if hit else N)
+        count += hit
+    return best, arg, count > 1
+
+
+@jit(inline=True)
+def _margin(ng, f_i, hp_i, hm_i, Hc, eps):
+    """Instability margin m_i (times two) of one element (ng = its up mask); unstable
+    iff m_i > 0. s_i = −1: 2 (Hc − H_i^+) + eps; s_i = +1: 2 (H_i^− − Hc) − eps."""
+    thr = (hp_i & ~ng) | (hm_i & ng)
+    x = 2 * (Hc - thr + f_i) + eps
+    return (x ^ ng) - ng
+
+
+@jit
+def scan(neg, f, Hc, eps, rule, hp, hm, buf):
+    """Unstable elements at (Hc, eps): returns (n_u, chosen, ties); rule 2 fills buf."""
+    N = neg.shape[0]
+    if rule == RULE_1 or rule == RULE_0:
+        # branch free: counts and the largest margin, then the first index attaining it
+        n_u = np.int64(0)
+        zeros = np.int64(0)
+        bestm = np.int64(0)
+        for i in range(N):
+            m = _margin(neg[i], f[i], hp[i], hm[i], Hc, eps)
+            n_u += m > 0
+            zeros += m == 0
+            bestm = max(bestm, m)
+        if n_u == 0:
+            return n_u, -1, zeros
+        chosen = N
+        count = 0
+        for i in range(N):  # the first index with the largest margin, and how many have it
+            hit = _margin(neg[i], f[i], hp[i], hm[i], Hc, eps) == bestm
+            chosen = min(chosen, i if hit else N)
+            count += hit
+        if count > 1 and rule == RULE_1:  # equal largest margins: resolved by lowest index
+            zeros += 1
+        return n_u, chosen, zeros
+    n_u = np.int64(0)
+    ties = np.int64(0)
+    chosen = -1
+    bestm = np.int64(0)
+    tie = False
+    for i in range(N):
+        m = _margin(neg[i], f[i], hp[i], hm[i], Hc, eps)
+        if m == 0:
+            ties += 1
+        elif m > 0:
+            if rule == RULE_2:
+                buf[n_u] = i
+            n_u += 1
+            if chosen < 0 or m < bestm:
+                bestm = m
+                chosen = i
+                tie = False
+            elif m == bestm:
+                tie = True
+    if tie and rule == RULE_1P:
+        ties += 1
+    return n_u, chosen, ties
+
+
+@jit
+def grow(a, n):
+    b = np.empty(2 * a.shape[0], a.dtype)
+    b[:n] = a[:n]
+    return b
+
+
+@jit
+def _finish(out, flips, steps, race, ties, L, n_e, e1, e2):
+    out[RELAX_FLIPS] = flips
+    out[RELAX_STEPS] = steps
+    out[RELAX_RACE] = race
+    out[RELAX_TIES] = ties
+    out[RELAX_L] = L
+    out[RELAX_N_E] = n_e
+    out[RELAX_E1] = e1
+    out[RELAX_E2] = e2
+
+
+#: Initial capacity of a workspace's revisit table (a power of two) and flip log.
+_TABLE, _LOG = 64, 256
+
+
+@jit
+def workspace(N):
+    """Scratch arrays of the relaxation of one N-element system, reused across calls:
+    (Zobrist keys, rule-2 buffer, table keys, table steps (−1 = empty), flip log,
+    step bounds, parity marks)."""
+    return (
+        zobrist_keys(N),
+        np.empty(N, np.int64),
+        np.zeros(_TABLE, np.uint64),
+        np.full(_TABLE, -1, np.int64),
+        np.empty(_LOG, np.int64),
+        np.empty(_TABLE, np.int64),
+        np.zeros(N, np.int8),
+    )
+
+
+@jit
+def system_state(N):
+    """Work arrays of one N-element system: spins s (int8), their int64 mirror neg,
+    local fields f, a relaxation result row and a ``workspace``."""
+    return (
+        np.empty(N, np.int8),
+        np.empty(N, np.int64),
+        np.empty(N, np.int64),
+        np.zeros(8, np.int64),
+        workspace(N),
+    )
+
+
+@jit
+def relax(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
+    """Relax (s, neg, f) in place at field (Hc, eps) under ``rule``.
+
+    Fills out = [flips, steps, race, ties, L, n_e, e1, e2] and returns the outcome
+    code. race = 1 if a state after the first step had several unstable
+    elements. For a self-loop, L is the cycle length (steps) and n_e the
+    number of distinct elements flipping in the cycle; (s, neg, f) are left at
+    the first repeated state; e1, e2 are the first two elements flipping in
+    the cycle (−1 if none). ``ws`` is a ``workspace(N)``.
+
+    Transitions of zero or one flip (most events of a drive) take no cycle
+    bookkeeping; longer ones continue in ``_relax_walk``.
+    """
+    buf = ws[1]
+    if rule == RULE_2:
+        nothing = (np.int64(0), -1, np.int64(0))
+        return _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, -1, 0, nothing)
+    n_u, chosen, ties = scan(neg, f, Hc, eps, rule, hp, hm, buf)
+    if n_u == 0:
+        _finish(out, 0, 0, 0, ties, 0, 0, -1, -1)
+        return STABLE
+    if rule == RULE_0 and n_u > 1:
+        _finish(out, 0, 0, 0, ties, 0, 0, -1, -1)
+        return ILL_DEFINED
+    flip(chosen, s, neg, f, form, ct, d)
+    n_u, second, t = scan(neg, f, Hc, eps, rule, hp, hm, buf)
+    if n_u == 0:
+        _finish(out, 1, 1, 0, ties + t, 0, 0, -1, -1)
+        return STABLE
+    scanned = (n_u, second, t)
+    return _relax_walk(
+        s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, chosen, ties, scanned
+    )
+
+
+@jit
+def _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, first, ties, scanned):
+    """The general relaxation loop with exact cycle detection. ``first`` >= 0: one
+    single flip (of that element) was already made, with ``ties`` counted before it,
+    and ``scanned`` is the scan of the state it led to."""
+    keys, buf, tkeys, tstep, log, bound, par = ws
+    e1 = -1
+    e2 = -1
+    nlog = 0
+    h = state_hash(neg, keys)
+    steps = 0
+    flips = 0
+    race = 0
+    L = 0
+    n_e = 0
+    outcome = STABLE
+    nent = 0
+    mask = np.uint64(tkeys.shape[0] - 1)
+    if first >= 0:  # the start state and step 1
+        h0 = h ^ keys[first]
+        slot = np.int64(h0 & mask)
+        tkeys[slot] = h0
+        tstep[slot] = 0
+        nent = 1
+        log[0] = first
+        bound[0] = 0
+        nlog = 1
+        steps = 1
+        flips = 1
+    slot = np.int64(h & mask)
+    while tstep[slot] >= 0:
+        slot = np.int64((np.uint64(slot) + np.uint64(1)) & mask)
+    tkeys[slot] = h
+    tstep[slot] = steps
+    nent += 1
+    while True:
+        if first >= 0 and steps == 1:
+            n_u, chosen, t = scanned
+        else:
+            n_u, chosen, t = scan(neg, f, Hc, eps, rule, hp, hm, buf)
+        ties += t
+        if steps > 0 and n_u > 1:
+            race = 1
+        if n_u == 0:
+            break
+        if rule == RULE_0 and n_u > 1:
+            outcome = ILL_DEFINED
+            break
+        if steps >= bound.shape[0]:
+            bound = grow(bound, steps)
+        bound[steps] = nlog
+        if rule == RULE_2:
+            for q in range(n_u):
+                j = buf[q]
+                flip(j, s, neg, f, form, ct, d)
+                h ^= keys[j]
+                if nlog >= log.shape[0]:
+                    log = grow(log, nlog)
+                log[nlog] = j
+                nlog += 1
+            flips += n_u
+        else:
+            flip(chosen, s, neg, f, form, ct, d)
+            h ^= keys[chosen]
+            if nlog >= log.shape[0]:
+                log = grow(log, nlog)
+            log[nlog] = chosen
+            nlog += 1
+            flips += 1
+        steps += 1
+        # look the new state up
+        mask = np.uint64(tkeys.shape[0] - 1)
+        slot = np.int64(h & mask)
+        found = -1
+        while tstep[slot] >= 0:
+            if tkeys[slot] == h:
+                # candidate revisit: confirm exactly by flip parity since that step
+                t0 = tstep[slot]
+                for q in range(bound[t0], nlog):
+                    par[log[q]] ^= 1
+                ok = True
+                for q in range(bound[t0], nlog):
+                    if par[log[q]]:
+                        ok = False
+                    par[log[q]] = 0
+                if ok:
+                    found = t0
+                    break
+            slot = np.int64((np.uint64(slot) + np.uint64(1)) & mask)
+        if found >= 0:
+            outcome = SELF_LOOP
+            L = steps - found
+            for q in range(bound[found], nlog):  # distinct elements, in order
+                if not par[log[q]]:
+                    par[log[q]] = 1
+                    if n_e == 0:
+                        e1 = log[q]
+                    elif n_e == 1:
+                        e2 = log[q]
+                    n_e += 1
+            for q in range(bound[found], nlog):
+                par[log[q]] = 0
+            break
+        tkeys[slot] = h
+        tstep[slot] = steps
+        nent += 1
+        if 2 * nent > tkeys.shape[0]:  # rehash into a table twice as large (this call only)
+            ncap = 2 * tkeys.shape[0]
+            nk = np.zeros(ncap, np.uint64)
+            ns = np.full(ncap, -1, np.int64)
+            nm = np.uint64(ncap - 1)
+            for q in range(tkeys.shape[0]):
+                if tstep[q] >= 0:
+                    p = np.int64(tkeys[q] & nm)
+                    while ns[p] >= 0:
+                        p = np.int64((np.uint64(p) + np.uint64(1)) & nm)
+                    nk[p] = tkeys[q]
+                    ns[p] = tstep[q]
+            if tkeys.shape[0] == ws[2].shape[0]:
+                ws[3][:] = -1  # leave the workspace's own table empty
+            tkeys = nk
+            tstep = ns
+    if tkeys.shape[0] == ws[2].shape[0]:
+        tstep[:] = -1
+    _finish(out, flips, steps, race, ties, L, n_e, e1, e2)
+    return outcome

@@ -1,0 +1,59 @@
+"""Figures: one module per figure family, the shared house style, and the figure-type registry.
+
+- :mod:`hyst.plotting.style`: rcParams, colours, panel letters, labels and titles;
+- :mod:`hyst.plotting.panels`: data access and drawing helpers shared by the families;
+- :mod:`hyst.plotting.sweeps`: points studies swept over N and N·J0 (Fig. 2 and replicas,
+  race conditions, stable states, gaps versus self-loops, rules, rule 2);
+- :mod:`hyst.plotting.l4`: L = 4 self-loops (two elements, large systems);
+- :mod:`hyst.plotting.large_systems`: large strictly self-loop-free systems (Fig. 4 and more);
+- :mod:`hyst.plotting.registry`: the figure types and what each needs from its studies.
+
+:func:`render` draws a figure type from its bound datasets; :func:`save` writes
+PNG and PDF. Importing this package does not import matplotlib.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from pathlib import Path
+
+from hyst.plotting.registry import FIGURE_TYPES, FigureType, Need
+
+__all__ = ["FIGURE_TYPES", "FigureType", "Need", "render", "save"]
+
+
+def render(type_name: str, datasets: Sequence, analysis=None, **params):
+    """Draw the figure type ``type_name`` from its datasets (one per need, in order; an
+    optional need may be missing or None). ``analysis``: None, one analysis Dataset or
+    {study: analysis Dataset}, passed to drawing functions that use it; ``params``
+    override the type's defaults."""
+    if type_name not in FIGURE_TYPES:
+        raise KeyError(f"unknown figure type {type_name!r}; known: {', '.join(FIGURE_TYPES)}")
+    ftype = FIGURE_TYPES[type_name]
+    datasets = list(datasets) + [None] * (len(ftype.needs) - len(datasets))
+    missing = [
+        n.what for n, d in zip(ftype.needs, datasets, strict=True) if d is None and not n.optional
+    ]
+    if missing:
+        raise KeyError(f"{type_name} needs {'; '.join(missing)}")
+    function = ftype.function()
+    kwargs = {**ftype.params, **params}
+    if "analysis" in inspect.signature(function).parameters:
+        kwargs["analysis"] = analysis
+    return function(*datasets, **kwargs)
+
+
+def save(fig, stem, *, dpi: int = 200, formats: Sequence[str] = ("png", "pdf")) -> list:
+    """Write ``stem.png`` (``dpi``) and ``stem.pdf`` in the house style; returns the paths."""
+    from hyst.plotting.style import style
+
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    paths = []
+    with style():
+        for ext in formats:
+            path = stem.with_name(f"{stem.name}.{ext}")
+            fig.savefig(path, dpi=dpi, bbox_inches="tight")
+            paths.append(path)
+    return paths

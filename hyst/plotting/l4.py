@@ -1,0 +1,175 @@
+"""Figures of L = 4 self-loops: two elements in the (c12, c21) plane, and large systems in
+the rescaled plane, against the Supplemental's analytic region
+(:func:`hyst.two_elements.l4_region_polygons`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import xarray as xr
+from matplotlib.figure import Figure
+
+from hyst.plotting.style import SCATTER_COLOR, new_figure, panel_letter, style
+from hyst.two_elements import l4_region_polygons
+
+
+def _draw_region(ax, polygons, lim, **kw):
+    """Dashed edges of the region polygons, leaving out the edges on the box border."""
+    style_kw = {"color": "k", "ls": "--", "lw": 0.9, "zorder": 4, **kw}
+    tol = 1e-9 * max(1.0, lim)
+    for poly in polygons:
+        n = len(poly)
+        for i in range(n):
+            p, q = poly[i], poly[(i + 1) % n]
+            on_border = any(
+                abs(p[k] - v) < tol and abs(q[k] - v) < tol for k in (0, 1) for v in (-lim, lim)
+            )
+            if not on_border:
+                ax.plot([p[0], q[0]], [p[1], q[1]], **style_kw)
+
+
+def _scatter_panel(ax, x, y, lim, *, ms=1.5, alpha=0.25):
+    ok = np.isfinite(x) & np.isfinite(y)
+    ax.scatter(
+        x[ok], y[ok], s=ms, color=SCATTER_COLOR, alpha=alpha, lw=0, rasterized=True, zorder=2
+    )
+    ax.axhline(0, color="0.7", lw=0.5, zorder=1)
+    ax.axvline(0, color="0.7", lw=0.5, zorder=1)
+    ax.set_xlim(-lim, lim)
+    ax.set_ylim(-lim, lim)
+    ax.set_aspect("equal", adjustable="box")
+
+
+def fig_pairs_l4(
+    pairs: xr.Dataset,
+    *,
+    lim: float | None = None,
+    delta_h: float | None = None,
+    ms: float = 1.5,
+    alpha: float = 0.25,
+    size=None,
+) -> Figure:
+    """Supplemental "Sampling self-loops for N = 2 interacting elements".
+
+    One panel per span σ (``pairs`` dims ``sigma, pair``): (c12, c21) of the
+    systems with an L = 4 self-loop (small red transparent markers), with the
+    dashed boundaries of the analytic region (:func:`l4_region_polygons`; σ = 0:
+    c12 c21 < 0 and |c12 − c21| > |Δh^c|), Δh^c from ``attrs['delta_h']``.
+    """
+    dh = float(delta_h if delta_h is not None else pairs.attrs.get("delta_h", 1.0))
+    sigmas = np.atleast_1d(pairs["sigma"].values) if "sigma" in pairs.dims else [0.0]
+    if lim is None:
+        cm = pairs.attrs.get("c_max")
+        if cm is not None and np.isfinite(float(cm)):
+            lim = float(cm)
+        else:
+            v = np.abs(
+                np.concatenate([np.ravel(pairs["c12"].values), np.ravel(pairs["c21"].values)])
+            )
+            v = v[np.isfinite(v)]
+            lim = float(v.max()) if v.size else 1.0
+    n = len(sigmas)
+    size = size or (2.5 * n + 0.3, 2.7)
+    with style():
+        fig, axes = new_figure(1, n, size)
+        for i, s in enumerate(sigmas):
+            p = pairs.sel(sigma=s) if "sigma" in pairs.dims else pairs
+            loop = np.asarray(p["self_loop"].values).reshape(-1).astype(bool)
+            x = np.asarray(p["c12"].values, float).reshape(-1)[loop]
+            y = np.asarray(p["c21"].values, float).reshape(-1)[loop]
+            ax = axes[0, i]
+            _scatter_panel(ax, x, y, lim, ms=ms, alpha=alpha)
+            _draw_region(ax, l4_region_polygons(float(s), dh, lim), lim)
+            ax.set_xlabel(r"$c_{12}$")
+            ax.set_ylabel(r"$c_{21}$")
+            name = "spins, " if float(s) == 0 else ""
+            panel_letter(ax, i, rf"{name}$\sigma = {float(s):g}$")
+            ax.text(
+                0.97,
+                0.97,
+                rf"$\Delta h^c = {dh:g}$",
+                transform=ax.transAxes,
+                ha="right",
+                va="top",
+                fontsize=7,
+            )
+    return fig
+
+
+def l4_rescaled(ds: xr.Dataset, mask=None) -> tuple[np.ndarray, np.ndarray]:
+    """Rescaled couplings (c_kl/Δh̃, c_lk/Δh̃) of L = 4 records, oriented so Δh̃ = h̃_l − h̃_k > 0."""
+    ckl = np.asarray(ds["l4_c_kl"].values, float)
+    clk = np.asarray(ds["l4_c_lk"].values, float)
+    dh = np.asarray(ds["l4_h_tilde_l"].values, float) - np.asarray(ds["l4_h_tilde_k"].values, float)
+    if mask is not None:
+        ckl, clk, dh = ckl[mask], clk[mask], dh[mask]
+    swap = dh < 0
+    x = np.where(swap, clk, ckl)
+    y = np.where(swap, ckl, clk)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ad = np.abs(dh)
+        x = np.where(ad > 0, x / ad, np.nan)
+        y = np.where(ad > 0, y / ad, np.nan)
+    return x, y
+
+
+def fig_large_l4(
+    ds: xr.Dataset,
+    *,
+    spans: Sequence[str] = ("spin", "hysteron"),
+    N=None,
+    NJ0=None,
+    lim: float = 4.0,
+    ms: float = 1.5,
+    alpha: float = 0.25,
+    size=None,
+) -> Figure:
+    """Supplemental "Self-loops of size 4 in large systems" (N = 1024, N·J0 = 10).
+
+    One panel per span ensemble (``l4_spans``): each recorded L = 4 self-loop of
+    elements k, l as a point (c_kl/Δh̃, c_lk/Δh̃), Δh̃ = h̃_l^c − h̃_k^c > 0
+    (k, l swapped when negative), with the N = 2 spin region |x − y| > 1,
+    x y < 0 dashed; the fraction of records inside it is printed.
+    """
+    labels = (
+        np.asarray(ds["l4_spans"].values).astype(str) if "l4_spans" in ds else np.array([], str)
+    )
+    base = np.ones(labels.size, bool)
+    if N is not None and "l4_N" in ds:
+        base &= np.asarray(ds["l4_N"].values) == N
+    if NJ0 is not None and "l4_NJ0" in ds:
+        base &= np.isclose(np.asarray(ds["l4_NJ0"].values, float), NJ0)
+    spans = list(spans)
+    n = len(spans)
+    size = size or (2.6 * n + 0.3, 2.8)
+    with style():
+        fig, axes = new_figure(1, n, size)
+        for i, sp in enumerate(spans):
+            ax = axes[0, i]
+            m = base & (labels == sp)
+            x, y = l4_rescaled(ds, m) if m.any() else (np.array([]), np.array([]))
+            _scatter_panel(ax, x, y, lim, ms=ms, alpha=alpha)
+            _draw_region(ax, l4_region_polygons(0.0, 1.0, lim), lim)
+            ax.set_xlabel(r"$c_{kl}/\Delta\tilde h^c$")
+            ax.set_ylabel(r"$c_{lk}/\Delta\tilde h^c$")
+            title = {"spin": "spins", "hysteron": "hysterons"}.get(sp, sp)
+            panel_letter(ax, i, title)
+            ok = np.isfinite(x) & np.isfinite(y)
+            if ok.any():
+                inside = ((np.abs(x - y) > 1) & (x * y < 0))[ok].mean()
+                ax.text(
+                    0.97,
+                    0.97,
+                    f"{ok.sum()} loops\n{100 * inside:.1f}% in region",
+                    transform=ax.transAxes,
+                    ha="right",
+                    va="top",
+                    fontsize=6.5,
+                )
+            else:
+                ax.text(0.5, 0.5, "no records", transform=ax.transAxes, ha="center")
+            nn = np.unique(np.asarray(ds["l4_N"].values)[m]) if "l4_N" in ds and m.any() else []
+            if len(nn) == 1:
+                ax.text(0.03, 0.03, rf"$N = {nn[0]}$", transform=ax.transAxes, fontsize=7)
+    return fig

@@ -1,0 +1,242 @@
+"""Figure types: what each figure draws and what it needs from the studies that feed it.
+
+A figure of the configuration (``figures: {name: {type, studies, params}}``)
+binds a figure *type* to studies, one per :class:`Need` of the type, in order.
+A need says which kind of study it takes and what its dataset must hold (the
+swept coupling axis, the observable groups); the configuration is checked
+against the needs before any job runs, so renaming a study without updating a
+binding fails at once with one line. Drawing functions are imported only when
+a figure is rendered (this module does not import matplotlib).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Need:
+    """What a figure needs from one study: its kind, the swept coupling axis ("NJ0", "J0"
+    or None for any), the observable groups its datasets must hold, and whether the figure
+    can do without it (then bind it or leave it out at the end of ``studies``)."""
+
+    what: str
+    kind: str = "points"
+    sweep: str | None = None
+    groups: tuple[str, ...] = ()
+    optional: bool = False
+
+    def problem(self, study_name: str, study: dict, kind, sweep: dict) -> str | None:
+        """Why ``study`` cannot serve this need (None if it can)."""
+        if kind.name != self.kind:
+            return (
+                f"study {study_name!r} is a {kind.name} study; this figure needs {self.what} "
+                f"(a {self.kind} study)"
+            )
+        if self.sweep is not None and sweep.get("x") != self.sweep:
+            return (
+                f"study {study_name!r} is swept in {sweep.get('x')}; this figure needs "
+                f"{self.what} (swept in {self.sweep})"
+            )
+        missing = [g for g in self.groups if g not in sweep.get("groups", ())]
+        if missing:
+            return (
+                f"study {study_name!r} does not compute {', '.join(missing)}; this figure needs "
+                f"{self.what}"
+            )
+        return None
+
+
+@dataclass(frozen=True)
+class FigureType:
+    """A figure type: its drawing function ("module:function", called with one dataset per
+    need, ``analysis=`` and the binding's params), a description and its needs."""
+
+    name: str
+    draw: str
+    description: str
+    needs: tuple[Need, ...]
+    params: dict = field(default_factory=dict)
+
+    def function(self) -> Callable:
+        module, func = self.draw.split(":")
+        return getattr(importlib.import_module(module), func)
+
+
+def _sweep_need(what: str, groups, sweep="NJ0", **kw) -> Need:
+    return Need(what, sweep=sweep, groups=tuple(groups), **kw)
+
+
+_PANELS = ("(a)", "(b)", "(c)")
+_SWEEPS = "hyst.plotting.sweeps"
+_LARGE = "hyst.plotting.large_systems"
+_L4 = "hyst.plotting.l4"
+
+FIGURE_TYPES: dict[str, FigureType] = {
+    t.name: t
+    for t in (
+        FigureType(
+            "gaps_and_self_loops",
+            f"{_SWEEPS}:fig_gaps_and_self_loops",
+            "Fig. 2 and its Supplemental replicas: P_g^0, f_G, P_sl^0, P_sl vs N J0, one curve "
+            "per N, the paper's small-coupling slopes dashed, inset 1 - P_sl vs N",
+            (
+                _sweep_need(
+                    "a points study over N and NJ0 with the zero_field and transitions groups",
+                    ("zero_field", "transitions"),
+                ),
+            ),
+        ),
+        FigureType(
+            "race_conditions",
+            f"{_SWEEPS}:fig_race_conditions",
+            "Supplemental: race-condition probability P_RC vs N J0, three panels (spins, "
+            "hysterons, equal spans in the paper), slope 2",
+            tuple(
+                _sweep_need(
+                    f"panel {p}: a points study over N and NJ0 with avalanches", ("avalanche",)
+                )
+                for p in _PANELS
+            ),
+        ),
+        FigureType(
+            "stable_states",
+            f"{_SWEEPS}:fig_stable_states",
+            "Supplemental: fraction of potentially stable states P_s 2^N/(N+1) vs N J0, three "
+            "panels (spins, hysterons, equal spans in the paper)",
+            tuple(
+                _sweep_need(
+                    f"panel {p}: a points study over N and NJ0 with zero_field", ("zero_field",)
+                )
+                for p in _PANELS
+            ),
+        ),
+        FigureType(
+            "gap_vs_self_loops",
+            f"{_SWEEPS}:fig_gap_vs_self_loops",
+            "Supplemental: P_sl^0 vs P_g^0 at H = 0 (one point per N J0, y = x dashed), three "
+            "panels (spins, hysterons, equal spans in the paper)",
+            tuple(
+                _sweep_need(
+                    f"panel {p}: a points study over N and NJ0 with zero_field", ("zero_field",)
+                )
+                for p in _PANELS
+            ),
+        ),
+        FigureType(
+            "rules",
+            f"{_SWEEPS}:fig_rules",
+            "Supplemental: race-condition rules: P_sl vs N J0 per rule (inset 1 - P_sl vs N) "
+            "and self-loop length distributions",
+            (
+                _sweep_need(
+                    "a points study over rules, N and NJ0 with transitions", ("transitions",)
+                ),
+                Need(
+                    "a points study with transitions for the length distributions",
+                    groups=("transitions",),
+                    optional=True,
+                ),
+            ),
+        ),
+        FigureType(
+            "rule2_self_loops",
+            f"{_SWEEPS}:fig_well_behaved_rule2",
+            "Supplemental: well-behaved ensembles under rule 2: P_sl vs N J0 (inset 1 - P_sl "
+            "vs N), one panel per coupling ensemble",
+            (_sweep_need("a points study over N and NJ0 with transitions", ("transitions",)),),
+        ),
+        FigureType(
+            "l4_pairs",
+            f"{_L4}:fig_pairs_l4",
+            "Supplemental: L = 4 self-loops of N = 2 elements in the (c12, c21) plane per span "
+            "sigma, with the analytic region",
+            (Need("a pairs study", kind="pairs"),),
+        ),
+        FigureType(
+            "l4_large",
+            f"{_L4}:fig_large_l4",
+            "Supplemental: L = 4 self-loops in large systems in the rescaled (c_kl, c_lk)/Delta "
+            "h~ plane, one panel per span ensemble, with the N = 2 spin region",
+            (Need("a points study with the saturated_loop group", groups=("saturated_loop",)),),
+        ),
+        FigureType(
+            "avalanches_and_transients",
+            f"{_LARGE}:fig_large_n",
+            "Main Fig. 4: mean avalanche size <A> and transient <tau> vs N J0 for constant "
+            "columns and symmetric couplings (rule 1; rule 0 for comparison)",
+            (
+                _sweep_need(
+                    "a points study over N and J0 with avalanches and the cyclic drive",
+                    ("avalanche", "cyclic"),
+                    sweep="J0",
+                ),
+                _sweep_need(
+                    "a rule-0 points study over N and J0 with avalanches",
+                    ("avalanche",),
+                    sweep="J0",
+                    optional=True,
+                ),
+            ),
+        ),
+        FigureType(
+            "avalanche_distributions",
+            f"{_LARGE}:fig_avalanche_distributions",
+            "Supplemental: avalanche-size distributions at the largest N for every J0, and <A> "
+            "vs N J0 (symmetric, constant columns, constant rows)",
+            (
+                _sweep_need(
+                    "a points study over J0 with avalanches (distributions)",
+                    ("avalanche",),
+                    sweep="J0",
+                ),
+                _sweep_need(
+                    "a points study over N and J0 with avalanches", ("avalanche",), sweep="J0"
+                ),
+            ),
+        ),
+        FigureType(
+            "cyclic_drive",
+            f"{_LARGE}:fig_cyclic_drive",
+            "Supplemental: cyclic drive, transient <tau> and period <T> vs J0 (symmetric, "
+            "constant columns, constant rows)",
+            (
+                _sweep_need(
+                    "a points study over N and J0 with the cyclic drive", ("cyclic",), sweep="J0"
+                ),
+            ),
+        ),
+    )
+}
+
+
+def binding_problem(figure: str, binding: dict, studies: dict, kind_of) -> str | None:
+    """One line saying what is wrong with a figure's binding (None if nothing is)."""
+    ftype = FIGURE_TYPES[binding["type"]]
+    bound = binding["studies"]
+    required = [n for n in ftype.needs if not n.optional]
+    if not len(required) <= len(bound) <= len(ftype.needs):
+        count = (
+            str(len(required))
+            if len(required) == len(ftype.needs)
+            else f"{len(required)} to {len(ftype.needs)}"
+        )
+        wants = "; ".join(n.what for n in ftype.needs)
+        return (
+            f"figures.{figure}.studies: {bound!r} binds {len(bound)} studies; type "
+            f"{ftype.name} needs {count} ({wants})"
+        )
+    for i, (name, need) in enumerate(zip(bound, ftype.needs, strict=False)):
+        key = f"figures.{figure}.studies[{i}]"
+        if name not in studies:
+            return (
+                f"{key}: {name!r} is not a study of this configuration "
+                f"(studies: {', '.join(sorted(studies))})"
+            )
+        kind = kind_of(studies[name])
+        problem = need.problem(name, studies[name], kind, kind.sweep(studies[name]))
+        if problem:
+            return f"{key}: {problem}"
+    return None

@@ -1,0 +1,141 @@
+"""The house style of every hyst figure: rcParams, colours, panel letters, labels, titles.
+
+Figures are built on bare ``Figure`` objects (no pyplot state, any backend)
+inside :func:`style`: serif (STIX) text, ticks in on all sides, small
+frameless legends, curves from light to dark as N (or J0) increases, dashed
+black reference slopes and panel letters (a), (b), ... Axis labels of
+observables come from the catalogue (:func:`hyst.catalogue.label`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from fractions import Fraction
+
+import matplotlib as mpl
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from hyst import catalogue
+
+#: rcParams of the project style (applied with :func:`style`).
+STYLE: dict = {
+    "font.family": "serif",
+    "font.serif": ["STIXGeneral", "STIX Two Text", "Times New Roman", "DejaVu Serif"],
+    "mathtext.fontset": "stix",
+    "font.size": 9,
+    "axes.labelsize": 10,
+    "axes.titlesize": 9,
+    "axes.linewidth": 0.7,
+    "axes.titlepad": 3.0,
+    "legend.fontsize": 7,
+    "legend.title_fontsize": 7,
+    "legend.frameon": False,
+    "legend.handlelength": 1.2,
+    "legend.handletextpad": 0.4,
+    "legend.borderaxespad": 0.3,
+    "legend.labelspacing": 0.25,
+    "legend.columnspacing": 0.8,
+    "xtick.direction": "in",
+    "ytick.direction": "in",
+    "xtick.top": True,
+    "ytick.right": True,
+    "xtick.minor.visible": True,
+    "ytick.minor.visible": True,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "xtick.major.size": 3.5,
+    "ytick.major.size": 3.5,
+    "xtick.minor.size": 1.8,
+    "ytick.minor.size": 1.8,
+    "xtick.major.width": 0.6,
+    "ytick.major.width": 0.6,
+    "xtick.minor.width": 0.5,
+    "ytick.minor.width": 0.5,
+    "lines.linewidth": 1.1,
+    "lines.markersize": 3.5,
+    "errorbar.capsize": 0,
+    "figure.dpi": 100,
+    "savefig.dpi": 200,
+    "savefig.bbox": "tight",
+    "savefig.pad_inches": 0.03,
+    "pdf.fonttype": 42,
+    "axes.formatter.use_mathtext": True,
+}
+
+#: Sequential colormap of the curves (light = smallest N).
+CMAP = "Reds"
+#: Colour of scatter markers (self-loop samples).
+SCATTER_COLOR = "#d62728"
+
+#: Axis labels of the coordinates (observables: :func:`label`).
+AXIS_LABELS: dict[str, str] = {
+    "NJ0": r"$N J_0$",
+    "J0": r"$J_0$",
+    "N": r"$N$",
+}
+
+#: Titles of the span ensembles, race-condition rules and coupling ensembles.
+SPAN_TITLES = {
+    "spin": r"spins ($\sigma_i = 0$)",
+    "hysteron": r"hysterons ($\sigma_i \in [0, 0.5]$)",
+    "equal": r"equal spans ($\sigma_i = 0.5$)",
+}
+RULE_TITLES = {"0": "rule 0", "1": "rule 1", "1p": r"rule $1'$", "2": "rule 2"}
+COUPLING_TITLES = {
+    "random": "random",
+    "weak": "weak asymmetry",
+    "symmetric": "symmetric",
+    "ferro": "ferromagnetic",
+    "columns": "constant columns",
+    "rows": "constant rows",
+}
+
+
+def label(name: str) -> str:
+    """Axis label of a coordinate or an observable (catalogue label)."""
+    return AXIS_LABELS.get(name) or catalogue.label(name)
+
+
+@contextlib.contextmanager
+def style(**overrides):
+    """Context manager applying the project style (:data:`STYLE` + overrides)."""
+    with mpl.rc_context({**STYLE, **overrides}):
+        yield
+
+
+def n_colors(ns: Sequence, cmap: str = CMAP, lo: float = 0.3, hi: float = 0.95) -> dict:
+    """{N: colour} from light (smallest N) to dark (largest N) on ``cmap``."""
+    ns = [v for v in ns]
+    cm = mpl.colormaps[cmap]
+    if len(ns) == 1:
+        return {ns[0]: cm(hi)}
+    order = np.argsort(np.asarray(ns, float))
+    out = {}
+    for rank, i in enumerate(order):
+        out[ns[i]] = cm(lo + (hi - lo) * rank / (len(ns) - 1))
+    return out
+
+
+def panel_letter(ax, i: int, text: str | None = None) -> None:
+    """Panel letter (a), (b), ... (and an optional description) above the axes."""
+    label = f"({chr(ord('a') + i)})"
+    ax.set_title(f"{label} {text}" if text else label, loc="left")
+
+
+def new_figure(nrows: int, ncols: int, size: tuple[float, float]) -> tuple[Figure, np.ndarray]:
+    fig = Figure(figsize=size, layout="constrained")
+    FigureCanvasAgg(fig)  # a renderer for text extents (inset placement); any format saves
+    axes = fig.subplots(nrows, ncols, squeeze=False)
+    fig.get_layout_engine().set(w_pad=0.03, h_pad=0.03, wspace=0.03, hspace=0.04)
+    return fig, axes
+
+
+def fmt_number(v: float) -> str:
+    """2/3 -> '2/3', 4.0 -> '4', 2.5 -> '5/2'."""
+    f = Fraction(float(v)).limit_denominator(12)
+    if abs(float(f) - v) > 1e-6:
+        return f"{v:g}"
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"

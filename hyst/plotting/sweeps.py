@@ -1,0 +1,388 @@
+"""Figures of points studies swept over N and N·J0: Fig. 2 and its Supplemental replicas,
+race conditions, stable states, gaps versus self-loops, race-condition rules and rule 2.
+
+Each function takes the bound study datasets (one per need of its figure type,
+:mod:`hyst.plotting.registry`) and the optional analyses, and returns a
+:class:`matplotlib.figure.Figure`. Reference slopes default to the paper's
+(:mod:`hyst.catalogue`) for the ensemble shown.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import matplotlib as mpl
+import numpy as np
+import xarray as xr
+from matplotlib.figure import Figure
+
+from hyst import catalogue
+from hyst.plotting.panels import (
+    analysis_for,
+    inset_complement,
+    loglog_panel,
+    n_legend,
+    nearest,
+    observable_curves,
+    select,
+    selection,
+)
+from hyst.plotting.style import (
+    CMAP,
+    COUPLING_TITLES,
+    RULE_TITLES,
+    SPAN_TITLES,
+    n_colors,
+    new_figure,
+    panel_letter,
+    style,
+)
+from hyst.plotting.style import label as axis_label
+
+#: A reference slope given as PAPER is the paper's slope for the ensemble shown
+#: (:func:`hyst.catalogue.paper_slope`; none where the paper states none).
+PAPER = "paper"
+
+
+def reference_slope(slope, obs: str, ds: xr.Dataset) -> float | None:
+    """``slope`` itself, or (``PAPER``) the paper's slope of ``obs`` for the ensemble of the
+    reduced dataset ``ds``."""
+    if slope != PAPER:
+        return slope
+    sel = selection(ds)
+    value = catalogue.paper_slope(obs, sel.get("couplings"), sel.get("spans"), sel.get("rule"))
+    return value if np.isfinite(value) else None
+
+
+_FIG2_OBS = (
+    "gap_probability_at_zero",
+    "gap_fraction",
+    "self_loop_probability_at_zero",
+    "self_loop_probability",
+)
+
+
+def fig_gaps_and_self_loops(
+    ds: xr.Dataset,
+    analysis=None,
+    *,
+    slopes: Sequence[float | str | None] | str | None = PAPER,
+    inset_at: float = 100.0,
+    title: str | None = None,
+    couplings=None,
+    spans=None,
+    rule=None,
+    size=(6.4, 5.0),
+) -> Figure:
+    """Main Fig. 2 and its Supplemental replicas (spins, equal spans, weak asymmetry).
+
+    Versus N·J0, one curve per N (light to dark): (a) gap probability at H = 0,
+    P_g^0; (b) mean gap fraction f_G; (c) self-loop probability at H = 0,
+    P_sl^0; (d) probability of a self-loop at any H, P_sl, with an inset
+    1 − P_sl versus N at N·J0 = ``inset_at`` (log y). ``slopes``: one reference
+    slope per panel (None for none), or PAPER (default) for the paper's slopes of the
+    ensemble shown: (4, 4, 4, 3) for random hysterons (Fig. 2), (2, 2, 2, 2/3) for spins,
+    (5, 4, 5, 4) for weak asymmetry, none for equal spans.
+    """
+    ds = select(ds, couplings=couplings, spans=spans, rule=rule)
+    sel = selection(ds)
+    analysis = analysis_for(analysis, ds)
+    if slopes is None or isinstance(slopes, str):
+        slopes = [slopes] * 4
+    slopes = [
+        reference_slope(v, o, ds)
+        for v, o in zip([*slopes, None, None, None], _FIG2_OBS, strict=False)
+    ]
+    colors = n_colors(list(ds["N"].values))
+    with style():
+        fig, axes = new_figure(2, 2, size)
+        for i, (ax, obs) in enumerate(zip(axes.flat, _FIG2_OBS, strict=True)):
+            loglog_panel(
+                ax, ds, obs, colors, slope=slopes[i], analysis=analysis, sel=sel, legend=(i == 0)
+            )
+            panel_letter(ax, i)
+        inset_complement(
+            axes[1, 1], ds, "self_loop_probability", colors, at=inset_at, analysis=analysis, sel=sel
+        )
+        if title:
+            fig.suptitle(title)
+    return fig
+
+
+def _three_panel(datasets, titles, draw, size=(7.2, 2.5)):
+    with style():
+        fig, axes = new_figure(1, len(datasets), size)
+        for i, (ax, ds) in enumerate(zip(axes.flat, datasets, strict=True)):
+            draw(ax, ds, i)
+            panel_letter(ax, i, titles[i])
+    return fig
+
+
+def _span_title(ds: xr.Dataset, default: str) -> str:
+    if "spans" in ds.coords:
+        v = np.atleast_1d(ds["spans"].values)
+        if v.size == 1:
+            return SPAN_TITLES.get(str(v[0]), str(v[0]))
+    return default
+
+
+def fig_race_conditions(
+    ds_spins, ds_hysterons, ds_equal, analysis=None, *, slope=PAPER, size=(7.2, 2.5)
+) -> Figure:
+    """Supplemental "Statistics of race conditions": P_RC versus N·J0 (log-log).
+
+    (a) spins, (b) hysterons with spans in [0, 0.5], (c) equal spans; one
+    curve per N, dashed reference ``slope`` (default: the paper's, 2).
+    """
+    defaults = ["spins", "hysterons", "equal spans"]
+    dss = [select(d) for d in (ds_spins, ds_hysterons, ds_equal)]
+
+    def draw(ax, ds, i):
+        colors = n_colors(list(ds["N"].values))
+        loglog_panel(
+            ax,
+            ds,
+            "race_condition_probability",
+            colors,
+            slope=reference_slope(slope, "race_condition_probability", ds),
+            analysis=analysis_for(analysis, ds),
+            sel=selection(ds),
+            legend=(i == 0),
+        )
+
+    return _three_panel(
+        dss, [_span_title(d, t) for d, t in zip(dss, defaults, strict=True)], draw, size
+    )
+
+
+def fig_stable_states(ds_spins, ds_hysterons, ds_equal, *, log_y=False, size=(7.2, 2.5)) -> Figure:
+    """Supplemental "Fraction of potentially stable states": P_s 2^N/(N+1) versus N·J0.
+
+    (a) spins (exactly 1), (b) hysterons, (c) equal spans; log x, linear y
+    (``log_y=True`` for log), dotted line at the spin value 1.
+    """
+    defaults = ["spins", "hysterons", "equal spans"]
+    dss = [select(d) for d in (ds_spins, ds_hysterons, ds_equal)]
+    obs = "potentially_stable_over_spins"
+    ymax = 0.0
+    for d in dss:
+        v = np.asarray(d[obs].values, float)
+        if np.isfinite(v).any():
+            ymax = max(ymax, float(np.nanmax(v)))
+
+    def draw(ax, ds, i):
+        colors = n_colors(list(ds["N"].values))
+        loglog_panel(ax, ds, obs, colors, log_y=log_y, legend=(i == 0))
+        ax.axhline(1.0, color="k", ls=":", lw=0.8, zorder=0)
+        if not log_y:
+            ax.set_ylim(0.9, max(1.1, ymax * 1.05))
+        else:
+            ax.set_ylim(0.9, max(1.2, ymax * 1.3))
+        if i == 0:
+            ax.get_legend().set_loc("upper right")
+
+    return _three_panel(
+        dss, [_span_title(d, t) for d, t in zip(dss, defaults, strict=True)], draw, size
+    )
+
+
+def fig_gap_vs_self_loops(ds_spins, ds_hysterons, ds_equal, *, log=True, size=(7.2, 2.6)) -> Figure:
+    """Supplemental "Probability of self-loops as a function of the probability of gaps".
+
+    P_sl^0 versus P_g^0 at H = 0, one marker per N·J0, connected per N (light
+    to dark); the dashed black line is y = x. (a) spins, (b) hysterons,
+    (c) equal spans. Log-log by default (points with a zero are dropped).
+    """
+    defaults = ["spins", "hysterons", "equal spans"]
+    dss = [select(d) for d in (ds_spins, ds_hysterons, ds_equal)]
+
+    def draw(ax, ds, i):
+        colors = n_colors(list(ds["N"].values))
+        g = observable_curves(ds, "gap_probability_at_zero")
+        s = observable_curves(ds, "self_loop_probability_at_zero")
+        allv = []
+        for (n, _x, gy, gerr), (_n2, _x2, sy, serr) in zip(g, s, strict=True):
+            ok = np.isfinite(gy) & np.isfinite(sy)
+            if log:
+                ok &= (gy > 0) & (sy > 0)
+            c = colors.get(n, "k")
+            if ok.any():
+                ax.errorbar(
+                    gy[ok],
+                    sy[ok],
+                    xerr=clip_err(gy[ok], gerr[ok], log),
+                    yerr=clip_err(sy[ok], serr[ok], log),
+                    color=c,
+                    marker="o",
+                    lw=0.8,
+                    elinewidth=0.6,
+                    markeredgewidth=0,
+                    label=f"{int(n)}",
+                )
+                allv.extend(gy[ok])
+                allv.extend(sy[ok])
+            else:
+                ax.plot([], [], "o-", color=c, label=f"{int(n)}")
+        allv = np.asarray(allv, float)
+        lo = allv[allv > 0].min() / 2 if (allv > 0).any() else 1e-3
+        lims = (lo, 1.2) if log else (0.0, 1.0)
+        ax.plot(lims, lims, "--", color="k", lw=0.9, zorder=0)
+        if log:
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+        ax.set_xlim(*lims)
+        ax.set_ylim(*lims)
+        ax.set_aspect("equal", adjustable="box")
+        ax.set_xlabel(axis_label("gap_probability_at_zero"))
+        ax.set_ylabel(axis_label("self_loop_probability_at_zero"))
+        if i == 0:
+            n_legend(ax, loc="lower right")
+
+    return _three_panel(
+        dss, [_span_title(d, t) for d, t in zip(dss, defaults, strict=True)], draw, size
+    )
+
+
+def clip_err(v, e, log):
+    e = np.where(np.isfinite(e) & (e > 0), e, 0.0)
+    if not np.any(e > 0):
+        return None
+    lower = np.minimum(e, v * (1 - 1e-6)) if log else e
+    return np.vstack([lower, e])
+
+
+def _length_distribution(ds: xr.Dataset, rule, N: float, NJ0: float):
+    """(L, P(L), N used, NJ0 used) of the self-loop length histogram nearest to (N, NJ0)."""
+    d = select(ds, rule=rule)
+    h = d["self_loop_length_hist"]
+    n_used = nj_used = math.nan
+    if "N" in h.dims:
+        h = h.sel(N=N, method="nearest")
+        n_used = float(h["N"].values)
+    if "NJ0" in h.dims:
+        j = nearest(h["NJ0"].values, NJ0)
+        h = h.isel(NJ0=j if j is not None else 0)
+        nj_used = float(h["NJ0"].values)
+    counts = np.asarray(h.squeeze().values, float).reshape(-1)
+    L = np.asarray(h["L"].values, float) if "L" in h.coords else np.arange(counts.size)
+    counts = np.where(np.isfinite(counts), counts, 0.0)
+    total = counts.sum()
+    p = counts / total if total > 0 else np.full_like(counts, np.nan)
+    return L, p, n_used, nj_used
+
+
+def _self_loop_panel(ax, ds, slope, analysis, sel, inset_at, first):
+    """P_sl versus N J0 (one curve per N) with the 1 − P_sl versus N inset."""
+    colors = n_colors(list(ds["N"].values))
+    loglog_panel(
+        ax,
+        ds,
+        "self_loop_probability",
+        colors,
+        slope=reference_slope(slope, "self_loop_probability", ds),
+        analysis=analysis,
+        sel=sel,
+        legend=first,
+    )
+    if first:
+        ax.get_legend().set_loc("upper left")
+        ax.get_legend().set_bbox_to_anchor((0.0, 0.92))
+    inset_complement(
+        ax, ds, "self_loop_probability", colors, at=inset_at, analysis=analysis, sel=sel
+    )
+
+
+def fig_rules(
+    ds_rules,
+    ds_rules_sizes=None,
+    analysis=None,
+    *,
+    slope=PAPER,
+    rules: Sequence[str] | None = None,
+    inset_at: float = 100.0,
+    hist_N: float = 8,
+    hist_NJ0: float = 20.0,
+    size=(10.0, 4.6),
+) -> Figure:
+    """Supplemental "Self-loop statistics for ... different race condition rules".
+
+    Top row (a-d): P_sl versus N·J0 for rules 0, 1, 1', 2 (one curve per N,
+    dashed ``slope``, default the paper's: 3), inset 1 − P_sl versus N at
+    N·J0 = ``inset_at``. Bottom
+    row (e-h): distribution of the lengths L of distinct self-loops (log y) at
+    N = ``hist_N``, N·J0 = ``hist_NJ0`` from ``ds_rules_sizes`` (nearest
+    available point of ``ds_rules`` when it is None).
+    """
+    if rules is None:
+        rules = [str(r) for r in np.atleast_1d(ds_rules["rule"].values)]
+    hist_ds = ds_rules_sizes if ds_rules_sizes is not None else ds_rules
+    hist_rules = (
+        [str(r) for r in np.atleast_1d(hist_ds["rule"].values)] if "rule" in hist_ds.dims else []
+    )
+    with style():
+        fig, axes = new_figure(2, len(rules), size)
+        for i, r in enumerate(rules):
+            ds = select(ds_rules, rule=r)
+            sel = selection(ds)
+            ana = analysis_for(analysis, ds_rules)
+            ax = axes[0, i]
+            _self_loop_panel(ax, ds, slope, ana, sel, inset_at, first=(i == 0))
+            panel_letter(ax, i, RULE_TITLES.get(r, f"rule {r}"))
+            ax2 = axes[1, i]
+            panel_letter(ax2, len(rules) + i, RULE_TITLES.get(r, f"rule {r}"))
+            ax2.set_xlabel(r"$L$")
+            ax2.set_ylabel(r"$P(L)$")
+            ax2.set_yscale("log")
+            if r not in hist_rules and "rule" in hist_ds.dims:
+                ax2.text(0.5, 0.5, "no data", transform=ax2.transAxes, ha="center")
+                continue
+            L, p, n_used, nj_used = _length_distribution(hist_ds, r, hist_N, hist_NJ0)
+            ok = np.isfinite(p) & (p > 0)
+            if ok.any():
+                ax2.bar(L[ok], p[ok], width=0.8, color=mpl.colormaps[CMAP](0.8), lw=0)
+                ax2.set_xlim(0, L[ok].max() + 2)
+                ax2.set_ylim(p[ok].min() / 3, 1.5)
+            else:
+                ax2.text(0.5, 0.5, "no self-loops", transform=ax2.transAxes, ha="center")
+            ax2.text(
+                0.96,
+                0.95,
+                rf"$N = {n_used:g}$, $NJ_0 = {nj_used:g}$",
+                transform=ax2.transAxes,
+                ha="right",
+                va="top",
+                fontsize=7,
+            )
+            ax2.xaxis.set_major_locator(mpl.ticker.MaxNLocator(integer=True, nbins=5))
+    return fig
+
+
+def fig_well_behaved_rule2(
+    ds,
+    analysis=None,
+    *,
+    slope=PAPER,
+    couplings: Sequence[str] = ("symmetric", "columns", "rows"),
+    inset_at: float = 100.0,
+    rule=None,
+    size=(7.2, 2.6),
+) -> Figure:
+    """Supplemental "Self-loop statistics for well-behaved models ... rule 2".
+
+    P_sl versus N·J0 for (a) symmetric, (b) constant-columns, (c) constant-rows
+    couplings under rule 2 (all self-loops have L = 2), dashed ``slope``
+    (default: the paper's, 4); insets 1 − P_sl versus N at N·J0 = ``inset_at``.
+    """
+    present = [str(c) for c in np.atleast_1d(ds["couplings"].values)]
+    couplings = [c for c in couplings if c in present] or present
+    with style():
+        fig, axes = new_figure(1, len(couplings), size)
+        for i, c in enumerate(couplings):
+            d = select(ds, couplings=c, rule=rule)
+            sel = selection(d)
+            ana = analysis_for(analysis, ds)
+            ax = axes[0, i]
+            _self_loop_panel(ax, d, slope, ana, sel, inset_at, first=(i == 0))
+            panel_letter(ax, i, COUPLING_TITLES.get(c, c))
+    return fig

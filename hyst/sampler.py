@@ -1,0 +1,352 @@
+"""Sampling one sweep point: draw systems, run the kernels, tally every observable.
+
+A *point* is (couplings, spans, rule, N, NJ0). Its samples are split into
+chunks of ``chunk_size(N)`` systems; chunk k draws from a generator keyed by
+the base seed, the point's *ensemble identity* (couplings, spans, N, NJ0: the
+rule is not part of it, so every rule sees the same systems) and k
+(:mod:`hyst.seeds`). Chunk results are integer counts, float sums and
+histograms merged in chunk order, so a point's result depends only on its
+parameters, its sample count and the seed, never on how chunks are scheduled.
+
+Each kernel call is decoded into named per-sample arrays (the field names of
+:mod:`hyst.catalogue`); the catalogue says which observables each decoded call
+yields and :class:`hyst.statistics.Tally` tallies them.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from hyst import kernel_calls, seeds
+from hyst.catalogue import ENUMERATION_MAX_N, GROUPS
+from hyst.ensembles import COUPLING_ENSEMBLES, SELF_LOOP_FREE, SPAN_ENSEMBLES, sample_systems
+from hyst.kernels import codes
+from hyst.model import QUANTUM, QUANTUM_BITS, RULES, Systems
+from hyst.statistics import Tally
+
+#: Largest number of systems per chunk (small N); chunks hold at most ~2^24 couplings.
+MAX_CHUNK_SIZE = 10_000
+#: Cyclic drive: cycles after which a sample is reported as not converged.
+MAX_DRIVE_CYCLES = 100_000
+#: Groups served by the enumeration kernel (the others run event by event, any N).
+ENUMERATION_GROUPS = ("transitions", "zero_field")
+
+
+def chunk_size(N: int) -> int:
+    """Systems per chunk of a point with N elements: a fixed function of N (it is part of
+    every point's provenance: changing it changes the random streams)."""
+    return int(min(MAX_CHUNK_SIZE, max(16, 2**24 // (N * N))))
+
+
+@dataclass(frozen=True)
+class Point:
+    """One sweep point: an ensemble (couplings, spans, N, NJ0) and a race-condition rule."""
+
+    couplings: str
+    spans: str
+    rule: str
+    N: int
+    NJ0: float
+
+    def __post_init__(self):
+        if self.couplings not in COUPLING_ENSEMBLES:
+            raise ValueError(
+                f"couplings: {self.couplings!r} is not one of {', '.join(COUPLING_ENSEMBLES)}"
+            )
+        if self.spans not in SPAN_ENSEMBLES:
+            raise ValueError(f"spans: {self.spans!r} is not one of {', '.join(SPAN_ENSEMBLES)}")
+        if str(self.rule) not in RULES:
+            raise ValueError(f"rule: {self.rule!r} is not one of {', '.join(RULES)}")
+        object.__setattr__(self, "rule", str(self.rule))
+        if not isinstance(self.N, int | np.integer) or self.N < 2:
+            raise ValueError(f"N: {self.N!r} is not allowed (an integer >= 2)")
+        object.__setattr__(self, "N", int(self.N))
+        if not (isinstance(self.NJ0, int | float) and math.isfinite(self.NJ0) and self.NJ0 > 0):
+            raise ValueError(f"NJ0: {self.NJ0!r} is not allowed (a finite number > 0)")
+        object.__setattr__(self, "NJ0", float(self.NJ0))
+
+    @property
+    def J0(self) -> float:
+        return self.NJ0 / self.N
+
+    def ensemble_identity(self) -> dict:
+        """What the sampled systems depend on (not the rule)."""
+        return {
+            "couplings": self.couplings,
+            "spans": self.spans,
+            "N": self.N,
+            "NJ0": repr(self.NJ0),
+        }
+
+    def canonical(self) -> dict:
+        return {**self.ensemble_identity(), "rule": self.rule}
+
+    def key(self) -> str:
+        """Stable hash of the point's canonical parameters (hex)."""
+        return seeds.digest(self.canonical(), 16)
+
+
+def chunk_generator(point: Point, seed: int, chunk: int) -> np.random.Generator:
+    """Generator of chunk ``chunk`` of a point (independent of every other chunk)."""
+    return seeds.generator(seed, point.ensemble_identity(), chunk)
+
+
+def chunk_bounds(samples: int, size: int) -> list[tuple[int, int]]:
+    """[(chunk index, chunk size)] covering ``samples`` samples in chunks of ``size``."""
+    return [(k, min(size, samples - k * size)) for k in range(-(-samples // size))]
+
+
+def resolve_groups(point: Point, groups=None) -> tuple[str, ...]:
+    """Observable groups to compute for a point (default "all": every default group that
+    supports its N), in catalogue order."""
+    if groups is None or groups == "all":
+        groups = [g.name for g in GROUPS.values() if g.default and g.allows(point.N)]
+    groups = tuple(groups)
+    for name in groups:
+        if name not in GROUPS:
+            raise ValueError(f"observables: {name!r} is not one of {', '.join(GROUPS)}")
+        group = GROUPS[name]
+        if not group.allows(point.N):
+            raise ValueError(
+                f"observables: {name!r} needs N <= {group.max_N} (N = {point.N}): "
+                f"{group.description}"
+            )
+    return tuple(g for g in GROUPS if g in groups)
+
+
+def draw_chunk(point: Point, seed: int, chunk: int, size: int) -> tuple[Systems, np.ndarray]:
+    """The systems of chunk ``chunk`` of a point and their random start states (int8 ±1)."""
+    rng = chunk_generator(point, seed, chunk)
+    systems = sample_systems(point.couplings, point.spans, point.N, point.NJ0, size, rng)
+    start_spins = np.where(rng.random((size, point.N)) < 0.5, -1, 1).astype(np.int8)
+    return systems, start_spins
+
+
+def sample_chunk(
+    point: Point, seed: int, chunk: int, size: int, groups, parallel: bool = True
+) -> Tally:
+    """Draw chunk ``chunk`` (``size`` systems) of a point and tally its observables.
+
+    ``parallel`` runs the kernels on all numba threads; ``False`` keeps them on
+    the calling thread (for thread pools such as Dask workers). Same result.
+    """
+    systems, start_spins = draw_chunk(point, seed, chunk, size)
+    N = point.N
+    offset = chunk * chunk_size(N)
+    tally = Tally()
+    tally.add_count("samples", size)
+
+    enumerated = [g for g in ENUMERATION_GROUPS if g in groups]
+    if enumerated and "avalanche" in groups and N <= ENUMERATION_MAX_N:
+        enumerated.append("avalanche")
+    if enumerated:
+        what = 0
+        for g, bit in (
+            ("transitions", codes.WHAT_TRANSITIONS),
+            ("zero_field", codes.WHAT_ZERO_FIELD),
+            ("avalanche", codes.WHAT_AVALANCHE),
+        ):
+            if g in enumerated:
+                what |= bit
+        starts = (start_spins > 0).astype(np.int64) @ (np.int64(1) << np.arange(N, dtype=np.int64))
+        out = kernel_calls.enumerate_batch(systems, starts, point.rule, what, parallel=parallel)
+        decoded = decode_enumeration(out, systems, offset, records="transitions" in enumerated)
+        tally.add_measured(decoded, enumerated)
+    if "avalanche" in groups and "avalanche" not in enumerated:
+        cols = kernel_calls.avalanche_batch(systems, start_spins, point.rule, parallel=parallel)
+        tally.add_measured(decode_avalanche(cols), ["avalanche"])
+    if "saturated_loop" in groups:
+        cols = kernel_calls.saturated_loop_batch(systems, point.rule, parallel=parallel)
+        tally.add_measured(decode_saturated_loop(cols, systems, offset), ["saturated_loop"])
+    if "cyclic" in groups:
+        cols, umax = kernel_calls.cyclic_drive_batch(
+            systems, start_spins, point.rule, MAX_DRIVE_CYCLES, parallel=parallel
+        )
+        tally.add_measured(decode_cyclic(cols, umax), ["cyclic"])
+    return tally
+
+
+# ---- decoding kernel calls into the catalogue's named fields -----------------------------------
+
+
+def decode_enumeration(
+    out: kernel_calls.EnumerationOutput, systems: Systems, offset: int, records: bool = True
+) -> dict:
+    """Named fields of one enumeration call (every column, and the avalanche fields);
+    ``records``: also the L = 4 records (only meaningful when it computed the transitions)."""
+    cols = out.columns
+    d = {name: cols[name] for name in cols.names}
+    K = out.l4_state.shape[1]
+    if records:
+        table = l4_records(systems, out.l4_state, out.l4_mask, out.l4_count)
+        table["system"] = table["system"] + offset
+        d["l4_records"] = table
+    d.update(
+        N=systems.N,
+        gap_fraction=out.gap_fraction,
+        loop_length_hist=out.loop_length_hist,
+        loop_elements_hist=out.loop_elements_hist,
+        l4_count=out.l4_count,
+        l4_recorded=np.minimum(out.l4_count, K),
+        avalanche_prepared=cols["start_prepared"] == 1,
+        avalanche_outcome=cols["avalanche_outcome"],
+        avalanche_size=cols["avalanche_size"],
+    )
+    return d
+
+
+def decode_avalanche(cols: kernel_calls.Columns) -> dict:
+    """Named fields of one event-driven avalanche call."""
+    return {
+        "avalanche_prepared": cols["prepared"] == 1,
+        "race_first_flip": cols["race_first_flip"],
+        "avalanche_outcome": cols["outcome"],
+        "avalanche_size": cols["size"],
+        "ties": cols["ties"],
+    }
+
+
+def decode_cyclic(cols: kernel_calls.Columns, umax: np.ndarray) -> dict:
+    """Named fields of one cyclic-drive call."""
+    return {
+        "drive_prepared": cols["prepared"] == 1,
+        "drive_outcome": cols["outcome"],
+        "transient": cols["transient"],
+        "period": cols["period"],
+        "drive_ties": cols["ties"],
+        "drive_amplitude": umax * 2.0**-QUANTUM_BITS,
+    }
+
+
+def decode_saturated_loop(cols: kernel_calls.Columns, systems: Systems, offset: int) -> dict:
+    """Named fields of one saturated-loop call, with the L = 4 records of two elements."""
+    outcome, L, n_e = cols["outcome"], cols["L"], cols["n_e"]
+    loop = outcome == codes.SELF_LOOP
+    l4 = loop & (n_e == 2) & (L == 4)
+    s, b = np.nonzero(l4)
+    k, l = cols["e1"][s, b], cols["e2"][s, b]
+    hp, hm = systems.h_plus, systems.h_minus
+    records = {
+        "system": s + offset,
+        "branch": b,
+        "c_kl": cols["c_kl"][s, b] * QUANTUM,
+        "c_lk": cols["c_lk"][s, b] * QUANTUM,
+        "h_tilde_k": cols["h2_k"][s, b] * (QUANTUM / 2),
+        "h_tilde_l": cols["h2_l"][s, b] * (QUANTUM / 2),
+        "sigma_k": (hp[s, k] - hm[s, k]) * QUANTUM,
+        "sigma_l": (hp[s, l] - hm[s, l]) * QUANTUM,
+    }
+    per_system = l4.sum(axis=1)
+    return {
+        "loop_outcome": outcome,
+        "loop_L": L,
+        "loop_n_e": n_e,
+        "loop_events": cols["events"],
+        "l4_count": per_system,
+        "l4_recorded": per_system,
+        "l4_records": records,
+    }
+
+
+def l4_records(systems: Systems, l4_state, l4_mask, l4_count) -> dict:
+    """Recorded L = 4 loops of two elements k < l: (c_kl, c_lk), spans, and midpoints
+    rescaled by the frozen elements, h̃_i^c = h_i^c − Σ_{j≠k,l} c_ij s_j (field units)."""
+    hp, hm, c = systems.to_floats()
+    N = systems.N
+    K = l4_state.shape[1]
+    valid = np.arange(K)[None, :] < np.minimum(l4_count, K)[:, None]
+    s, q = np.nonzero(valid)
+    mask = l4_mask[s, q]
+    state = l4_state[s, q]
+    bits = (mask[:, None] >> np.arange(N)) & 1
+    two = bits.sum(axis=1) == 2
+    s, mask, state, bits = s[two], mask[two], state[two], bits[two]
+    k = np.argmax(bits, axis=1)
+    l = N - 1 - np.argmax(bits[:, ::-1], axis=1)
+    spins = np.where((state[:, None] >> np.arange(N)) & 1, 1.0, -1.0) * (1 - bits)
+    mid = 0.5 * (hp + hm)
+    field = np.einsum("rij,rj->ri", c[s], spins)
+    rows = np.arange(s.size)
+    return {
+        "system": s,
+        "c_kl": c[s, k, l],
+        "c_lk": c[s, l, k],
+        "h_tilde_k": mid[s, k] - field[rows, k],
+        "h_tilde_l": mid[s, l] - field[rows, l],
+        "sigma_k": hp[s, k] - hm[s, k],
+        "sigma_l": hp[s, l] - hm[s, l],
+    }
+
+
+# ---- the guard of the strictly self-loop-free ensembles --------------------------------------
+
+
+def check_self_loop_free(point: Point, tally: Tally):
+    """Raise if a strictly self-loop-free ensemble produced a self-loop (or, for
+    constant rows, an avalanche of more than two flips; for constant columns, a
+    cyclic-drive orbit whose period is not the drive's).
+
+    Symmetric, ferromagnetic, constant-columns and constant-rows couplings
+    cannot self-loop in transitions out of stable states under single-flip
+    rules (0, 1, 1'); symmetric couplings cannot self-loop from any state
+    (Lyapunov function), and the rule-1 preparation of S0 from a random state
+    reaches a stable state in all four (the paper's large-N protocol; none of
+    945,000 test preparations failed). Such counts are recorded in every
+    dataset; here a nonzero count stops the run.
+    """
+    if point.couplings not in SELF_LOOP_FREE or point.rule == "2":
+        return
+    keys = [
+        "avalanche_self_loop_probability",
+        "drive_self_loop_probability",
+        "saturated_loop_probability",
+        "self_loop_probability",
+    ]
+    if point.couplings == "symmetric":
+        keys.append("self_loop_probability_at_zero")
+    bad = {k: tally.counts[k] for k in keys if tally.counts.get(k, 0)}
+    # the preparation (rule 1 from a random state at H = 0) always reaches a stable S0
+    # in these ensembles (paper, large-N protocol); a start that did not is a self-loop
+    trials = tally.counts.get("samples", 0)
+    for key in ("prepared_starts", "drive_self_loop_probability_trials"):
+        if key in tally.counts and tally.counts[key] != trials:
+            bad[f"unprepared ({key})"] = trials - tally.counts[key]
+    hist = tally.hists.get("avalanche_size_hist")
+    if point.couplings == "rows" and hist is not None and hist[3:].sum():
+        bad["avalanches_longer_than_2"] = int(hist[3:].sum())  # Appendix D: A <= 2
+    periods = tally.hists.get("period_hist")
+    if point.couplings == "columns" and periods is not None and periods[2:].sum():
+        bad["periods_other_than_1"] = int(periods[2:].sum())  # no scrambling: T = 1
+    if bad:
+        raise RuntimeError(f"theorem violated in the self-loop-free ensemble {point}: {bad}")
+
+
+def sample_point(
+    point: Point,
+    samples: int,
+    seed: int,
+    groups=None,
+    chunks: list[int] | None = None,
+    progress: Callable[[int, int, int, float], None] | None = None,
+) -> Tally:
+    """Tally ``samples`` systems of ``point`` (all chunks, or only ``chunks``), in chunk order."""
+    if not isinstance(samples, int | np.integer) or samples < 1:
+        raise ValueError(f"samples: {samples!r} is not allowed (an integer >= 1)")
+    groups = resolve_groups(point, groups)
+    bounds = chunk_bounds(int(samples), chunk_size(point.N))
+    if chunks is not None:
+        bounds = [bounds[k] for k in chunks]
+    total = Tally()
+    t0 = time.perf_counter()
+    done = 0
+    for i, (k, size) in enumerate(bounds):
+        total.merge(sample_chunk(point, seed, k, size, groups))
+        done += size
+        if progress is not None:
+            progress(i + 1, len(bounds), done, done / max(time.perf_counter() - t0, 1e-9))
+    return total

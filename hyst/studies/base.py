@@ -1,0 +1,94 @@
+"""What a kind of study provides: the seam every study kind plugs into.
+
+A *study* is one named entry of the configuration's ``studies:``; its ``kind``
+(default ``points``) says what it computes. A kind is one module of
+:mod:`hyst.studies` holding one :class:`StudyKind`, which provides
+
+- its part of the configuration schema (:meth:`StudyKind.schema`) and the checks
+  a schema cannot express (:meth:`StudyKind.check`);
+- its job list (:meth:`StudyKind.jobs`): JSON-serialisable payloads that say
+  everything a job's result depends on; jobs may be shared between studies;
+- the computation of one job (:meth:`StudyKind.run`), which writes result files
+  under ``results/`` and returns a manifest;
+- the collection of one study's dataset from its jobs' files (:meth:`StudyKind.collect`);
+- what figures can ask of its datasets (:meth:`StudyKind.sweep`) and a caption line.
+
+The Snakemake workflow has one rule file per kind (``workflow/rules/<kind>.smk``)
+that runs :meth:`run` for each job; collection, analysis and figures are generic.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import xarray as xr
+
+from hyst.fingerprint import source_fingerprint
+
+
+class ConfigError(ValueError):
+    """An invalid configuration (message: one line, key first)."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One job of a kind: a name (file-system safe) and the payload it computes."""
+
+    kind: str
+    name: str
+    payload: dict
+
+
+class StudyKind(ABC):
+    """Base class of the study kinds (see the module docstring)."""
+
+    #: The kind's name, as written in ``kind:`` of a study.
+    name: str = ""
+    #: One line for ``hyst config check`` and the docs.
+    description: str = ""
+    #: Modules whose source determines the kind's results (see :mod:`hyst.fingerprint`).
+    sources: tuple[str, ...] = ()
+
+    def fingerprint(self) -> str:
+        """Fingerprint of the code that determines this kind's results."""
+        return source_fingerprint(self.sources)
+
+    @abstractmethod
+    def schema(self) -> dict:
+        """JSON schema of one study of this kind (``kind`` and ``description`` included)."""
+
+    def normalise(self, study: dict) -> dict:
+        """A copy of a raw study with natural spellings made canonical before validation."""
+        return dict(study)
+
+    def check(self, name: str, study: dict, config: dict) -> None:
+        """Checks beyond the schema; raise :class:`ConfigError` naming ``studies.<name>.…``."""
+        return None
+
+    @abstractmethod
+    def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:
+        """(jobs by name, study name -> names of the jobs it needs) for this kind's studies."""
+
+    @abstractmethod
+    def run(self, job: Job, results, *, config: dict, threads: int, log: Callable) -> dict:
+        """Compute one job: write its result files under ``results`` (atomically, reusing
+        files whose provenance matches) and return its manifest (JSON-serialisable)."""
+
+    @abstractmethod
+    def collect(self, name: str, study: dict, config: dict, results) -> xr.Dataset:
+        """The study's dataset, assembled from its jobs' result files."""
+
+    def sweep(self, study: dict) -> dict:
+        """What a figure can require of this study's dataset: {"x": the swept coupling
+        axis or None, "dims": dimensions that vary, "groups": computed groups}."""
+        return {"x": None, "dims": (), "groups": ()}
+
+    def analysable(self, study: dict) -> bool:
+        """Whether the scaling analysis (:mod:`hyst.analysis`) applies to this study."""
+        return False
+
+    def caption(self, name: str, ds: xr.Dataset) -> str:
+        """One line describing a collected dataset, for figure captions."""
+        return f"study `{name}` ({ds.attrs.get('description', '')})."

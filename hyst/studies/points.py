@@ -1,0 +1,487 @@
+"""Study kind ``points``: sampled sweep points (couplings × spans × rule × N × NJ0 or J0).
+
+Every distinct (point, samples, observables, seed) is a *point spec* with its
+own file ``results/points/.../*.nc``, named by the spec's content. Specs of one
+(couplings, spans, rule) and size class (enumerated N ≤ 18, or larger), ordered
+by N and NJ0, are grouped into jobs (*batches*) of at most ``batch.max_points``;
+a job recomputes only the point files that are missing or whose provenance
+(parameters, seed, format, and the fingerprint of the sampling code) does not
+match, so adding NJ0 values or changing one study's samples recomputes only what
+changed, and a fix to a kernel recomputes everything it affects. ``collect``
+merges a study's point files into one dataset with dimensions named after the
+axes; the swept coupling axis (NJ0, or J0 with NJ0 = N·J0 as a coordinate) is
+declared once, by the study's config, and recorded in the dataset's ``sweep``
+attribute.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import socket
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import xarray as xr
+
+from hyst import __version__, seeds
+from hyst.catalogue import ENUMERATION_MAX_N, GROUPS, RECORDS, observables
+from hyst.ensembles import COUPLING_ENSEMBLES, SAMPLING_VERSION, SPAN_ENSEMBLES
+from hyst.fingerprint import SAMPLING_SOURCES
+from hyst.io import provenance_matches, read_dataset
+from hyst.model import QUANTUM_BITS, RULES
+from hyst.sampler import Point, check_self_loop_free, chunk_size, resolve_groups
+from hyst.studies.base import ConfigError, Job, StudyKind
+
+#: Version of the point-file layout; part of the provenance, bumped when the layout changes.
+FORMAT_VERSION = 3
+#: Dimensions of a points dataset before the swept coupling axis.
+AXES = ("couplings", "spans", "rule", "N")
+#: The swept coupling axes: N·J0, or J0 (then NJ0 = N·J0 is a 2-D coordinate).
+SWEEPS = ("NJ0", "J0")
+
+
+def grid(spec) -> list[float]:
+    """A list of values, or {start, stop, per_decade}: a log grid (12 significant digits)."""
+    if isinstance(spec, list):
+        return [float(v) for v in spec]
+    lo = math.ceil(round(math.log10(spec["start"]) * spec["per_decade"], 9))
+    hi = math.floor(round(math.log10(spec["stop"]) * spec["per_decade"], 9))
+    return [float(f"{10 ** (k / spec['per_decade']):.12g}") for k in range(lo, hi + 1)]
+
+
+def sweep_axis(study: dict) -> str:
+    """The coupling axis a points study is swept in: "NJ0" or "J0"."""
+    return "NJ0" if "NJ0" in study else "J0"
+
+
+def fingerprint() -> str:
+    """Fingerprint of the code that determines a point's samples."""
+    return KIND.fingerprint()
+
+
+@dataclass(frozen=True)
+class PointSpec:
+    """A point with everything that determines its result."""
+
+    point: Point
+    samples: int
+    groups: tuple
+    seed: int
+
+    def identity(self) -> dict:
+        return {
+            **self.point.canonical(),
+            "samples": self.samples,
+            "observables": list(self.groups),
+            "seed": self.seed,
+            "format_version": FORMAT_VERSION,
+        }
+
+    def key(self) -> str:
+        return seeds.digest(self.identity(), 10)
+
+    def path(self, results) -> Path:
+        p = self.point
+        return (
+            Path(results)
+            / "points"
+            / f"{p.couplings}-{p.spans}-rule{p.rule}"
+            / f"N{p.N}"
+            / f"NJ0-{p.NJ0:.6g}-{self.key()}.nc"
+        )
+
+    def provenance(self) -> dict:
+        """Attributes a reusable point file must carry (all of them are checked)."""
+        p = self.point
+        return {
+            "format_version": FORMAT_VERSION,
+            "sampling_version": SAMPLING_VERSION,
+            "code_fingerprint": fingerprint(),
+            **{k: v for k, v in p.canonical().items() if k != "NJ0"},
+            "NJ0": p.NJ0,
+            "J0": p.J0,
+            "samples": int(self.samples),
+            "seed": int(self.seed),
+            "observables": ",".join(self.groups),
+            "chunk_size": chunk_size(p.N),
+            "quantum_bits": QUANTUM_BITS,
+            "point_key": p.key(),
+        }
+
+    def attrs(self) -> dict:
+        """Attributes written into the point file: the provenance and the hyst version."""
+        return {"hyst_version": __version__, **self.provenance()}
+
+    @classmethod
+    def from_identity(cls, d: dict) -> PointSpec:
+        point = Point(d["couplings"], d["spans"], d["rule"], int(d["N"]), float(d["NJ0"]))
+        return cls(point, int(d["samples"]), tuple(d["observables"]), int(d["seed"]))
+
+
+def study_specs(study: dict, seed: int) -> list[tuple[dict, PointSpec]]:
+    """[(axis labels, spec)] of a points study: the product of its axes."""
+    out = []
+    axis = sweep_axis(study)
+    values = grid(study[axis])
+    groups_cfg = None if study["observables"] == "all" else study["observables"]
+    for couplings in study["couplings"]:
+        for spans in study["spans"]:
+            for rule in study["rule"]:
+                for N in study["N"]:
+                    for v in values:
+                        NJ0 = v if axis == "NJ0" else float(f"{v * N:.12g}")
+                        point = Point(couplings, spans, rule, N, NJ0)
+                        groups = resolve_groups(point, groups_cfg)
+                        labels = {
+                            "couplings": couplings,
+                            "spans": spans,
+                            "rule": rule,
+                            "N": N,
+                            axis: v,
+                        }
+                        out.append((labels, PointSpec(point, study["samples"], groups, seed)))
+    return out
+
+
+def _read_point(path) -> tuple[dict, dict, dict]:
+    """(values, dimensions, attributes) of every data variable of a point file."""
+    import netCDF4
+
+    values, dims, attrs = {}, {}, {}
+    with netCDF4.Dataset(path) as nc:
+        nc.set_auto_mask(False)
+        for name, var in nc.variables.items():
+            if name in nc.dimensions:  # coordinate of a histogram dimension
+                continue
+            values[name] = var[...]
+            dims[name] = var.dimensions
+            attrs[name] = {k: var.getncattr(k) for k in var.ncattrs() if k != "_FillValue"}
+    return values, dims, attrs
+
+
+class PointsKind(StudyKind):
+    name = "points"
+    description = (
+        "sampled sweep points: the product couplings x spans x rule x N x (NJ0 or J0), "
+        "`samples` systems per point"
+    )
+    sources = (*SAMPLING_SOURCES, "hyst.studies.points")
+
+    # ---- configuration ----------------------------------------------------------------------
+
+    def schema(self) -> dict:
+        grid_schema = {
+            "oneOf": [
+                {
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    "items": {"type": "number", "exclusiveMinimum": 0},
+                },
+                {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["start", "stop", "per_decade"],
+                    "properties": {
+                        "start": {"type": "number", "exclusiveMinimum": 0},
+                        "stop": {"type": "number", "exclusiveMinimum": 0},
+                        "per_decade": {"type": "integer", "minimum": 1},
+                    },
+                },
+            ],
+            "x-hyst-message": "a list of numbers > 0, or {start, stop, per_decade}",
+        }
+        names = list(GROUPS)
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["couplings", "N", "samples"],
+            "properties": {
+                "kind": {"description": "The study kind.", "const": self.name},
+                "description": {
+                    "description": "Free text shown in reports.",
+                    "type": "string",
+                    "default": "",
+                },
+                "couplings": {
+                    "description": "Coupling ensembles (hyst.ensembles).",
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    "items": {"enum": list(COUPLING_ENSEMBLES)},
+                },
+                "spans": {
+                    "description": "Span ensembles.",
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    "items": {"enum": list(SPAN_ENSEMBLES)},
+                    "default": ["hysteron"],
+                },
+                "rule": {
+                    "description": 'Race-condition rules (1 and "1" are the same).',
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    "items": {"enum": list(RULES)},
+                    "default": ["1"],
+                },
+                "N": {
+                    "description": "System sizes (integers >= 2).",
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    "items": {"type": "integer", "minimum": 2},
+                },
+                "NJ0": {
+                    "description": "Coupling strengths N·J0 > 0: a list, or {start, stop, "
+                    "per_decade} for a logarithmic grid. Give either NJ0 or J0.",
+                    **grid_schema,
+                },
+                "J0": {
+                    "description": "Coupling strengths J0 > 0 (NJ0 = J0·N per N); same forms "
+                    "as NJ0.",
+                    **grid_schema,
+                },
+                "samples": {
+                    "description": "Systems per point.",
+                    "type": "integer",
+                    "minimum": 1,
+                },
+                "observables": {
+                    "description": 'Observable groups (hyst.catalogue.GROUPS), or "all" '
+                    "(every default group that applies to N).",
+                    "oneOf": [
+                        {"const": "all"},
+                        {
+                            "type": "array",
+                            "minItems": 1,
+                            "uniqueItems": True,
+                            "items": {"enum": names},
+                        },
+                    ],
+                    "x-hyst-message": f"all, or a list of {', '.join(names)}",
+                    "default": "all",
+                },
+            },
+            "oneOf": [{"required": ["NJ0"]}, {"required": ["J0"]}],
+            "x-hyst-message": "give exactly one of NJ0 or J0",
+        }
+
+    def normalise(self, study: dict) -> dict:
+        study = dict(study)
+        rules = study.get("rule")
+        if isinstance(rules, list):  # rule: [1] (a YAML integer) means rule "1"
+            study["rule"] = [
+                str(r) if isinstance(r, int) and not isinstance(r, bool) else r for r in rules
+            ]
+        return study
+
+    def check(self, name: str, study: dict, config: dict) -> None:
+        axis = sweep_axis(study)
+        if not grid(study[axis]):
+            raise ConfigError(f"studies.{name}.{axis}: the grid {study[axis]} contains no value")
+        obs = study["observables"]
+        if obs != "all":
+            for g in obs:
+                group = GROUPS[g]
+                big = [n for n in study["N"] if not group.allows(n)]
+                if big:
+                    raise ConfigError(
+                        f"studies.{name}.observables: {g!r} needs N <= {group.max_N} (N = {big[0]})"
+                    )
+
+    # ---- jobs ---------------------------------------------------------------------------------
+
+    def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:
+        specs_of = {name: study_specs(s, config["seed"]) for name, s in studies.items()}
+        unique = {}
+        for specs in specs_of.values():
+            for _labels, spec in specs:
+                unique[spec.key()] = spec
+        classes: dict[tuple, list] = {}
+        for spec in unique.values():
+            p = spec.point
+            # enumerated and large systems cost very differently: separate jobs
+            large = p.N > ENUMERATION_MAX_N
+            classes.setdefault((p.couplings, p.spans, p.rule, large), []).append(spec)
+        jobs, owner = {}, {}
+        size = config["batch"]["max_points"]
+        for (couplings, spans, rule, _large), specs in sorted(classes.items()):
+            specs.sort(key=lambda s: (s.point.N, s.point.NJ0, s.samples, s.groups, s.key()))
+            for i in range(0, len(specs), size):
+                members = specs[i : i + size]
+                Ns = sorted({s.point.N for s in members})
+                label = f"N{Ns[0]}" if len(Ns) == 1 else f"N{Ns[0]}-{Ns[-1]}"
+                digest = seeds.digest([s.key() for s in members], 10)
+                job_name = f"{couplings}-{spans}-rule{rule}-{label}-{digest}"
+                jobs[job_name] = Job(
+                    self.name, job_name, {"points": [s.identity() for s in members]}
+                )
+                for s in members:
+                    owner[s.key()] = job_name
+        needs = {
+            name: sorted({owner[spec.key()] for _labels, spec in specs})
+            for name, specs in specs_of.items()
+        }
+        return jobs, needs
+
+    def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
+        """Ensure every point file of a job exists with matching provenance."""
+        from hyst.distributed import client, sample_points
+        from hyst.io import write_dataset
+        from hyst.statistics import tally_to_dataset
+
+        specs = [PointSpec.from_identity(d) for d in job.payload["points"]]
+        t0 = time.perf_counter()
+        todo, reused = [], 0
+        for spec in specs:
+            path = spec.path(results)
+            if path.exists():
+                try:
+                    ok = provenance_matches(read_dataset(path), spec.provenance())
+                except (OSError, ValueError):
+                    ok = False
+                if ok:
+                    reused += 1
+                    continue
+                log(f"{path}: provenance does not match, recomputing")
+            todo.append(spec)
+        where = f"host {socket.gethostname()}"
+        if os.environ.get("SLURM_JOB_ID"):
+            where += f", SLURM_JOB_ID={os.environ['SLURM_JOB_ID']}"
+        log(
+            f"job {job.name} on {where}: {len(specs)} points, {reused} reused, "
+            f"{len(todo)} to sample"
+        )
+        if todo:
+            samples = sum(s.samples for s in todo)
+            dask = config.get("dask", {})
+            mem_mb = config.get("resources", {}).get("mem_mb", 4000)
+            with client(dask.get("scheduler_file"), dask.get("address"), threads, mem_mb) as c:
+                t1 = time.perf_counter()
+                tallies = sample_points(
+                    c, [(s.point, s.samples, s.seed, s.groups) for s in todo], log=log
+                )
+                dt = time.perf_counter() - t1
+            for spec, tally in zip(todo, tallies, strict=True):
+                check_self_loop_free(spec.point, tally)
+                write_dataset(
+                    tally_to_dataset(tally, spec.groups, spec.attrs()), spec.path(results)
+                )
+            log(
+                f"job {job.name}: sampled {samples} systems in {dt:.1f} s "
+                f"({samples / max(dt, 1e-9):,.0f} samples/s); total "
+                f"{time.perf_counter() - t0:.1f} s"
+            )
+        return {"files": [str(s.path(results)) for s in specs]}
+
+    # ---- collection ---------------------------------------------------------------------
+
+    def collect(self, name: str, study: dict, config: dict, results) -> xr.Dataset:
+        """Merge a study's point files into one dataset with the axes as dimensions.
+
+        Scalars become arrays over (couplings, spans, rule, N, NJ0 or J0);
+        histograms get their own trailing dimension, zero-padded to the longest;
+        records are concatenated along their dimension with their point's labels.
+        """
+        specs = study_specs(study, config["seed"])
+        axis = sweep_axis(study)
+        names = (*AXES, axis)
+        coords = {a: sorted({labels[a] for labels, _spec in specs}) for a in names}
+        index = {a: {v: i for i, v in enumerate(coords[a])} for a in names}
+        shape = tuple(len(coords[a]) for a in names)
+        points = [(labels, *_read_point(spec.path(results))) for labels, spec in specs]
+        # records (catalogue kind RECORDS): concatenated along their dimension, with labels
+        record_dims = {o.dim: o.name for o in observables(RECORDS)}
+        data, var_dims, var_attrs = {}, {}, {}
+        lengths: dict[str, int] = {}
+        for _labels, values, dims, _attrs in points:
+            for v, d in dims.items():
+                if len(d) == 1 and d[0] not in record_dims:
+                    lengths[d[0]] = max(lengths.get(d[0], 0), values[v].shape[0])
+        records: dict[str, tuple[str, list]] = {}
+        for labels, values, dims, attrs in points:
+            at = tuple(index[a][labels[a]] for a in names)
+            for v, value in values.items():
+                d = dims[v]
+                if len(d) == 1 and d[0] in record_dims:
+                    records.setdefault(v, (d[0], []))[1].append(value)
+                    continue
+                if v not in data:
+                    extra = tuple(lengths[x] for x in d)
+                    fill = np.nan if value.dtype.kind == "f" else 0
+                    data[v] = np.full(shape + extra, fill, dtype=value.dtype)
+                    var_dims[v] = (*names, *d)
+                    var_attrs[v] = attrs[v]
+                if d:
+                    data[v][at][: value.shape[0]] = value
+                else:
+                    data[v][at] = value
+            for rdim, prefix in record_dims.items():
+                rvars = [v for v in dims if dims[v] == (rdim,)]
+                if rvars:
+                    n = values[rvars[0]].shape[0]
+                    for a in names:
+                        records.setdefault(f"{prefix}_{a}", (rdim, []))[1].append(
+                            np.full(n, labels[a])
+                        )
+        ds = xr.Dataset(
+            {v: xr.DataArray(data[v], dims=var_dims[v], attrs=var_attrs[v]) for v in data},
+            coords={
+                **{a: coords[a] for a in names},
+                **{d: np.arange(n) for d, n in lengths.items()},
+            },
+        )
+        if axis == "J0":
+            ds = ds.assign_coords(NJ0=ds.N * ds.J0)
+        for v, (rdim, parts) in records.items():
+            ds[v] = (rdim, np.concatenate(parts))
+        groups = specs[0][1].groups
+        ds.attrs.update(
+            {
+                "study": name,
+                "kind": self.name,
+                "description": study.get("description", ""),
+                "hyst_version": __version__,
+                "format_version": FORMAT_VERSION,
+                "code_fingerprint": fingerprint(),
+                "seed": config["seed"],
+                "samples": study["samples"],
+                "observables": ",".join(groups),
+                "axes": ",".join(names),
+                "sweep": axis,
+            }
+        )
+        return ds
+
+    # ---- what figures and the analysis may ask ------------------------------------------------
+
+    def sweep(self, study: dict) -> dict:
+        dims = [a for a in AXES if len(study.get(a, [])) > 1]
+        groups = set()
+        for N in study["N"]:
+            point = Point(study["couplings"][0], study["spans"][0], study["rule"][0], N, 1.0)
+            obs = None if study["observables"] == "all" else study["observables"]
+            groups |= set(resolve_groups(point, obs))
+        return {"x": sweep_axis(study), "dims": tuple(dims), "groups": tuple(sorted(groups))}
+
+    def analysable(self, study: dict) -> bool:
+        return len(study["N"]) >= 2 and len(grid(study[sweep_axis(study)])) >= 3
+
+    def caption(self, name: str, ds: xr.Dataset) -> str:
+        axes = [d for d in ("N", "NJ0", "J0") if d in ds.dims]
+        ranges = "; ".join(
+            f"{d} = {ds[d].values.min():g}…{ds[d].values.max():g} ({ds.sizes[d]} values)"
+            for d in axes
+        )
+        return (
+            f"study `{name}` ({ds.attrs.get('description', '')}): {ds.attrs.get('samples', '?')} "
+            f"samples per point; {ranges}."
+        )
+
+
+KIND = PointsKind()
