@@ -31,10 +31,8 @@ class Need:
     def problem(self, study_name: str, study: dict, kind, sweep: dict) -> str | None:
         """Why ``study`` cannot serve this need (None if it can)."""
         if kind.name != self.kind:
-            return (
-                f"study {study_name!r} is a {kind.name} study; this figure needs {self.what} "
-                f"(a {self.kind} study)"
-            )
+            what = self.what if self.kind in self.what else f"{self.what} (a {self.kind} study)"
+            return f"study {study_name!r} is a {kind.name} study; this figure needs {what}"
         if self.sweep is not None and sweep.get("x") != self.sweep:
             return (
                 f"study {study_name!r} is swept in {sweep.get('x')}; this figure needs "
