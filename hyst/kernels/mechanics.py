@@ -1,0 +1,435 @@
+"""Direct mechanical simulation of serial chains of bilinear elements (no mapping).
+
+Only ``@jit`` functions over plain int64 arrays live here. A chain of N
+elements f_i = x_i − d_i s_i in series with a spring k = p/q (no spring:
+p = 1, q = 0) is driven by the total displacement U. Force balance (one force
+f in every element, f/k in the spring) gives, with D = pN + q and the drive
+variable W = p U,
+
+    X_i := D x_i = W − p Σ_j d_j s_j + D d_i s_i,
+
+so scaled positions, scaled switching displacements D x_i^± and W are exact
+int64 (quanta of ``hyst.model.QUANTUM``). Element i is unstable when it has
+left its branch: s_i = −1 and X_i > D x_i^+, or s_i = +1 and X_i < D x_i^−. Its
+distance past the threshold in x, times 2D, is the doubled margin
+
+    s_i = −1:  m_i = 2 (X_i − D x_i^+) + eps,     s_i = +1:  m_i = 2 (D x_i^− − X_i) − eps
+
+at the drive W = Wc + eps·0⁺ (eps in {+1, 0, −1}; ∂X_i/∂W = 1 for every
+element). Rules as in the hysteron model (codes 0, 1, 2 = 1p, 3 = 2): rule 1
+flips the element furthest past its threshold in x (lowest index on equal
+margins, counted as a tie); a margin of exactly 0 is a tie and stable.
+
+Phase states are uint64 bitmasks (bit i set ⇔ s_i = +1, N ≤ 64) next to int8
+arrays of ±1. A relaxation at fixed drive records every phase state it visits
+and stops at the first revisit: limit cycles are found exactly, never by a
+step cap. Outcome codes: 0 stable, 1 limit cycle (self-loop), 2 ill-defined
+(rule 0 race condition).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from hyst._numba import jit
+
+INF = np.int64(2**61)
+STABLE, SELF_LOOP, ILL_DEFINED = 0, 1, 2
+RULE_0, RULE_1, RULE_1P, RULE_2 = 0, 1, 2, 3
+#: Columns of ``relax``'s output.
+RELAX_COLUMNS = ("flips", "steps", "race", "ties", "L", "n_e", "cycle_start")
+#: Self-loop families of two elements (bit k of a family mask ⇔ SL_{k+1}; bit 6: other).
+N_FAMILIES = 7
+
+
+@jit
+def phase_mask(s):
+    """uint64 bitmask of a phase state (bit i ⇔ s_i = +1)."""
+    m = np.uint64(0)
+    for i in range(s.shape[0]):
+        if s[i] > 0:
+            m |= np.uint64(1) << np.uint64(i)
+    return m
+
+
+@jit
+def set_phases(mask, s):
+    """Fill the int8 phases s from a bitmask."""
+    for i in range(s.shape[0]):
+        s[i] = 1 if (mask >> np.uint64(i)) & np.uint64(1) else -1
+
+
+@jit
+def popcount(m):
+    n = 0
+    while m:
+        n += 1
+        m &= m - np.uint64(1)
+    return n
+
+
+@jit
+def scaled_positions(s, Wc, p, D, d, X):
+    """X_i = D x_i at drive W = Wc from force balance (one force in the whole chain)."""
+    N = s.shape[0]
+    load = np.int64(0)
+    for j in range(N):
+        load += d[j] * s[j]
+    load *= p
+    for i in range(N):
+        X[i] = Wc - load + D * d[i] * s[i]
+
+
+@jit
+def switching_drives(s, p, D, xm, xp, d, X):
+    """(W^−(S), W^+(S)): the drives at which the first element leaves its branch going
+    down / up (±INF when every element is up / down). Uses X as work array."""
+    scaled_positions(s, 0, p, D, d, X)
+    up = INF
+    dn = -INF
+    for i in range(s.shape[0]):
+        if s[i] < 0:
+            up = min(up, D * xp[i] - X[i])
+        else:
+            dn = max(dn, D * xm[i] - X[i])
+    return dn, up
+
+
+@jit
+def step(s, Wc, eps, rule, p, D, xm, xp, d, X, flips):
+    """One step at drive (Wc, eps): flip the rule's element(s) in place.
+
+    Returns (code, n_unstable, n_flipped, ties): code 0 stable, 1 moved,
+    2 ill-defined (rule 0 with several unstable elements). ``flips`` (int8, N)
+    receives 1 for every flipped element. ties: 1 for a stable state with a
+    zero margin; for a state that moves, its zero margins plus 1 if the winning
+    margin is shared (the hysteron kernels' count).
+    """
+    N = s.shape[0]
+    scaled_positions(s, Wc, p, D, d, X)
+    n_u = 0
+    zeros = 0
+    best = -1
+    nbest = 0
+    bestm = np.int64(0)
+    for i in range(N):
+        flips[i] = 0
+        if s[i] < 0:
+            m = 2 * (X[i] - D * xp[i]) + eps
+        else:
+            m = 2 * (D * xm[i] - X[i]) - eps
+        if m == 0:
+            zeros += 1
+        if m > 0:
+            n_u += 1
+            flips[i] = 1
+            better = best < 0 or (m < bestm if rule == RULE_1P else m > bestm)
+            if better:
+                best = i
+                bestm = m
+                nbest = 1
+            elif m == bestm:
+                nbest += 1
+    if n_u == 0:
+        return STABLE, 0, 0, 1 if zeros > 0 else 0
+    if rule == RULE_0 and n_u > 1:
+        for i in range(N):
+            flips[i] = 0
+        return ILL_DEFINED, n_u, 0, zeros
+    if rule == RULE_2 or rule == RULE_0:
+        for i in range(N):
+            if flips[i]:
+                s[i] = -s[i]
+        return 1, n_u, n_u, zeros
+    for i in range(N):
+        flips[i] = 0
+    flips[best] = 1
+    s[best] = -s[best]
+    return 1, n_u, 1, zeros + (1 if nbest > 1 else 0)
+
+
+@jit
+def relax(s, Wc, eps, rule, p, D, xm, xp, d, traj, out):
+    """Relax the phases s (in place) at the fixed drive (Wc, eps) under ``rule``.
+
+    traj (uint64) records the visited phase states and is returned (grown when
+    needed). out = RELAX_COLUMNS: flips, steps, race (a state after the first
+    step had several unstable elements), ties, L (states in the limit cycle),
+    n_e (elements that flip in it), cycle_start (index in traj of the cycle's
+    first state). For a limit cycle, s ends on the first revisited state and
+    traj[cycle_start : cycle_start + L] are the cycle's states in order.
+    """
+    N = s.shape[0]
+    X = np.empty(N, np.int64)
+    fl = np.empty(N, np.int8)
+    steps = 0
+    flips = 0
+    race = 0
+    ties = 0
+    traj[0] = phase_mask(s)
+    outcome = STABLE
+    L = 0
+    n_e = 0
+    start = -1
+    while True:
+        code, n_u, nf, t = step(s, Wc, eps, rule, p, D, xm, xp, d, X, fl)
+        ties += t
+        if steps > 0 and n_u > 1:
+            race = 1
+        if code == STABLE:
+            break
+        if code == ILL_DEFINED:
+            outcome = ILL_DEFINED
+            break
+        steps += 1
+        flips += nf
+        m = phase_mask(s)
+        for k in range(steps - 1, -1, -1):
+            if traj[k] == m:
+                start = k
+                break
+        if start >= 0:
+            outcome = SELF_LOOP
+            L = steps - start
+            changed = np.uint64(0)
+            for k in range(start, steps):
+                nxt = traj[k + 1] if k + 1 < steps else traj[start]
+                changed |= traj[k] ^ nxt
+            n_e = popcount(changed)
+            break
+        if steps >= traj.shape[0]:
+            grown = np.empty(2 * traj.shape[0], np.uint64)
+            grown[: traj.shape[0]] = traj
+            traj = grown
+        traj[steps] = m
+    out[0] = flips
+    out[1] = steps
+    out[2] = race
+    out[3] = ties
+    out[4] = L
+    out[5] = n_e
+    out[6] = start
+    return outcome, traj
+
+
+@jit
+def relax_mask(state, Wc, eps, rule, p, D, xm, xp, d, traj, out):
+    """``relax`` from a bitmask; returns (outcome, final bitmask, traj)."""
+    s = np.empty(xm.shape[0], np.int8)
+    set_phases(np.uint64(state), s)
+    oc, traj = relax(s, Wc, eps, rule, p, D, xm, xp, d, traj, out)
+    return oc, phase_mask(s), traj
+
+
+@jit
+def all_switching_drives(xm, xp, d, p, D, wminus, wplus):
+    """W^∓(S) of all 2^N phase states (bitmask order; N ≤ 24)."""
+    N = xm.shape[0]
+    s = np.empty(N, np.int8)
+    X = np.empty(N, np.int64)
+    for S in range(1 << N):
+        set_phases(np.uint64(S), s)
+        wminus[S], wplus[S] = switching_drives(s, p, D, xm, xp, d, X)
+
+
+@jit
+def saturated_branch(direction, s, p, D, xm, xp, d, rule, traj, row):
+    """Drive one saturated branch quasistatically, event by event, from the current
+    (saturated) phases: W jumps to the next switching drive W^±(S) and the chain
+    relaxes at W^±(S) ± 0⁺. Stops at saturation or at the first state that is not
+    stable. row = (outcome, L, n_e, events); returns traj."""
+    N = s.shape[0]
+    X = np.empty(N, np.int64)
+    res = np.zeros(7, np.int64)
+    events = 0
+    row[0] = STABLE
+    row[1] = 0
+    row[2] = 0
+    while True:
+        dn, up = switching_drives(s, p, D, xm, xp, d, X)
+        Wc = up if direction > 0 else dn
+        if Wc >= INF or Wc <= -INF:
+            break
+        oc, traj = relax(s, Wc, direction, rule, p, D, xm, xp, d, traj, res)
+        events += 1
+        if oc != STABLE:
+            row[0] = oc
+            row[1] = res[4]
+            row[2] = res[5]
+            break
+    row[3] = events
+    return traj
+
+
+@jit
+def saturated_loop_one(k, xm, xp, d, p, D, rule, out):
+    """Chain k: up branch from all s = −1, down branch from all s = +1."""
+    N = xm.shape[1]
+    s = np.empty(N, np.int8)
+    traj = np.empty(64, np.uint64)
+    for b in range(2):
+        direction = 1 if b == 0 else -1
+        for i in range(N):
+            s[i] = -direction
+        traj = saturated_branch(direction, s, p, D, xm[k], xp[k], d[k], rule, traj, out[k, b])
+
+
+@jit(parallel=True)
+def saturated_loop_batch(xm, xp, d, p, D, rule, out):
+    """Self-loops met along the saturated loop of a batch of chains (N ≤ 64).
+
+    out[k, branch] = (outcome, L, n_e, events), branch 0 from all −1 up to
+    all +1, branch 1 back down; the hysteron counterpart is
+    ``hyst.kernels.drive.saturated_loop_batch``.
+    """
+    for k in prange(xm.shape[0]):
+        saturated_loop_one(k, xm, xp, d, p, D, rule, out)
+
+
+@jit
+def saturated_loop_batch_serial(xm, xp, d, p, D, rule, out):
+    """``saturated_loop_batch`` on the calling thread only (for thread pools)."""
+    for k in range(xm.shape[0]):
+        saturated_loop_one(k, xm, xp, d, p, D, rule, out)
+
+
+@jit
+def critical_drives(xm, xp, d, p, D, buf):
+    """Sorted distinct drives (in units of W/2) where the fixed-drive dynamics can change.
+
+    Between two consecutive values every element's stability and the order of
+    the margins are the same in every phase state: the thresholds 2 W_i^±(S) of
+    every element in every state, and the crossings W_i^+(S) + W_j^−(S) of the
+    margins of a down element i and an up element j (margins of elements
+    moving the same way are parallel and never cross). buf needs
+    2^N (N + N²/4) entries; returns how many were filled.
+    """
+    N = xm.shape[0]
+    s = np.empty(N, np.int8)
+    X = np.empty(N, np.int64)
+    n = 0
+    for S in range(1 << N):
+        set_phases(np.uint64(S), s)
+        scaled_positions(s, 0, p, D, d, X)
+        for i in range(N):
+            wi = D * (xp[i] if s[i] < 0 else xm[i]) - X[i]
+            buf[n] = 2 * wi
+            n += 1
+            if s[i] < 0:
+                for j in range(N):
+                    if s[j] > 0:
+                        buf[n] = wi + D * xm[j] - X[j]
+                        n += 1
+    vals = np.sort(buf[:n])
+    m = 0
+    for k in range(n):
+        if m == 0 or vals[k] != buf[m - 1]:
+            buf[m] = vals[k]
+            m += 1
+    return m
+
+
+@jit
+def pair_family(cycle_min, L, second):
+    """Family code of a limit cycle of two elements: 0–5 for SL1–SL6, 6 otherwise.
+
+    SL1 (−−)↔(+−), SL2 (−+)↔(++), SL3 (−−)↔(−+), SL4 (+−)↔(++) (L = 2, one
+    element); SL5 (−−)→(+−)→(++)→(−+), SL6 (−−)→(−+)→(++)→(+−) (L = 4, both).
+    Bit 0 is element 1 (state (+−) is bitmask 1). ``second`` is the state after
+    ``cycle_min`` in the cycle.
+    """
+    if L == 2:
+        if cycle_min == 0:
+            return 0 if second == 1 else (2 if second == 2 else 6)
+        if cycle_min == 2 and second == 3:
+            return 1
+        if cycle_min == 1 and second == 3:
+            return 3
+        return 6
+    if L == 4 and cycle_min == 0:
+        return 4 if second == 1 else 5
+    return 6
+
+
+@jit
+def _cycle_family(traj, out):
+    """Family of the limit cycle just found by ``relax`` (its states are in traj)."""
+    start = out[6]
+    L = out[4]
+    kmin = start
+    for k in range(start, start + L):
+        if traj[k] < traj[kmin]:
+            kmin = k
+    nxt = kmin + 1 if kmin + 1 < start + L else start
+    return pair_family(np.int64(traj[kmin]), L, np.int64(traj[nxt]))
+
+
+@jit
+def pair_cell(xm, xp, d, p, D, rule, buf, traj, out):
+    """Self-loop families of one chain of two elements (one cell of a (d1, d2) scan).
+
+    Works in doubled units (every margin crossing is then an integer drive).
+    out = (families met as attractors anywhere in the drive range, families met
+    by the transition graph's transitions, intervals scanned, ties met), the
+    families as bitmasks (``pair_family`` codes). The drive range is scanned at
+    W = c + 0⁺ for every critical drive c and below the lowest one: one drive
+    inside every open interval on which the dynamics is constant.
+    """
+    N = xm.shape[0]
+    xm2 = 2 * xm
+    xp2 = 2 * xp
+    d2 = 2 * d
+    res = np.zeros(7, np.int64)
+    s = np.empty(N, np.int8)
+    X = np.empty(N, np.int64)
+    # critical drives of the chain in units of W/2 = the drives of the doubled chain
+    n = critical_drives(xm, xp, d, p, D, buf)
+    attract = 0
+    graph = 0
+    ties = 0
+    for k in range(-1, n):
+        Wc = buf[0] if k < 0 else buf[k]
+        eps = -1 if k < 0 else 1
+        for S in range(1 << N):
+            set_phases(np.uint64(S), s)
+            oc, traj = relax(s, Wc, eps, rule, p, D, xm2, xp2, d2, traj, res)
+            ties += res[3]
+            if oc == SELF_LOOP:
+                attract |= 1 << _cycle_family(traj, res)
+    for S in range(1 << N):
+        set_phases(np.uint64(S), s)
+        dn, up = switching_drives(s, p, D, xm2, xp2, d2, X)
+        if not dn < up:
+            continue
+        for direction in (1, -1):
+            Wc = up if direction > 0 else dn
+            if Wc >= INF or Wc <= -INF:
+                continue
+            set_phases(np.uint64(S), s)
+            oc, traj = relax(s, Wc, direction, rule, p, D, xm2, xp2, d2, traj, res)
+            ties += res[3]
+            if oc == SELF_LOOP:
+                graph |= 1 << _cycle_family(traj, res)
+    out[0] = attract
+    out[1] = graph
+    out[2] = n + 1
+    out[3] = ties
+
+
+@jit(parallel=True)
+def pair_scan(xm, xp, d, p, D, rule, out):
+    """``pair_cell`` for a batch of two-element chains (cells), xm, xp, d (cells, 2)."""
+    for k in prange(xm.shape[0]):
+        buf = np.empty(4 * 4, np.int64)
+        traj = np.empty(16, np.uint64)
+        pair_cell(xm[k], xp[k], d[k], p, D, rule, buf, traj, out[k])
+
+
+@jit
+def pair_scan_serial(xm, xp, d, p, D, rule, out):
+    """``pair_scan`` on the calling thread only (for thread pools)."""
+    buf = np.empty(4 * 4, np.int64)
+    traj = np.empty(16, np.uint64)
+    for k in range(xm.shape[0]):
+        pair_cell(xm[k], xp[k], d[k], p, D, rule, buf, traj, out[k])

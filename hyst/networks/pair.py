@@ -1,0 +1,152 @@
+"""Two bilinear elements in series: self-loop families SL1–SL6 and their conditions.
+
+States are written (s_1 s_2); as bitmasks bit 0 is element 1, so (+−) = 1,
+(−+) = 2. Mapped hysterons (``hyst.networks.mapping``, H = U):
+h_i^± = 2 x_i^± ± d_i, c_12 = −d_2, c_21 = −d_1, hence
+H_i^±(S) = h_i^± + d_j s_j (j ≠ i).
+
+Families (Supplemental, "Self-loops"; L = 2 with one element, L = 4 with both):
+
+    SL1 (−−)↔(+−)   SL2 (−+)↔(++)   element 1 flips
+    SL3 (−−)↔(−+)   SL4 (+−)↔(++)   element 2 flips
+    SL5 (−−)→(+−)→(++)→(−+)→(−−)    SL6 (−−)→(−+)→(++)→(+−)→(−−)
+
+(SL1/SL2 and SL5/SL6 as the Supplemental defines them; SL3/SL4 are the
+element-2 mirrors of SL1/SL2, consistent with its spin-like discussion where
+SL4 has element 2 flipping while element 1 is up.)
+
+Two sets of conditions, both exact integer functions of the quantised
+parameters (strict inequalities; comparisons doubled to stay integer):
+
+- ``paper_conditions``: the Supplemental's "Conditions for self-loops": for
+  L = 2, d_i < −σ_i^0 and, where the partner state is unconditionally unstable,
+  the race condition in that state; for L = 4 the three inequalities with
+  W = min(x_2^− − x_1^+, x_1^− − x_2^+) plus the race condition σ_1^0 > σ_2^0
+  (SL5) or σ_2^0 > σ_1^0 (SL6).
+- ``exact_conditions``: a family exists at some field iff every step of its
+  cycle is the rule-1 step of its state on a common open interval of H. Each
+  step requires the flipped element to be unstable (a half-line in H) and more
+  unstable than the other element: a half-line at the midpoint of their
+  thresholds when they move in opposite directions (the race condition of an
+  unconditionally unstable state), or an H-independent ordering of their
+  thresholds when they move the same way. The family exists iff those
+  orderings hold and the largest lower bound is below the smallest upper one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+FAMILIES = ("SL1", "SL2", "SL3", "SL4", "SL5", "SL6")
+#: Every family code of ``hyst.kernels.mechanics.pair_family`` (the last: any other cycle).
+FAMILY_CODES = (*FAMILIES, "other")
+#: The cycle of each family: (state, flipped element) steps, elements 0 and 1.
+CYCLES = {
+    "SL1": ((0, 0), (1, 0)),
+    "SL2": ((2, 0), (3, 0)),
+    "SL3": ((0, 1), (2, 1)),
+    "SL4": ((1, 1), (3, 1)),
+    "SL5": ((0, 0), (1, 1), (3, 0), (2, 1)),
+    "SL6": ((0, 1), (2, 0), (3, 1), (1, 0)),
+}
+#: Behaviour classes of Fig. 3d.
+CLASSES = {
+    1: "(i) both passive",
+    2: "(ii) strongly active: a negative hysteron span",
+    3: "(iii) weakly active: spans >= 0, no L = 4 self-loop",
+    4: "(iv) an L = 4 self-loop",
+}
+
+
+def _ints(*values):
+    return [np.asarray(v, dtype=np.int64) if np.ndim(v) else int(v) for v in values]
+
+
+def w_gap(x1_minus, x1_plus, x2_minus, x2_plus):
+    """W = min(x_2^− − x_1^+, x_1^− − x_2^+) (Supplemental, Eq. for SL6)."""
+    return np.minimum(np.subtract(x2_minus, x1_plus), np.subtract(x1_minus, x2_plus))
+
+
+def paper_conditions(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2, race=True) -> dict:
+    """The Supplemental's analytic conditions per family (bool arrays, broadcast).
+
+    Integer (quantised) inputs give exact answers. ``race=False`` drops the L = 4
+    race condition σ_1^0 ≷ σ_2^0 (the three inequalities alone).
+    """
+    x1m, x1p, x2m, x2p, d1, d2 = _ints(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2)
+    s1 = x1p - x1m
+    s2 = x2p - x2m
+    dxc2 = (x2p + x2m) - (x1p + x1m)  # 2 Δx^c
+    W = w_gap(x1m, x1p, x2m, x2p)
+    out = {
+        "SL1": (d1 < -s1) & (~(d1 + d2 < x1m - x2p) | (2 * (d2 - d1) > -dxc2 + 3 * s1 - s2)),
+        "SL2": (d1 < -s1) & (~(d1 + d2 < x2m - x1p) | (2 * (d2 - d1) > dxc2 + 3 * s1 - s2)),
+        "SL3": (d2 < -s2) & (~(d1 + d2 < x2m - x1p) | (2 * (d1 - d2) > dxc2 + 3 * s2 - s1)),
+        "SL4": (d2 < -s2) & (~(d1 + d2 < x1m - x2p) | (2 * (d1 - d2) > -dxc2 + 3 * s2 - s1)),
+    }
+    sl5 = (d2 - d1 > np.maximum(np.maximum(x1p - x2p, x2m - x1m), s1)) & (d1 + d2 < -s2) & (d1 < W)
+    sl6 = (d2 - d1 < -np.maximum(np.maximum(x2p - x1p, x1m - x2m), s2)) & (d1 + d2 < -s1) & (d2 < W)
+    out["SL5"] = sl5 & (s1 > s2) if race else sl5
+    out["SL6"] = sl6 & (s2 > s1) if race else sl6
+    return {k: np.asarray(v, dtype=bool) for k, v in out.items()}
+
+
+def _thresholds(x1m, x1p, x2m, x2p, d1, d2):
+    """Element thresholds H_i^±(S) of the mapped pair: T[(S, i)] is the threshold
+    element i meets in state S (H_i^+ if it is down, H_i^− if it is up)."""
+    xs = ((x1m, x1p, d1), (x2m, x2p, d2))
+    T = {}
+    for S in range(4):
+        spins = [1 if (S >> i) & 1 else -1 for i in range(2)]
+        for i in range(2):
+            xm, xp, di = xs[i]
+            dj = xs[1 - i][2]
+            h = 2 * xp + di if spins[i] < 0 else 2 * xm - di
+            T[(S, i)] = h + dj * spins[1 - i]
+    return T
+
+
+def exact_conditions(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2) -> dict:
+    """Necessary and sufficient rule-1 conditions per family (bool arrays, exact for
+    integer inputs): the family is a limit cycle on some open interval of H.
+
+    Bounds are kept in units of 2H: element e (threshold T_e) is unstable for
+    2H > 2 T_e moving up, 2H < 2 T_e moving down; it beats an element j moving the
+    other way for 2H > T_e + T_j (e up) or 2H < T_e + T_j (e down).
+    """
+    x1m, x1p, x2m, x2p, d1, d2 = _ints(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2)
+    T = _thresholds(x1m, x1p, x2m, x2p, d1, d2)
+    big = np.int64(2**62)
+    out = {}
+    for name, cycle in CYCLES.items():
+        ok = np.asarray(True)
+        lo = -big
+        hi = big
+        for S, e in cycle:
+            j = 1 - e
+            up_e = not (S >> e) & 1  # e is down in S, so it moves up
+            up_j = not (S >> j) & 1
+            te, tj = T[(S, e)], T[(S, j)]
+            if up_e:
+                lo = np.maximum(lo, 2 * te)
+            else:
+                hi = np.minimum(hi, 2 * te)
+            if up_e == up_j:  # parallel margins: e leads at every H (lowest index on a tie)
+                lead = (te < tj) if up_e else (te > tj)
+                ok = ok & (lead | ((te == tj) & (e < j)))
+            elif up_e:
+                lo = np.maximum(lo, te + tj)
+            else:
+                hi = np.minimum(hi, te + tj)
+        out[name] = np.asarray(ok & (lo < hi), dtype=bool)
+    return out
+
+
+def behaviour_class(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2, l4):
+    """Fig. 3d class (``CLASSES``) per cell: (iv) if an L = 4 self-loop occurs
+    (``l4``), else (ii) if a mapped span 2 (σ_i^0 + d_i) is negative, else (i) if both
+    elements are passive (d_i > 0), else (iii)."""
+    x1m, x1p, x2m, x2p, d1, d2 = _ints(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2)
+    negative = (d1 < -(x1p - x1m)) | (d2 < -(x2p - x2m))
+    passive = (d1 > 0) & (d2 > 0)
+    return np.where(l4, 4, np.where(negative, 2, np.where(passive, 1, 3))).astype(np.int8)
