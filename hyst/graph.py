@@ -14,9 +14,9 @@ single field only): they are listed, not used. Everything is exact int64
 (``hyst.model``); ``field_value`` and ``stability_ranges`` give field units.
 
 >>> from hyst.model import Systems
->>> g = transition_graph(Systems.from_floats([0.5, 0.5], [-0.5, -0.5], [[0, 0.2], [0.2, 0]]))
->>> [(t.source, t.direction, t.outcome, t.target) for t in g.transitions][:2]
-[(0, 1, 'stable', 1), (1, 1, 'stable', 3)]
+>>> g = transition_graph(Systems.from_floats([0.5, 1.0], [-0.5, 0.0], [[0, 0.2], [0.2, 0]]))
+>>> [(t.source, t.direction, t.outcome, t.target) for t in g.transitions][:3]
+[(0, 1, 'stable', 1), (1, 1, 'stable', 3), (1, -1, 'stable', 0)]
 """
 
 from __future__ import annotations

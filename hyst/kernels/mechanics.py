@@ -238,14 +238,15 @@ def saturated_branch(direction, s, p, D, xm, xp, d, rule, traj, row):
     """Drive one saturated branch quasistatically, event by event, from the current
     (saturated) phases: W jumps to the next switching drive W^±(S) and the chain
     relaxes at W^±(S) ± 0⁺. Stops at saturation or at the first state that is not
-    stable. row = (outcome, L, n_e, events); returns traj."""
+    stable. row = (outcome, L, n_e, events), L = n_e = −1 when the branch saturates;
+    returns traj."""
     N = s.shape[0]
     X = np.empty(N, np.int64)
     res = np.zeros(7, np.int64)
     events = 0
     row[0] = STABLE
-    row[1] = 0
-    row[2] = 0
+    row[1] = -1
+    row[2] = -1
     while True:
         dn, up = switching_drives(s, p, D, xm, xp, d, X)
         Wc = up if direction > 0 else dn

@@ -150,3 +150,42 @@ def behaviour_class(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2, l4):
     negative = (d1 < -(x1p - x1m)) | (d2 < -(x2p - x2m))
     passive = (d1 > 0) & (d2 > 0)
     return np.where(l4, 4, np.where(negative, 2, np.where(passive, 1, 3))).astype(np.int8)
+
+
+def l4_race_conditions(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2) -> dict:
+    """The race-condition inequalities of the L = 4 loops beyond σ_1^0 > σ_2^0.
+
+    In the unconditionally unstable states (+−) and (−+) both elements are
+    unstable and rule 1 flips the one further past its threshold: (+−) moves on to
+    (++) only above its midpoint mp(+−) = (H_2^+(+−) + H_1^−(+−))/2 = x_2^+ + x_1^−,
+    and (−+) returns to (−−) only below mp(−+) = x_1^+ + x_2^−. SL5 needs one
+    field above all of H_1^+(−−), H_2^+(+−), mp(+−) and below all of H_1^−(++),
+    H_2^−(−+), mp(−+). The Supplemental keeps the four threshold pairs and
+    mp(+−) < mp(−+) (⇔ σ_1^0 > σ_2^0); the four pairs of a midpoint with a
+    threshold are:
+
+        R1  mp(+−) < H_1^−(++)   ⇔  d2 − d1 > x_2^+ − x_1^−
+        R2  mp(+−) < H_2^−(−+)   ⇔  d1 + d2 < 2 x_2^− − x_2^+ − x_1^−
+        R3  H_1^+(−−) < mp(−+)   ⇔  d2 − d1 > x_1^+ − x_2^−
+        R4  H_2^+(+−) < mp(−+)   ⇔  d1 + d2 < x_1^+ + x_2^− − 2 x_2^+
+
+    SL6: the same with the elements exchanged. Returns {"SL5": (R1, R2, R3, R4),
+    "SL6": (...)} as bool arrays (exact for integer inputs); exact = paper ∧ R1–R4.
+    """
+    x1m, x1p, x2m, x2p, d1, d2 = _ints(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2)
+
+    def races(am, ap, bm, bp, da, db):
+        return tuple(
+            np.asarray(v, dtype=bool)
+            for v in (
+                db - da > bp - am,
+                da + db < 2 * bm - bp - am,
+                db - da > ap - bm,
+                da + db < ap + bm - 2 * bp,
+            )
+        )
+
+    return {
+        "SL5": races(x1m, x1p, x2m, x2p, d1, d2),
+        "SL6": races(x2m, x2p, x1m, x1p, d2, d1),
+    }
