@@ -45,10 +45,11 @@ def test_passive_chains_never_self_loop():
         assert t["negative_span_probability"] == 0 and t["cross_checked"] > 0
 
 
-@pytest.mark.parametrize("N", [2, 3, 8, 40])
-def test_negative_span_probability_matches_its_formula(N):
-    phi, d_max = 0.5, 0.25
-    t = chains.sample_point(phi, N, 3000, seed=5, d_max=d_max, checks=0)
+@pytest.mark.parametrize("N, d_max", [(2, 0.25), (3, 1.0), (8, 0.25), (8, 1.0), (40, 1.0)])
+def test_negative_span_probability_matches_its_formula(N, d_max):
+    """Both branches of p_N (a sigma0_max below and above d_max)."""
+    phi = 0.5
+    t = chains.sample_point(phi, N, 20000, seed=5, d_max=d_max, checks=0)
     p = chains.negative_span_probability(phi, N, d_max)
     est = t["negative_span_probability"] / t["samples"]
     assert abs(est - p) < 4 * np.sqrt(p * (1 - p) / t["samples"]) + 1e-3

@@ -67,6 +67,27 @@ def test_exact_conditions_equal_the_mechanical_drive_range_scan(xs, seed, coarse
     assert not np.any(cells["other_cycle"])
 
 
+@pytest.mark.parametrize(
+    "x1, x2",
+    [
+        ((-1, 1), (0.5, 0.75)),
+        ((-0.5, 0.5), (0.0, 1.0)),
+        ((0, 0), (0.5, 0.5)),
+        ((-1, 0.5), (-0.25, 0.25)),
+    ],
+)
+def test_exact_conditions_equal_the_scan_on_a_grid_with_ties(x1, x2):
+    """Every (d1, d2) on the 1/8 grid of [−3, 3]²: thresholds of elements moving the same
+    way coincide on whole lines of cells (rule 1 then flips the lower index)."""
+    g = np.arange(-24, 25) / 8
+    D1, D2 = np.meshgrid(g, g, indexing="ij")
+    cells = scan_cells(x1, x2, D1.ravel(), D2.ravel())
+    exact = exact_conditions(*_q(x1, x2, D1.ravel(), D2.ravel()))
+    for k, name in enumerate(FAMILIES):
+        assert np.array_equal(cells["attractor"][:, k], exact[name]), name
+    assert cells["ties"].sum() > 0
+
+
 @given(xs=params, seed=st.integers(0, 2**32 - 1))
 @settings(max_examples=60)
 def test_paper_conditions_against_the_exact_ones(xs, seed):
