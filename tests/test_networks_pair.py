@@ -233,3 +233,54 @@ def test_family_codes_match_the_cycles():
         )
         names = {f for k, f in enumerate(FAMILIES) if cells["attractor"][0, k]}
         assert {states[f] for f in names} == found
+
+
+def _hysteron_families(hp, hm, c12, c21):
+    """Families met by the hysteron dynamics (``hyst.dynamics``) inside every open field
+    interval between critical fields (doubled system: crossings are integers)."""
+    from hyst.dynamics import StateTables
+    from hyst.model import Systems
+
+    sy = Systems(
+        2 * np.array([hp], np.int64),
+        2 * np.array([hm], np.int64),
+        2 * np.array([[[0, c12], [c21, 0]]], np.int64),
+    )
+    tables = StateTables(sy)
+    crit = set()
+    for S in range(4):
+        s = [1 if (S >> i) & 1 else -1 for i in range(2)]
+        T = [(hm[i] if s[i] > 0 else hp[i]) - (c12 if i == 0 else c21) * s[1 - i] for i in range(2)]
+        crit |= {2 * T[0], 2 * T[1]}
+        if s[0] != s[1]:
+            crit.add(T[0] + T[1])
+    crit = sorted(crit)
+    codes = {
+        (0, 1): "SL1",
+        (2, 3): "SL2",
+        (0, 2): "SL3",
+        (1, 3): "SL4",
+        (0, 1, 3, 2): "SL5",
+        (0, 2, 3, 1): "SL6",
+    }
+    found = set()
+    for field in [(crit[0], -1)] + [(c, 1) for c in crit]:
+        for S in range(4):
+            r = tables.relax(S, field, "1")
+            if r.outcome == "self_loop":
+                found.add(codes[r.cycle_states])
+    return found
+
+
+@given(seed=st.integers(0, 2**32 - 1), coarse=st.booleans())
+@settings(max_examples=150)
+def test_hysteron_pair_conditions_equal_the_hysteron_dynamics(seed, coarse):
+    """Any two hysterons (negative spans included), against hyst.dynamics at one field
+    inside every interval of constant dynamics."""
+    rng = np.random.default_rng(seed)
+    v = rng.integers(-16, 17, 6) if coarse else rng.integers(-(2**40), 2**40, 6)
+    hp, hm, c12, c21 = [int(v[0]), int(v[1])], [int(v[2]), int(v[3])], int(v[4]), int(v[5])
+    from hyst.networks.pair import hysteron_pair_conditions
+
+    cond = hysteron_pair_conditions(hp[0], hm[0], hp[1], hm[1], c12, c21)
+    assert {f for f in FAMILIES if cond[f]} == _hysteron_families(hp, hm, c12, c21)

@@ -91,31 +91,35 @@ def paper_conditions(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2, race=True) ->
     return {k: np.asarray(v, dtype=bool) for k, v in out.items()}
 
 
-def _thresholds(x1m, x1p, x2m, x2p, d1, d2):
-    """Element thresholds H_i^±(S) of the mapped pair: T[(S, i)] is the threshold
-    element i meets in state S (H_i^+ if it is down, H_i^− if it is up)."""
-    xs = ((x1m, x1p, d1), (x2m, x2p, d2))
+def exact_conditions(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2) -> dict:
+    """Necessary and sufficient rule-1 conditions per family for two serial elements
+    (bool arrays, exact for integer inputs): ``hysteron_pair_conditions`` of the mapped
+    pair h_i^± = 2 x_i^± ± d_i, c_12 = −d_2, c_21 = −d_1."""
+    x1m, x1p, x2m, x2p, d1, d2 = _ints(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2)
+    return hysteron_pair_conditions(
+        2 * x1p + d1, 2 * x1m - d1, 2 * x2p + d2, 2 * x2m - d2, -d2, -d1
+    )
+
+
+def hysteron_pair_conditions(h1_plus, h1_minus, h2_plus, h2_minus, c12, c21) -> dict:
+    """Necessary and sufficient rule-1 conditions per family for any two hysterons
+    (negative spans allowed): the family is a limit cycle on some open interval of H.
+
+    Thresholds H_i^±(S) = h_i^± − c_ij s_j. Bounds are kept in units of 2H: element e
+    (threshold T_e) is unstable for 2H > 2 T_e moving up, 2H < 2 T_e moving down; it
+    beats an element j moving the other way for 2H > T_e + T_j (e up) or
+    2H < T_e + T_j (e down); against an element moving the same way it must have the
+    lower (up) or higher (down) threshold, or the same one and the lower index.
+    """
+    hp = _ints(h1_plus, h2_plus)
+    hm = _ints(h1_minus, h2_minus)
+    c = {(0, 1): _ints(c12)[0], (1, 0): _ints(c21)[0]}
     T = {}
     for S in range(4):
-        spins = [1 if (S >> i) & 1 else -1 for i in range(2)]
         for i in range(2):
-            xm, xp, di = xs[i]
-            dj = xs[1 - i][2]
-            h = 2 * xp + di if spins[i] < 0 else 2 * xm - di
-            T[(S, i)] = h + dj * spins[1 - i]
-    return T
-
-
-def exact_conditions(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2) -> dict:
-    """Necessary and sufficient rule-1 conditions per family (bool arrays, exact for
-    integer inputs): the family is a limit cycle on some open interval of H.
-
-    Bounds are kept in units of 2H: element e (threshold T_e) is unstable for
-    2H > 2 T_e moving up, 2H < 2 T_e moving down; it beats an element j moving the
-    other way for 2H > T_e + T_j (e up) or 2H < T_e + T_j (e down).
-    """
-    x1m, x1p, x2m, x2p, d1, d2 = _ints(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2)
-    T = _thresholds(x1m, x1p, x2m, x2p, d1, d2)
+            j = 1 - i
+            sj = 1 if (S >> j) & 1 else -1
+            T[(S, i)] = (hm[i] if (S >> i) & 1 else hp[i]) - c[(i, j)] * sj
     big = np.int64(2**62)
     out = {}
     for name, cycle in CYCLES.items():
@@ -131,7 +135,7 @@ def exact_conditions(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2) -> dict:
                 lo = np.maximum(lo, 2 * te)
             else:
                 hi = np.minimum(hi, 2 * te)
-            if up_e == up_j:  # parallel margins: e leads at every H (lowest index on a tie)
+            if up_e == up_j:
                 lead = (te < tj) if up_e else (te > tj)
                 ok = ok & (lead | ((te == tj) & (e < j)))
             elif up_e:
