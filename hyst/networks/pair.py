@@ -53,8 +53,8 @@ CYCLES = {
 CLASSES = {
     1: "(i) both passive",
     2: "(ii) strongly active: a negative hysteron span",
-    3: "(iii) weakly active: spans >= 0, no L = 4 self-loop",
-    4: "(iv) an L = 4 self-loop",
+    3: "(iii) weakly active: spans >= 0, no self-loop",
+    4: "(iv) weakly active with an L = 4 self-loop",
 }
 
 
@@ -147,13 +147,14 @@ def hysteron_pair_conditions(h1_plus, h1_minus, h2_plus, h2_minus, c12, c21) -> 
 
 
 def behaviour_class(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2, l4):
-    """Fig. 3d class (``CLASSES``) per cell: (iv) if an L = 4 self-loop occurs
-    (``l4``), else (ii) if a mapped span 2 (σ_i^0 + d_i) is negative, else (i) if both
-    elements are passive (d_i > 0), else (iii)."""
+    """Fig. 3d class (``CLASSES``) per cell: (ii) if a mapped span 2 (σ_i^0 + d_i) is
+    negative, else (iv) if an L = 4 self-loop occurs (``l4``), else (i) if both elements
+    are passive (d_i > 0), else (iii). (L = 4 loops also occur inside (ii); the dataset
+    keeps every family per cell.)"""
     x1m, x1p, x2m, x2p, d1, d2 = _ints(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2)
     negative = (d1 < -(x1p - x1m)) | (d2 < -(x2p - x2m))
     passive = (d1 > 0) & (d2 > 0)
-    return np.where(l4, 4, np.where(negative, 2, np.where(passive, 1, 3))).astype(np.int8)
+    return np.where(negative, 2, np.where(l4, 4, np.where(passive, 1, 3))).astype(np.int8)
 
 
 def l4_race_conditions(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2) -> dict:

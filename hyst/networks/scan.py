@@ -144,3 +144,50 @@ def disagreement(ds: xr.Dataset, conditions: str = "paper", observed: str = "att
     """(fraction of cells where some family differs, count, cells) between two variables."""
     diff = (ds[conditions] != ds[observed]).any("family")
     return float(diff.mean()), int(diff.sum()), int(diff.size)
+
+
+#: The parameter sets of Fig. 3d and the Supplemental's (d1, d2) panels: name ->
+#: ((x_1^−, x_1^+), (x_2^−, x_2^+)). Spin-like panels have x_1^c = 0; (b)–(d) are given
+#: by midpoints and spans in the captions and converted here.
+PAPER_PANELS = {
+    "fig3d": ((-1.0, 1.0), (0.2, 0.4)),
+    "spin_0.5": ((0.0, 0.0), (0.5, 0.5)),
+    "spin_1": ((0.0, 0.0), (1.0, 1.0)),
+    "spin_2": ((0.0, 0.0), (2.0, 2.0)),
+    "a_0.75": ((-1.0, 1.0), (0.5, 0.75)),
+    "a_1.5": ((-1.0, 1.0), (0.5, 1.5)),
+    "a_2": ((-1.0, 1.0), (0.5, 2.0)),
+    "b_0": ((-1.0, 1.0), (-0.125, 0.125)),
+    "b_0.625": ((-1.0, 1.0), (0.5, 0.75)),
+    "b_1.2": ((-1.0, 1.0), (1.075, 1.325)),
+    "c_0.1": ((-1.0, 1.0), (0.575, 0.675)),
+    "c_0.25": ((-1.0, 1.0), (0.5, 0.75)),
+    "c_0.85": ((-1.0, 1.0), (0.2, 1.05)),
+    "d_1.2": ((-0.6, 0.6), (0.5, 0.75)),
+    "d_1.6": ((-0.8, 0.8), (0.5, 0.75)),
+    "d_2": ((-1.0, 1.0), (0.5, 0.75)),
+    "summary": ((-1.0, 1.0), (0.5, 0.75)),
+}
+
+
+def scan_panels(panels: dict, d_values, rule="1", parallel: bool = False) -> xr.Dataset:
+    """``scan_plane`` of every panel on the square grid d_values², stacked along ``panel``
+    (coordinates x1_minus, x1_plus, x2_minus, x2_plus per panel)."""
+    parts = []
+    for name, (x1, x2) in panels.items():
+        ds = scan_plane(x1, x2, d_values, d_values, rule, parallel)
+        parts.append(ds.drop_attrs().expand_dims(panel=[name]))
+    out = xr.concat(parts, dim="panel")
+    for key in ("x1_minus", "x1_plus", "x2_minus", "x2_plus"):
+        out = out.assign_coords(
+            {
+                key: (
+                    "panel",
+                    [
+                        float(panels[p][0 if key[1] == "1" else 1][key.endswith("plus")])
+                        for p in out.panel.values
+                    ],
+                )
+            }
+        )
+    return out.assign_attrs(rule=str(rule), field="H = U", hyst_version=__version__)
