@@ -81,3 +81,13 @@ def test_dataset_and_errors():
         chains.check_point(0.5, 65)
     with pytest.raises(ValueError, match="d_max: 0 is not allowed"):
         chains.check_point(0.5, 4, d_max=0)
+
+
+def test_tallies_round_trip_and_assemble():
+    t = chains.sample_point(0.5, 5, 80, seed=4, checks=1)
+    back = chains.tally_from_dataset(chains.tally_dataset(t))
+    assert back.keys() == t.keys() and all(np.array_equal(back[k], t[k]) for k in t)
+    ds = chains.assemble(
+        {(0.5, 5): back}, [0.5], [5], {"samples": 80, "seed": 4, "d_max": 1.0, "sigma0_max": 0.5}
+    )
+    assert float(ds.self_loop_probability) == t["self_loop_probability"] / 80

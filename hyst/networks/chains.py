@@ -252,27 +252,62 @@ PROBABILITIES = (
 HISTOGRAMS = ("self_loop_L", "self_loop_n_e", "saturated_loop_L", "saturated_loop_n_e")
 
 
+def tally_dataset(t: dict) -> xr.Dataset:
+    """One point's tallies as a Dataset (counts 0-d, histograms along ``<name>_bin``)."""
+    return xr.Dataset(
+        {k: ((f"{k}_bin",), v) if isinstance(v, np.ndarray) else ((), v) for k, v in t.items()}
+    )
+
+
+def tally_from_dataset(ds: xr.Dataset) -> dict:
+    """Inverse of ``tally_dataset``."""
+    return {
+        k: (np.asarray(v.values, np.int64) if v.ndim else int(v.values))
+        for k, v in ds.data_vars.items()
+    }
+
+
 def chains_dataset(
     phis, Ns, samples, seed, d_max=1.0, sigma0_max=0.5, checks=4, parallel=False
 ) -> xr.Dataset:
-    """The (φ, N) study as a Dataset: probabilities with binomial standard errors (NaN
-    where not measured: P_sl and P_g^0 beyond N = 18), histograms along L and n_e,
-    cross-check counts and wall time per point."""
+    """The (φ, N) study as a Dataset, every point sampled here (see ``assemble``)."""
+    tallies, seconds = {}, {}
+    for phi in phis:
+        for N in Ns:
+            start = time.perf_counter()
+            tallies[float(phi), int(N)] = sample_point(
+                phi, N, samples, seed, d_max, sigma0_max, checks, parallel
+            )
+            seconds[float(phi), int(N)] = time.perf_counter() - start
+    attrs = {
+        "samples": int(samples),
+        "seed": int(seed),
+        "d_max": float(d_max),
+        "sigma0_max": float(sigma0_max),
+    }
+    return assemble(tallies, phis, Ns, attrs, seconds)
+
+
+def assemble(tallies: dict, phis, Ns, attrs: dict, seconds: dict | None = None) -> xr.Dataset:
+    """The (φ, N) Dataset from per-point tallies {(φ, N): tally}: probabilities with
+    binomial standard errors (NaN where not measured: P_sl and P_g^0 beyond N = 18),
+    histograms along L and n_e, the exact negative-span probability, cross-check counts
+    and the wall time per point (``seconds``). ``attrs`` holds samples, seed, d_max and
+    sigma0_max."""
     phis = [float(p) for p in phis]
     Ns = [int(n) for n in Ns]
+    d_max, sigma0_max = float(attrs["d_max"]), float(attrs["sigma0_max"])
     shape = (len(phis), len(Ns))
     data = {name: np.full(shape, np.nan) for name in PROBABILITIES}
     errs = {name: np.full(shape, np.nan) for name in PROBABILITIES}
     checked = np.zeros(shape, np.int64)
-    seconds = np.zeros(shape)
+    wall = np.full(shape, np.nan)
     active = np.zeros(shape)
-    tallies = {}
     for a, phi in enumerate(phis):
         for b, N in enumerate(Ns):
-            start = time.perf_counter()
-            t = sample_point(phi, N, samples, seed, d_max, sigma0_max, checks, parallel)
-            seconds[a, b] = time.perf_counter() - start
-            tallies[a, b] = t
+            t = tallies[phi, N]
+            if seconds is not None:
+                wall[a, b] = seconds[phi, N]
             if "self_loop_nonnegative_spans" in t and t["nonnegative_span_chains"]:
                 n = t["nonnegative_span_chains"]
                 p = t["self_loop_nonnegative_spans"] / n
@@ -295,11 +330,13 @@ def chains_dataset(
         default=0,
     )
     hists = {name: np.zeros((*shape, size), np.int64) for name in HISTOGRAMS}
-    for (a, b), t in tallies.items():
-        for name in HISTOGRAMS:
-            if name in t:
-                h = t[name][:size]
-                hists[name][a, b, : h.size] = h
+    for a, phi in enumerate(phis):
+        for b, N in enumerate(Ns):
+            t = tallies[phi, N]
+            for name in HISTOGRAMS:
+                if name in t:
+                    h = t[name][:size]
+                    hists[name][a, b, : h.size] = h
     dims = ("phi", "N")
     variables = {name: (dims, data[name]) for name in PROBABILITIES}
     variables.update({f"{name}_stderr": (dims, errs[name]) for name in PROBABILITIES})
@@ -313,15 +350,12 @@ def chains_dataset(
     )
     variables["cross_checked"] = (dims, checked)
     variables["active_fraction"] = (dims, active)
-    variables["wall_seconds"] = (dims, seconds)
+    variables["wall_seconds"] = (dims, wall)
     return xr.Dataset(
         variables,
         coords={"phi": phis, "N": Ns, "L": np.arange(size), "n_e": np.arange(size)},
         attrs={
-            "samples": int(samples),
-            "seed": int(seed),
-            "d_max": float(d_max),
-            "sigma0_max": float(sigma0_max),
+            **attrs,
             "rule": "1",
             "chunk_size": CHUNK_SIZE,
             "chains_sampling_version": CHAINS_SAMPLING_VERSION,
