@@ -90,4 +90,4 @@ def test_tallies_round_trip_and_assemble():
     ds = chains.assemble(
         {(0.5, 5): back}, [0.5], [5], {"samples": 80, "seed": 4, "d_max": 1.0, "sigma0_max": 0.5}
     )
-    assert float(ds.self_loop_probability) == t["self_loop_probability"] / 80
+    assert float(ds.self_loop_probability[0, 0]) == t["self_loop_probability"] / 80
