@@ -12,6 +12,7 @@ min_version("8.0")
 include: "workflow/rules/common.smk"
 include: "workflow/rules/points.smk"
 include: "workflow/rules/pairs.smk"
+include: "workflow/rules/networks.smk"
 include: "workflow/rules/collect.smk"
 include: "workflow/rules/analyse.smk"
 include: "workflow/rules/figures.smk"

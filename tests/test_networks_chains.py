@@ -66,7 +66,7 @@ def test_negative_spans_self_loop_on_the_saturated_loop_when_first():
     from hyst.networks.mechanics import saturated_loop
 
     out = saturated_loop(ch)
-    assert out[0, 0, :3].tolist() == [1, 2, 1]
+    assert (out["outcome"][0, 0], out["L"][0, 0], out["n_e"][0, 0]) == (1, 2, 1)
 
 
 def test_dataset_and_errors():

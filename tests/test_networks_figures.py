@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from hyst.networks import chains, figures
+from hyst.networks import chains
 from hyst.networks.scan import PAPER_PANELS, cell_centres, scan_panels
+from hyst.plotting import networks as figures
 from hyst.plotting import save
 
 

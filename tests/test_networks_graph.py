@@ -1,6 +1,5 @@
 """``hyst.graph.transition_graph`` against the pure-Python reference ``naive.py``."""
 
-import naive
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,6 +8,7 @@ from hypothesis import strategies as st
 from hyst.ensembles import COUPLING_ENSEMBLES, sample_systems
 from hyst.graph import TransitionGraph, transition_graph
 from hyst.model import INF, RULES, Systems
+from hyst.reference import naive
 
 
 def _reference(sy, k, rule):

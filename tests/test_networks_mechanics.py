@@ -3,15 +3,15 @@ that its transition graph equals the mapped hysteron system's exactly."""
 
 from fractions import Fraction
 
-import naive_mechanics as naive
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from network_draws import KINDS, SPANS, chains, draw_chain
 
+from hyst import kernel_calls
 from hyst.graph import transition_graph
-from hyst.kernels import drive
+from hyst.kernels import codes
 from hyst.model import QUANTUM, RULES
 from hyst.networks.elements import SerialChains
 from hyst.networks.mapping import chain_mapping
@@ -21,6 +21,7 @@ from hyst.networks.mechanics import (
     mechanical_transition_graph,
     saturated_loop,
 )
+from hyst.reference import naive_mechanics as naive
 
 COMPARED = {"graphs": 0}
 
@@ -153,12 +154,10 @@ def test_core_check_can_fail():
 def test_saturated_loop_mechanics_equals_drive_kernel_on_the_mapping(draw, rule):
     chain, _ = draw
     sy = chain_mapping(chain)
-    out = np.zeros((1, 2, len(drive.LOOP_COLUMNS)), np.int64)
-    form, c, d = sy.kernel_operands()
-    drive.saturated_loop_batch_serial(sy.h_plus, sy.h_minus, form, c, d, int(RULES[rule]), out)
+    out = kernel_calls.saturated_loop_batch(sy, rule, parallel=False)
     mech = saturated_loop(chain, rule)
-    assert np.array_equal(mech[0, :, :3], out[0, :, :3])
-    assert np.array_equal(mech[0, :, 3], out[0, :, 9])
+    for name in codes.MECH_LOOP_COLUMNS:
+        assert np.array_equal(mech[name], out[name]), name
 
 
 def test_saturated_loop_of_large_chains_equals_drive_kernel():
@@ -171,13 +170,11 @@ def test_saturated_loop_of_large_chains_equals_drive_kernel():
             *(np.concatenate([getattr(b, a) for b in batch]) for a in ("x_minus", "x_plus", "d"))
         )
         sy = chain_mapping(chain)
-        out = np.zeros((chain.samples, 2, len(drive.LOOP_COLUMNS)), np.int64)
-        form, c, d = sy.kernel_operands()
-        drive.saturated_loop_batch_serial(sy.h_plus, sy.h_minus, form, c, d, 1, out)
+        out = kernel_calls.saturated_loop_batch(sy, "1", parallel=False)
         mech = saturated_loop(chain, "1")
-        assert np.array_equal(mech[:, :, :3], out[:, :, :3])
-        assert np.array_equal(mech[:, :, 3], out[:, :, 9])
-        loops += int((out[:, :, 0] == 1).sum())
+        for name in codes.MECH_LOOP_COLUMNS:
+            assert np.array_equal(mech[name], out[name]), name
+        loops += int((out["outcome"] == codes.SELF_LOOP).sum())
     assert loops > 0
 
 

@@ -144,10 +144,22 @@ def make_datasets(NJ0=(0.1, 1.0, 10.0, 100.0), nan_at=None) -> dict:
     }
 
 
+def make_networks():
+    """Small networks datasets: the paper's (d1, d2) panels on a coarse grid and a few
+    random-chain points (real, fast computations)."""
+    from hyst.networks.chains import chains_dataset
+    from hyst.networks.scan import PAPER_PANELS, cell_centres, scan_panels
+
+    planes = scan_panels(PAPER_PANELS, cell_centres(-3.0, 3.0, 24))
+    chains = chains_dataset([0.0, 0.5, 1.0], [2, 6, 20], samples=40, seed=1, checks=1)
+    return {"planes": planes, "chains": chains}
+
+
 @pytest.fixture(scope="module")
 def datasets():
     return {
         **make_datasets(),
+        **make_networks(),
         "large_n": _large_n_dataset(),
         "large_n_1024": _large_n_dataset(Ns=(1024,)),
         "large_n_rule0": _large_n_dataset(rules=("0",)),
@@ -176,6 +188,13 @@ BINDINGS = {
     "avalanches_and_transients": ["large_n", "large_n_rule0"],
     "avalanche_distributions": ["large_n_1024", "large_n"],
     "cyclic_drive": ["large_n"],
+    "networks_fig3": ["planes"],
+    "bilinear_curves": ["planes"],
+    "spin_like_elements": ["planes"],
+    "hysteretic_elements": ["planes"],
+    "self_loop_conditions": ["planes"],
+    "symmetric_elements": ["planes"],
+    "random_chains": ["chains"],
 }
 FIG2 = (
     "gap_probability_at_zero",
@@ -202,6 +221,20 @@ CONTENT = {
     ),
     "avalanche_distributions": (6, ["$P(A)$"] * 3 + [catalogue.label("avalanche_size")] * 3),
     "cyclic_drive": (6, [catalogue.label("transient")] * 3 + [catalogue.label("period")] * 3),
+    "networks_fig3": (6, ["$f_i$", "$f_i$", "$d_2$", "$f$", "$d_2 = -c_{12}$", ""]),
+    "bilinear_curves": (4, ["$f_i$"] * 4),
+    "spin_like_elements": (6, ["$d_2$"] * 3 + ["state"] * 3),
+    "hysteretic_elements": (12, ["$d_2$"] * 12),
+    "self_loop_conditions": (1, ["$d_2$"]),
+    "symmetric_elements": (4, ["family"] + ["state"] * 3),
+    "random_chains": (
+        3,
+        [
+            catalogue.label("self_loop_probability"),
+            catalogue.label("gap_probability_at_zero"),
+            r"$10^3\times$ share of loops with $n_e \geq 2$",
+        ],
+    ),
 }
 
 

@@ -177,3 +177,28 @@ LOOP_COLUMNS = ("outcome", "L", "n_e", "e1", "e2", "c_kl", "c_lk", "h2_k", "h2_l
     LOOP_H2_L,
     LOOP_EVENTS,  # switching events driven on the branch
 ) = range(len(LOOP_COLUMNS))
+
+# ---- mechanics of serial chains of bilinear elements (``mechanics``) -------------------------
+#: One relaxation at fixed drive (``mechanics.relax``).
+MECH_RELAX_COLUMNS = ("flips", "steps", "race", "ties", "L", "n_e", "cycle_start")
+(
+    MR_FLIPS,
+    MR_STEPS,
+    MR_RACE,  # a state after the first step had several unstable elements
+    MR_TIES,
+    MR_L,  # limit-cycle length
+    MR_N_E,  # elements flipping in the limit cycle
+    MR_CYCLE_START,  # index in the trajectory of the cycle's first state (−1 if none)
+) = range(len(MECH_RELAX_COLUMNS))
+#: One branch of the saturated loop (``mechanics.saturated_loop_batch``); L = n_e = −1 when
+#: the branch saturates (as ``LOOP_COLUMNS``).
+MECH_LOOP_COLUMNS = ("outcome", "L", "n_e", "events")
+ML_OUTCOME, ML_L, ML_N_E, ML_EVENTS = range(len(MECH_LOOP_COLUMNS))
+#: One cell of a (d1, d2) scan of two elements (``mechanics.pair_scan``): the self-loop
+#: families met as attractors anywhere in the drive range and by the transition graph, as
+#: bitmasks over ``PAIR_FAMILIES``, the drive intervals scanned and the ties met.
+PAIR_CELL_COLUMNS = ("attractor_families", "graph_families", "intervals", "ties")
+PC_ATTRACTOR, PC_GRAPH, PC_INTERVALS, PC_TIES = range(len(PAIR_CELL_COLUMNS))
+#: Self-loop families of two elements (Supplemental SL1–SL6) and any other cycle.
+PAIR_FAMILIES = ("SL1", "SL2", "SL3", "SL4", "SL5", "SL6", "other")
+SL1, SL2, SL3, SL4, SL5, SL6, SL_OTHER = range(len(PAIR_FAMILIES))

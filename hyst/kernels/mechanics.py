@@ -33,14 +33,38 @@ import numpy as np
 from numba import prange
 
 from hyst._numba import jit
-
-INF = np.int64(2**61)
-STABLE, SELF_LOOP, ILL_DEFINED = 0, 1, 2
-RULE_0, RULE_1, RULE_1P, RULE_2 = 0, 1, 2, 3
-#: Columns of ``relax``'s output.
-RELAX_COLUMNS = ("flips", "steps", "race", "ties", "L", "n_e", "cycle_start")
-#: Self-loop families of two elements (bit k of a family mask ⇔ SL_{k+1}; bit 6: other).
-N_FAMILIES = 7
+from hyst.kernels.codes import (
+    ILL_DEFINED,
+    INF,
+    MECH_RELAX_COLUMNS,
+    ML_EVENTS,
+    ML_L,
+    ML_N_E,
+    ML_OUTCOME,
+    MR_CYCLE_START,
+    MR_FLIPS,
+    MR_L,
+    MR_N_E,
+    MR_RACE,
+    MR_STEPS,
+    MR_TIES,
+    PC_ATTRACTOR,
+    PC_GRAPH,
+    PC_INTERVALS,
+    PC_TIES,
+    RULE_0,
+    RULE_1P,
+    RULE_2,
+    SELF_LOOP,
+    SL1,
+    SL2,
+    SL3,
+    SL4,
+    SL5,
+    SL6,
+    SL_OTHER,
+    STABLE,
+)
 
 
 @jit
@@ -154,7 +178,7 @@ def relax(s, Wc, eps, rule, p, D, xm, xp, d, traj, out):
     """Relax the phases s (in place) at the fixed drive (Wc, eps) under ``rule``.
 
     traj (uint64) records the visited phase states and is returned (grown when
-    needed). out = RELAX_COLUMNS: flips, steps, race (a state after the first
+    needed). out = ``codes.MECH_RELAX_COLUMNS``: flips, steps, race (a state after the first
     step had several unstable elements), ties, L (states in the limit cycle),
     n_e (elements that flip in it), cycle_start (index in traj of the cycle's
     first state). For a limit cycle, s ends on the first revisited state and
@@ -203,13 +227,13 @@ def relax(s, Wc, eps, rule, p, D, xm, xp, d, traj, out):
             grown[: traj.shape[0]] = traj
             traj = grown
         traj[steps] = m
-    out[0] = flips
-    out[1] = steps
-    out[2] = race
-    out[3] = ties
-    out[4] = L
-    out[5] = n_e
-    out[6] = start
+    out[MR_FLIPS] = flips
+    out[MR_STEPS] = steps
+    out[MR_RACE] = race
+    out[MR_TIES] = ties
+    out[MR_L] = L
+    out[MR_N_E] = n_e
+    out[MR_CYCLE_START] = start
     return outcome, traj
 
 
@@ -242,11 +266,11 @@ def saturated_branch(direction, s, p, D, xm, xp, d, rule, traj, row):
     returns traj."""
     N = s.shape[0]
     X = np.empty(N, np.int64)
-    res = np.zeros(7, np.int64)
+    res = np.zeros(len(MECH_RELAX_COLUMNS), np.int64)
     events = 0
-    row[0] = STABLE
-    row[1] = -1
-    row[2] = -1
+    row[ML_OUTCOME] = STABLE
+    row[ML_L] = -1
+    row[ML_N_E] = -1
     while True:
         dn, up = switching_drives(s, p, D, xm, xp, d, X)
         Wc = up if direction > 0 else dn
@@ -255,11 +279,11 @@ def saturated_branch(direction, s, p, D, xm, xp, d, rule, traj, row):
         oc, traj = relax(s, Wc, direction, rule, p, D, xm, xp, d, traj, res)
         events += 1
         if oc != STABLE:
-            row[0] = oc
-            row[1] = res[4]
-            row[2] = res[5]
+            row[ML_OUTCOME] = oc
+            row[ML_L] = res[MR_L]
+            row[ML_N_E] = res[MR_N_E]
             break
-    row[3] = events
+    row[ML_EVENTS] = events
     return traj
 
 
@@ -280,7 +304,7 @@ def saturated_loop_one(k, xm, xp, d, p, D, rule, out):
 def saturated_loop_batch(xm, xp, d, p, D, rule, out):
     """Self-loops met along the saturated loop of a batch of chains (N ≤ 64).
 
-    out[k, branch] = (outcome, L, n_e, events), branch 0 from all −1 up to
+    out[k, branch] = ``codes.MECH_LOOP_COLUMNS``, branch 0 from all −1 up to
     all +1, branch 1 back down; the hysteron counterpart is
     ``hyst.kernels.drive.saturated_loop_batch``.
     """
@@ -338,26 +362,26 @@ def pair_family(cycle_min, L, second):
     SL1 (−−)↔(+−), SL2 (−+)↔(++), SL3 (−−)↔(−+), SL4 (+−)↔(++) (L = 2, one
     element); SL5 (−−)→(+−)→(++)→(−+), SL6 (−−)→(−+)→(++)→(+−) (L = 4, both).
     Bit 0 is element 1 (state (+−) is bitmask 1). ``second`` is the state after
-    ``cycle_min`` in the cycle.
+    ``cycle_min`` in the cycle. Codes: ``codes.PAIR_FAMILIES``.
     """
     if L == 2:
         if cycle_min == 0:
-            return 0 if second == 1 else (2 if second == 2 else 6)
+            return SL1 if second == 1 else (SL3 if second == 2 else SL_OTHER)
         if cycle_min == 2 and second == 3:
-            return 1
+            return SL2
         if cycle_min == 1 and second == 3:
-            return 3
-        return 6
+            return SL4
+        return SL_OTHER
     if L == 4 and cycle_min == 0:
-        return 4 if second == 1 else 5
-    return 6
+        return SL5 if second == 1 else SL6
+    return SL_OTHER
 
 
 @jit
 def _cycle_family(traj, out):
     """Family of the limit cycle just found by ``relax`` (its states are in traj)."""
-    start = out[6]
-    L = out[4]
+    start = out[MR_CYCLE_START]
+    L = out[MR_L]
     kmin = start
     for k in range(start, start + L):
         if traj[k] < traj[kmin]:
@@ -371,9 +395,9 @@ def pair_cell(xm, xp, d, p, D, rule, buf, traj, out):
     """Self-loop families of one chain of two elements (one cell of a (d1, d2) scan).
 
     Works in doubled units (every margin crossing is then an integer drive).
-    out = (families met as attractors anywhere in the drive range, families met
-    by the transition graph's transitions, intervals scanned, ties met), the
-    families as bitmasks (``pair_family`` codes). The drive range is scanned at
+    out = ``codes.PAIR_CELL_COLUMNS``: families met as attractors anywhere in the
+    drive range, families met by the transition graph's transitions (bitmasks of
+    ``pair_family`` codes), intervals scanned, ties met. The drive range is scanned at
     W = c + 0⁺ for every critical drive c and below the lowest one: one drive
     inside every open interval on which the dynamics is constant.
     """
@@ -381,7 +405,7 @@ def pair_cell(xm, xp, d, p, D, rule, buf, traj, out):
     xm2 = 2 * xm
     xp2 = 2 * xp
     d2 = 2 * d
-    res = np.zeros(7, np.int64)
+    res = np.zeros(len(MECH_RELAX_COLUMNS), np.int64)
     s = np.empty(N, np.int8)
     X = np.empty(N, np.int64)
     # critical drives of the chain in units of W/2 = the drives of the doubled chain
@@ -395,7 +419,7 @@ def pair_cell(xm, xp, d, p, D, rule, buf, traj, out):
         for S in range(1 << N):
             set_phases(np.uint64(S), s)
             oc, traj = relax(s, Wc, eps, rule, p, D, xm2, xp2, d2, traj, res)
-            ties += res[3]
+            ties += res[MR_TIES]
             if oc == SELF_LOOP:
                 attract |= 1 << _cycle_family(traj, res)
     for S in range(1 << N):
@@ -409,13 +433,13 @@ def pair_cell(xm, xp, d, p, D, rule, buf, traj, out):
                 continue
             set_phases(np.uint64(S), s)
             oc, traj = relax(s, Wc, direction, rule, p, D, xm2, xp2, d2, traj, res)
-            ties += res[3]
+            ties += res[MR_TIES]
             if oc == SELF_LOOP:
                 graph |= 1 << _cycle_family(traj, res)
-    out[0] = attract
-    out[1] = graph
-    out[2] = n + 1
-    out[3] = ties
+    out[PC_ATTRACTOR] = attract
+    out[PC_GRAPH] = graph
+    out[PC_INTERVALS] = n + 1
+    out[PC_TIES] = ties
 
 
 @jit(parallel=True)

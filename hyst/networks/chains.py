@@ -28,7 +28,7 @@ Observables (rule 1):
   state ends in a self-loop), ``gap_probability_at_zero`` P_g^0 (no state stable
   at U = 0), and the distinct self-loops met by length L and element count n_e;
 - any N, the saturated hysteresis loop driven event by event from all −1 to all
-  +1 and back (``hyst.kernels.drive.saturated_loop_batch`` on the compact
+  +1 and back (``hyst.kernel_calls.saturated_loop_batch`` on the compact
   constant-columns form): ``saturated_loop_probability`` P_sl^sat (a branch
   ends in a self-loop) and that self-loop's L and n_e (at most one per branch);
 - ``negative_span_probability``: some element maps to a negative span (an
@@ -45,18 +45,16 @@ disagreement stops the run with an error.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import time
 
 import numpy as np
 import xarray as xr
 
-from hyst import __version__
+from hyst import __version__, kernel_calls, seeds
 from hyst.ensembles import SAMPLING_VERSION, uniform_quanta
 from hyst.graph import transition_graph
-from hyst.kernels import drive, enumeration
+from hyst.kernels import codes
 from hyst.networks.elements import SerialChains
 from hyst.networks.mapping import chain_mapping
 from hyst.networks.mechanics import mechanical_transition_graph, saturated_loop
@@ -123,51 +121,17 @@ def point_identity(phi, N, d_max=1.0, sigma0_max=0.5) -> dict:
 
 
 def chunk_generator(identity: dict, seed: int, chunk: int) -> np.random.Generator:
-    """Generator of one chunk, keyed by (seed, identity, chunk) through SeedSequence."""
-    blob = json.dumps(identity, sort_keys=True).encode()
-    words = np.frombuffer(hashlib.sha256(blob).digest(), dtype=np.uint32)
-    root = np.random.SeedSequence([int(seed), *map(int, words)])
-    return np.random.Generator(
-        np.random.PCG64(np.random.SeedSequence(root.entropy, spawn_key=(chunk,)))
-    )
+    """Generator of one chunk, keyed by (seed, identity, chunk) (``hyst.seeds``)."""
+    return seeds.generator(seed, identity, chunk)
 
 
-def _enumerate(sy, parallel):
-    n, N = sy.h_plus.shape
-    blocks = 1
-    out = np.zeros((n, enumeration.NCOL), np.int64)
-    hist_L = np.zeros((blocks, (1 << N) + 1), np.int64)
-    hist_ne = np.zeros((blocks, N + 1), np.int64)
-    kernel = (
-        enumeration.enumerate_observables if parallel else enumeration.enumerate_observables_serial
-    )
-    kernel(
-        sy.h_plus,
-        sy.h_minus,
-        sy.couplings,
-        np.zeros(n, np.int64),
-        1,
-        enumeration.WHAT_TRANSITIONS | enumeration.WHAT_ZERO_FIELD,
-        out,
-        np.zeros(n),
-        hist_L,
-        hist_ne,
-        np.zeros((n, 1), np.int64),
-        np.zeros((n, 1), np.int64),
-        np.zeros(n, np.int64),
-    )
-    return out, hist_L.sum(axis=0), hist_ne.sum(axis=0)
-
-
-def cross_check(chains: SerialChains, sy, loops: np.ndarray, count: int) -> int:
-    """Re-simulate the first ``count`` chains mechanically; raise on any disagreement.
-    Returns how many chains were compared."""
+def cross_check(chains: SerialChains, sy, loops, count: int) -> int:
+    """Re-simulate the first ``count`` chains mechanically (``loops``: the mapped model's
+    saturated loop, ``codes.LOOP_COLUMNS``); raise on any disagreement. Returns how many
+    chains were compared."""
     count = min(count, chains.samples)
     mech = saturated_loop(chains[:count])
-    if not (
-        np.array_equal(mech[:, :, :3], loops[:count, :, :3])
-        and np.array_equal(mech[:, :, 3], loops[:count, :, 9])
-    ):
+    if not all(np.array_equal(mech[name], loops[name][:count]) for name in codes.MECH_LOOP_COLUMNS):
         raise RuntimeError("cross-check: the mechanical saturated loop differs from the mapping")
     if chains.N <= GRAPH_CHECK_MAX_N:
         for k in range(count):
@@ -186,26 +150,25 @@ def sample_chunk(
     sy = chain_mapping(chains)
     t = {"samples": size, "active_elements": int((chains.d < 0).sum())}
     t["negative_span_probability"] = int(np.any(sy.h_plus < sy.h_minus, axis=1).sum())
-    loops = np.zeros((size, 2, len(drive.LOOP_COLUMNS)), np.int64)
-    kernel = drive.saturated_loop_batch if parallel else drive.saturated_loop_batch_serial
-    kernel(sy.h_plus, sy.h_minus, *sy.kernel_operands(), 1, loops)
-    is_loop = loops[:, :, 0] == 1
+    loops = kernel_calls.saturated_loop_batch(sy, "1", parallel=parallel)
+    is_loop = loops["outcome"] == codes.SELF_LOOP
     t["saturated_loop_probability"] = int(is_loop.any(axis=1).sum())
-    t["saturated_loop_L"] = np.bincount(loops[:, :, 1][is_loop], minlength=N + 1)
-    t["saturated_loop_n_e"] = np.bincount(loops[:, :, 2][is_loop], minlength=N + 1)
+    t["saturated_loop_L"] = np.bincount(loops["L"][is_loop], minlength=N + 1)
+    t["saturated_loop_n_e"] = np.bincount(loops["n_e"][is_loop], minlength=N + 1)
     if N <= ENUMERATION_MAX_N:
-        out, hist_L, hist_ne = _enumerate(sy, parallel)
-        col = enumeration.COL
-        t["self_loop_probability"] = int((out[:, col["n_self_loop_transitions"]] > 0).sum())
-        t["gap_probability_at_zero"] = int((out[:, col["n_stable_at_zero"]] == 0).sum())
-        t["self_loop_L"] = hist_L
+        what = codes.WHAT_TRANSITIONS | codes.WHAT_ZERO_FIELD
+        out = kernel_calls.enumerate_batch(
+            sy, np.zeros(size, np.int64), "1", what, parallel=parallel, l4_per_system=1
+        )
+        looped = out.columns["n_self_loop_transitions"] > 0
+        t["self_loop_probability"] = int(looped.sum())
+        t["gap_probability_at_zero"] = int((out.columns["n_stable_at_zero"] == 0).sum())
+        t["self_loop_L"] = out.loop_length_hist
+        t["self_loop_n_e"] = out.loop_elements_hist
         nonneg = ~np.any(sy.h_plus < sy.h_minus, axis=1)
         t["nonnegative_span_chains"] = int(nonneg.sum())
-        t["self_loop_nonnegative_spans"] = int(
-            (nonneg & (out[:, col["n_self_loop_transitions"]] > 0)).sum()
-        )
-        t["self_loop_n_e"] = hist_ne
-        t["ties"] = int((out[:, col["ties"]] > 0).sum())
+        t["self_loop_nonnegative_spans"] = int((nonneg & looped).sum())
+        t["ties"] = int((out.columns["ties"] > 0).sum())
     t["cross_checked"] = cross_check(chains, sy, loops, checks) if checks else 0
     return t
 
@@ -291,9 +254,9 @@ def chains_dataset(
 def assemble(tallies: dict, phis, Ns, attrs: dict, seconds: dict | None = None) -> xr.Dataset:
     """The (φ, N) Dataset from per-point tallies {(φ, N): tally}: probabilities with
     binomial standard errors (NaN where not measured: P_sl and P_g^0 beyond N = 18),
-    histograms along L and n_e, the exact negative-span probability, cross-check counts
-    and the wall time per point (``seconds``). ``attrs`` holds samples, seed, d_max and
-    sigma0_max."""
+    histograms along L and n_e, the exact negative-span probability and cross-check
+    counts; the total wall time (``seconds`` per point) goes to the attributes.
+    ``attrs`` holds samples, seed, d_max and sigma0_max."""
     phis = [float(p) for p in phis]
     Ns = [int(n) for n in Ns]
     d_max, sigma0_max = float(attrs["d_max"]), float(attrs["sigma0_max"])
@@ -350,7 +313,8 @@ def assemble(tallies: dict, phis, Ns, attrs: dict, seconds: dict | None = None) 
     )
     variables["cross_checked"] = (dims, checked)
     variables["active_fraction"] = (dims, active)
-    variables["wall_seconds"] = (dims, wall)
+    if seconds is not None:
+        attrs = {**attrs, "wall_seconds": float(np.nansum(wall))}
     return xr.Dataset(
         variables,
         coords={"phi": phis, "N": Ns, "L": np.arange(size), "n_e": np.arange(size)},

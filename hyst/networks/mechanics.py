@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from hyst.graph import GRAPH_MAX_N, Transition, TransitionGraph
+from hyst.kernel_calls import Columns
+from hyst.kernels import codes
 from hyst.kernels import mechanics as kern
 from hyst.model import INF, OUTCOME_NAMES, QUANTUM, RULE_NAMES, rule_code
 from hyst.networks.elements import SerialChains
@@ -62,7 +64,7 @@ class ChainMechanics:
         self.xp = np.ascontiguousarray(chains.x_plus[index])
         self.d = np.ascontiguousarray(chains.d[index])
         self._traj = np.empty(64, np.uint64)
-        self._out = np.zeros(len(kern.RELAX_COLUMNS), np.int64)
+        self._out = np.zeros(len(codes.MECH_RELAX_COLUMNS), np.int64)
 
     def positions(self, state: int, W: int) -> np.ndarray:
         """Element positions x_i (float displacement units) in phase state ``state`` at W."""
@@ -102,9 +104,10 @@ class ChainMechanics:
             self._traj,
             out,
         )
-        flips, steps, race, ties, L, n_e, start = (int(v) for v in out)
+        res = Columns(out, codes.MECH_RELAX_COLUMNS)
+        flips, steps, race, ties, L, n_e, start = (int(res[c]) for c in codes.MECH_RELAX_COLUMNS)
         cycle: tuple[int, ...] = ()
-        if oc == kern.SELF_LOOP:
+        if oc == codes.SELF_LOOP:
             states = [int(v) for v in self._traj[start : start + L]]
             k = states.index(min(states))
             cycle = tuple(states[k:] + states[:k])
@@ -191,17 +194,17 @@ def mechanical_transition_graph(chains: SerialChains, index: int = 0, rule="1") 
     )
 
 
-def saturated_loop(chains: SerialChains, rule="1", parallel: bool = False) -> np.ndarray:
-    """(samples, 2, 4): outcome, L, n_e, events of the up branch (from all −1) and the
-    down branch (from all +1) of every chain, driven event by event; a branch stops at
-    its first limit cycle (``hyst.kernels.drive.saturated_loop_batch`` on the mapping)."""
+def saturated_loop(chains: SerialChains, rule="1", parallel: bool = False) -> Columns:
+    """``codes.MECH_LOOP_COLUMNS`` (outcome, L, n_e, events) per chain and branch (0: up
+    from all −1, 1: down from all +1), driven event by event; a branch stops at its first
+    limit cycle (``hyst.kernel_calls.saturated_loop_batch`` is the mapped counterpart)."""
     if chains.N > MECHANICS_MAX_N:
         raise ValueError(f"N: {chains.N} is too large (N <= {MECHANICS_MAX_N})")
     p, q = chains.ratio
-    out = np.zeros((chains.samples, 2, 4), np.int64)
+    out = np.zeros((chains.samples, 2, len(codes.MECH_LOOP_COLUMNS)), np.int64)
     kernel = kern.saturated_loop_batch if parallel else kern.saturated_loop_batch_serial
     kernel(chains.x_minus, chains.x_plus, chains.d, p, p * chains.N + q, rule_code(rule), out)
-    return out
+    return Columns(out, codes.MECH_LOOP_COLUMNS)
 
 
 def drive_range_attractors(chains: SerialChains, index: int = 0, rule="1"):

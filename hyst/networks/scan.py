@@ -30,6 +30,8 @@ import numpy as np
 import xarray as xr
 
 from hyst import __version__
+from hyst.kernel_calls import Columns
+from hyst.kernels import codes
 from hyst.kernels import mechanics as kern
 from hyst.model import dequantize, quantize, rule_code
 from hyst.networks.pair import FAMILIES, behaviour_class, exact_conditions, paper_conditions
@@ -59,12 +61,13 @@ def scan_cells(x1, x2, d1, d2, rule="1", parallel: bool = False) -> dict:
     xm[:] = (x1m, x2m)
     xp[:] = (x1p, x2p)
     d = np.ascontiguousarray(np.stack([q1, q2], axis=1))
-    out = np.zeros((n, 4), np.int64)
+    out = np.zeros((n, len(codes.PAIR_CELL_COLUMNS)), np.int64)
     kernel = kern.pair_scan if parallel else kern.pair_scan_serial
     kernel(xm, xp, d, 1, 2, rule_code(rule), out)
-    bits = 1 << np.arange(len(FAMILIES))
-    attractor = (out[:, :1] & bits) != 0
-    in_graph = (out[:, 1:2] & bits) != 0
+    cells = Columns(out, codes.PAIR_CELL_COLUMNS)
+    bits = 1 << np.array([codes.PAIR_FAMILIES.index(f) for f in FAMILIES])
+    attractor = (cells["attractor_families"][:, None] & bits) != 0
+    in_graph = (cells["graph_families"][:, None] & bits) != 0
     args = (x1m, x1p, x2m, x2p, q1, q2)
     paper = paper_conditions(*args)
     exact = exact_conditions(*args)
@@ -72,21 +75,30 @@ def scan_cells(x1, x2, d1, d2, rule="1", parallel: bool = False) -> dict:
     return {
         "attractor": attractor,
         "in_graph": in_graph,
-        "other_cycle": (out[:, 0] >> len(FAMILIES)) & 1 == 1,
+        "other_cycle": (cells["attractor_families"] >> codes.SL_OTHER) & 1 == 1,
         "paper": np.stack([np.broadcast_to(paper[f], (n,)) for f in FAMILIES], axis=1),
         "exact": np.stack([np.broadcast_to(exact[f], (n,)) for f in FAMILIES], axis=1),
         "behaviour": behaviour_class(*args, l4),
-        "intervals": out[:, 2],
-        "ties": out[:, 3],
+        "intervals": cells["intervals"],
+        "ties": cells["ties"],
     }
 
 
-def _mapped(x1, x2, d1, d2):
-    """Mapped hysteron parameters (H = U) on the (d1, d2) grid, float field units."""
-    D1, D2 = np.meshgrid(d1, d2, indexing="ij")
-    hp = np.stack([2 * x1[1] + D1, 2 * x2[1] + D2], axis=-1)
-    hm = np.stack([2 * x1[0] - D1, 2 * x2[0] - D2], axis=-1)
-    return hp, hm, -D2, -D1
+def mapped_parameters(x1, x2, d1, d2) -> dict:
+    """Mapped hysteron parameters (H = U) on the grid d1 × d2: h_plus, h_minus, sigma
+    (d1, d2, element) and c12, c21 (d1, d2), float field units, computed exactly in
+    quanta (h_i^± = 2 x_i^± ± d_i, c_12 = −d_2, c_21 = −d_1) and then converted."""
+    (x1m, x1p), (x2m, x2p) = (quantize(np.asarray(x, float)) for x in (x1, x2))
+    D1, D2 = np.meshgrid(quantize(d1), quantize(d2), indexing="ij")
+    hp = np.stack([2 * x1p + D1, 2 * x2p + D2], axis=-1)
+    hm = np.stack([2 * x1m - D1, 2 * x2m - D2], axis=-1)
+    return {
+        "h_plus": (("d1", "d2", "element"), dequantize(hp)),
+        "h_minus": (("d1", "d2", "element"), dequantize(hm)),
+        "sigma": (("d1", "d2", "element"), dequantize(hp - hm)),
+        "c12": (("d1", "d2"), dequantize(-D2)),
+        "c21": (("d1", "d2"), dequantize(-D1)),
+    }
 
 
 def scan_plane(x1, x2, d1_values, d2_values, rule="1", parallel: bool = False) -> xr.Dataset:
@@ -104,12 +116,7 @@ def scan_plane(x1, x2, d1_values, d2_values, rule="1", parallel: bool = False) -
     for name in ("other_cycle", "behaviour", "intervals", "ties"):
         data[name] = (("d1", "d2"), cells[name].reshape(shape))
     x1q, x2q = (dequantize(quantize(np.asarray(x, float))) for x in (x1, x2))
-    hp, hm, c12, c21 = _mapped(x1q, x2q, d1, d2)
-    data["h_plus"] = (("d1", "d2", "element"), hp)
-    data["h_minus"] = (("d1", "d2", "element"), hm)
-    data["sigma"] = (("d1", "d2", "element"), hp - hm)
-    data["c12"] = (("d1", "d2"), c12)
-    data["c21"] = (("d1", "d2"), c21)
+    data.update(mapped_parameters(x1, x2, d1, d2))
     return xr.Dataset(
         data,
         coords={"d1": d1, "d2": d2, "family": list(FAMILIES), "element": [1, 2]},

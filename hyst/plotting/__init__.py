@@ -6,6 +6,8 @@
   race conditions, stable states, gaps versus self-loops, rules, rule 2);
 - :mod:`hyst.plotting.l4`: L = 4 self-loops (two elements, large systems);
 - :mod:`hyst.plotting.large_systems`: large strictly self-loop-free systems (Fig. 4 and more);
+- :mod:`hyst.plotting.networks`: networks of bilinear elements (Fig. 3, the Supplemental's
+  serially-coupled elements, random chains);
 - :mod:`hyst.plotting.registry`: the figure types and what each needs from its studies.
 
 :func:`render` draws a figure type from its bound datasets; :func:`save` writes

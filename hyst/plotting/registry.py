@@ -71,6 +71,9 @@ _PANELS = ("(a)", "(b)", "(c)")
 _SWEEPS = "hyst.plotting.sweeps"
 _LARGE = "hyst.plotting.large_systems"
 _L4 = "hyst.plotting.l4"
+_NETWORKS = "hyst.plotting.networks"
+_PLANES = Need("a networks study with part: planes", kind="networks", groups=("planes",))
+_CHAINS = Need("a networks study with part: chains", kind="networks", groups=("chains",))
 
 FIGURE_TYPES: dict[str, FigureType] = {
     t.name: t
@@ -159,6 +162,61 @@ FIGURE_TYPES: dict[str, FigureType] = {
             "Supplemental: L = 4 self-loops in large systems in the rescaled (c_kl, c_lk)/Delta "
             "h~ plane, one panel per span ensemble, with the N = 2 spin region",
             (Need("a points study with the saturated_loop group", groups=("saturated_loop",)),),
+        ),
+        FigureType(
+            "networks_fig3",
+            f"{_NETWORKS}:fig3_networks",
+            "Main Fig. 3: force-displacement curves of a passive and an active element, the "
+            "four classes of two serial elements in the (d1, d2) plane (passive region hatched, "
+            "d1 = d2 orange, the red dot's spans used in the next panel), the gap of an active "
+            "element with a spring, the L = 4 regions of two hysterons (sigma = 0 green, the red "
+            "dot's spans red) and the two L = 4 loops",
+            (_PLANES,),
+        ),
+        FigureType(
+            "bilinear_curves",
+            f"{_NETWORKS}:fig_element_curves",
+            "Supplemental: force-displacement curves for d_i = -2, -0.5, 0.5, 1 at x^-+ = -1, 1; "
+            "the force range with no stable branch under force control shaded",
+            (_PLANES,),
+        ),
+        FigureType(
+            "spin_like_elements",
+            f"{_NETWORKS}:fig_spin_like",
+            "Supplemental: self-loop families of two spin-like elements in the (d1, d2) plane "
+            "for x_2^c = 0.5, 1, 2 (scan filled, the Supplemental's conditions dashed), and the "
+            "switching fields with the transition graphs at d_i = +-2",
+            (_PLANES,),
+        ),
+        FigureType(
+            "hysteretic_elements",
+            f"{_NETWORKS}:fig_hysteretic",
+            "Supplemental: self-loop families of two hysteretic elements, rows (a)-(d) varying "
+            "x_2^+, x_2^c, sigma_2^0, sigma_1^0; the Supplemental's boundaries dashed, cells "
+            "where they disagree with the scan hatched red",
+            (_PLANES,),
+        ),
+        FigureType(
+            "self_loop_conditions",
+            f"{_NETWORKS}:fig_summary",
+            "Supplemental summary: self-loop families for x_1^-+ = -1, 1, x_2^-+ = 0.5, 0.75 with "
+            "the lines d_i = -sigma_i^0 and d_i = W of the analytic conditions",
+            (_PLANES,),
+        ),
+        FigureType(
+            "symmetric_elements",
+            f"{_NETWORKS}:fig_symmetric",
+            "Supplemental: symmetric elements d1 = d2 = d: self-loops along the diagonal and the "
+            "switching fields with the transition graphs at d = -1, -0.5, 0.1",
+            (_PLANES,),
+        ),
+        FigureType(
+            "random_chains",
+            f"{_NETWORKS}:fig_chains",
+            "Beyond the paper: random serial chains, P_sl versus the active fraction phi for "
+            "several N with the exact negative-span probability, P_g^0, and the share of "
+            "self-loops with more than one flipping element",
+            (_CHAINS,),
         ),
         FigureType(
             "avalanches_and_transients",

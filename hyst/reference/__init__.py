@@ -5,6 +5,8 @@ and the benchmarks (nothing in the package's own code paths uses them):
   spin lists, thresholds recomputed from scratch);
 - :mod:`hyst.reference.naive_drive`: the avalanche and cyclic-drive protocols for any N,
   fields recomputed from scratch with ``c @ s``;
+- :mod:`hyst.reference.naive_mechanics`: the mechanics of serial chains of bilinear
+  elements in exact rational arithmetic (force balance, no mapping to hysterons);
 - :mod:`hyst.reference.peer`: an adapter driving the peer package ``hysteron`` (a test
   dependency: ``pip install hyst[test]``) through the same computations.
 """

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hyst.studies import pairs, points
+from hyst.studies import networks, pairs, points
 from hyst.studies.base import ConfigError, Job, StudyKind
 
 #: The study kinds, by name.
-KINDS: dict[str, StudyKind] = {k.name: k for k in (points.KIND, pairs.KIND)}
+KINDS: dict[str, StudyKind] = {k.name: k for k in (points.KIND, pairs.KIND, networks.KIND)}
 #: The kind of a study that does not say.
 DEFAULT_KIND = "points"
 

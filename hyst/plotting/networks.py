@@ -1,10 +1,15 @@
-"""Figures of networks of bilinear elements (Fig. 3 and the Supplemental section).
+"""Figure family: networks of passive and active bilinear elements (Fig. 3, the
+Supplemental section "Serially-coupled two-state elements", random serial chains).
 
-Every function returns a matplotlib ``Figure`` (no pyplot state) in the house
-style (``hyst.plotting.style``). ``planes`` is the Dataset of
-``hyst.networks.scan.scan_panels`` (dims panel, d1, d2, family), ``chains`` the
-one of ``hyst.networks.chains.chains_dataset``; parameters that the paper's
-captions fix are defaults of the functions.
+Every function returns a matplotlib ``Figure`` (no pyplot state) drawn inside the
+house style (:func:`hyst.plotting.style.style`). ``planes`` is the dataset of a
+``networks`` study with ``part: planes`` (:func:`hyst.networks.scan.scan_panels`:
+dims panel, d1, d2, family), ``chains`` one with ``part: chains``
+(:func:`hyst.networks.chains.assemble`). Parameters that the paper's captions fix
+(element values, the d values of the transition-graph panels) are keyword defaults.
+Self-loop families are filled with the blend of their colours and labelled by their
+numbers (SL1–SL6); the passive quadrant is hatched in blue, the symmetric line
+d1 = d2 < 0 is orange.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from hyst.networks.elements import SerialChains, force_control_gap
 from hyst.networks.mapping import spring_thresholds
 from hyst.networks.mechanics import ChainMechanics, mechanical_transition_graph
 from hyst.networks.pair import FAMILIES, hysteron_pair_conditions, w_gap
-from hyst.plotting import n_colors, style
+from hyst.plotting.style import label, n_colors, new_figure, panel_letter, style
 
 #: Colours of the self-loop families and of the Fig. 3d classes.
 FAMILY_COLORS = dict(
@@ -34,18 +39,6 @@ PASSIVE_HATCH = {"hatch": "////", "edgecolor": "#3b6fb6", "facecolor": "none", "
 SYMMETRIC_COLOR = "#f28e2b"
 RED_DOT = (-1.8, 0.6)
 STATE_LABELS = {0: "$(--)$", 1: "$(+-)$", 2: "$(-+)$", 3: "$(++)$"}
-
-
-def _figure(nrows, ncols, size):
-    fig = Figure(figsize=size, layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(nrows, ncols, squeeze=False)
-    return fig, axes
-
-
-def _letter(ax, i, text=None):
-    label = f"({chr(ord('a') + i)})"
-    ax.set_title(f"{label} {text}" if text else label, loc="left")
 
 
 def _plane_axes(ax, ds):
@@ -133,11 +126,18 @@ def _element_curve(ax, xm, xp, d, color, lim=2.5):
     ax.set_xlim(-lim, lim)
 
 
-def fig_element_curves(ds_values=(-2.0, -0.5, 0.5, 1.0), x=(-1.0, 1.0), size=(7.2, 2.0)):
+def fig_element_curves(
+    planes: xr.Dataset | None = None,
+    *,
+    ds_values=(-2.0, -0.5, 0.5, 1.0),
+    x=(-1.0, 1.0),
+    size=(7.2, 2.0),
+):
     """Supplemental: force–displacement curves, d_i = −2, −0.5, 0.5, 1 at (x^−, x^+) = (−1, 1);
-    the force range with no stable branch under force control (d < −σ^0/2) shaded."""
+    the force range with no stable branch under force control (d < −σ^0/2) shaded. The
+    curves follow from the parameters alone (``planes``, the bound study, is not read)."""
     with style():
-        fig, axes = _figure(1, len(ds_values), size)
+        fig, axes = new_figure(1, len(ds_values), size)
         for k, (ax, d) in enumerate(zip(axes[0], ds_values, strict=True)):
             color = "#d62728" if d < 0 else "#1f77b4"
             _element_curve(ax, x[0], x[1], d, color)
@@ -145,7 +145,7 @@ def fig_element_curves(ds_values=(-2.0, -0.5, 0.5, 1.0), x=(-1.0, 1.0), size=(7.
             if gap is not None:
                 ax.axhspan(gap[0], gap[1], color="#a1d99b", alpha=0.6, lw=0)
             kind = "active" if d < 0 else "passive"
-            _letter(ax, k, rf"$d_i = {d:g}$ ({kind})")
+            panel_letter(ax, k, rf"$d_i = {d:g}$ ({kind})")
             ax.set_ylim(-4.5, 4.5)
         return fig
 
@@ -267,22 +267,23 @@ def fig3_networks(planes: xr.Dataset, *, red_dot=RED_DOT, size=(7.2, 5.6)):
         fig = Figure(figsize=size, layout="constrained")
         FigureCanvasAgg(fig)
         grid = fig.add_gridspec(2, 4, height_ratios=(1, 1.9))
+        # created in the paper's panel order (a, b, d, e, f, g; (c) is the schematic)
         ax_a = fig.add_subplot(grid[0, 0])
         ax_b = fig.add_subplot(grid[0, 1])
-        ax_e = fig.add_subplot(grid[0, 2])
-        ax_g = fig.add_subplot(grid[0, 3])
         ax_d = fig.add_subplot(grid[1, :2])
+        ax_e = fig.add_subplot(grid[0, 2])
         ax_f = fig.add_subplot(grid[1, 2:])
+        ax_g = fig.add_subplot(grid[0, 3])
         _element_curve(ax_a, -1.0, 1.0, 0.5, "#1f77b4")
-        _letter(ax_a, 0, r"passive, $d_i > 0$")
+        panel_letter(ax_a, 0, r"passive, $d_i > 0$")
         _element_curve(ax_b, -1.0, 1.0, -0.5, "#d62728")
-        _letter(ax_b, 1, r"active, $d_i < 0$")
+        panel_letter(ax_b, 1, r"active, $d_i < 0$")
         _classes(ax_d, panel)
         ax_d.plot(*red_dot, "o", color="#d62728", ms=4, zorder=5)
         _plane_axes(ax_d, panel)
-        _letter(ax_d, 3, "two elements in series")
+        panel_letter(ax_d, 2, "two elements in series (Fig. 3d)")
         _spring_panel(ax_e)
-        _letter(ax_e, 4, "active element + spring")
+        panel_letter(ax_e, 3, "element + spring (3e)")
         d1, d2 = panel.d1.values, panel.d2.values
         h1c, h2c = x1[0] + x1[1], x2[0] + x2[1]
         _hysteron_l4(ax_f, d1, d2, h1c, h2c, (0.0, 0.0), fill=True, colors=["#74c476"])
@@ -294,12 +295,11 @@ def fig3_networks(planes: xr.Dataset, *, red_dot=RED_DOT, size=(7.2, 5.6)):
         _plane_axes(ax_f, panel)
         ax_f.set_xlabel(r"$d_1 = -c_{21}$")
         ax_f.set_ylabel(r"$d_2 = -c_{12}$")
-        _letter(ax_f, 5, "two hysterons, $L = 4$")
+        panel_letter(ax_f, 4, "two hysterons, $L = 4$ (Fig. 3f)")
         ax_f.text(
             0.03,
             0.03,
-            rf"green: $\sigma_i = 0$; red: $\sigma = ({spans[0]:.1f}, "
-            rf"{spans[1]:.1f})$",
+            rf"green: $\sigma_i = 0$; red: $\sigma = ({spans[0]:.1f}, {spans[1]:.1f})$",
             transform=ax_f.transAxes,
             fontsize=6,
         )
@@ -308,7 +308,7 @@ def fig3_networks(planes: xr.Dataset, *, red_dot=RED_DOT, size=(7.2, 5.6)):
         ax_g.axis("off")
         _loop_diagram(inner, [0, 1, 3, 2], "SL$_5$")
         _loop_diagram(inner2, [0, 2, 3, 1], "SL$_6$")
-        _letter(ax_g, 6, "$L = 4$ loops")
+        panel_letter(ax_g, 5, "$L = 4$ loops (3g)")
         return fig
 
 
@@ -373,6 +373,7 @@ def _switching_chart(ax, graph: TransitionGraph, attractors, lim):
                 color=FAMILY_COLORS[fam],
             )
     ax.set_yticks(range(4), [STATE_LABELS[s] for s in range(4)])
+    ax.set_ylabel("state")
     ax.set_ylim(-0.5, 3.8)
     ax.set_xlim(-lim, lim)
     ax.set_xlabel(r"$U$")
@@ -396,13 +397,13 @@ def fig_spin_like(
     x_2^c = 0.5, 1, 2; (b) switching fields and transition graphs at d_i = ±2 (x_2^c = 1)."""
     names = ("spin_0.5", "spin_1", "spin_2")
     with style():
-        fig, axes = _figure(2, 3, size)
+        fig, axes = new_figure(2, 3, size)
         for k, name in enumerate(names):
             panel = planes.sel(panel=name)
             _families(axes[0, k], panel, boundaries="paper")
             _passive_hatch(axes[0, k], float(panel.d1.max()))
             _plane_axes(axes[0, k], panel)
-            _letter(axes[0, k], k, rf"$x_2^c = {float(panel.x2_plus):g}$")
+            panel_letter(axes[0, k], k, rf"$x_2^c = {float(panel.x2_plus):g}$")
             for d1, d2 in chart_jumps:
                 axes[0, k].plot(d1, d2, "x", color="k", ms=4)
         _family_legend(fig)
@@ -411,7 +412,7 @@ def fig_spin_like(
         x2 = (float(panel.x2_minus), float(panel.x2_plus))
         for k, (d1, d2) in enumerate(chart_jumps):
             _chart(axes[1, k], x1, x2, d1, d2, lim=6.0)
-            _letter(axes[1, k], 3 + k, rf"$d_1 = {d1:g}$, $d_2 = {d2:g}$")
+            panel_letter(axes[1, k], 3 + k, rf"$d_1 = {d1:g}$, $d_2 = {d2:g}$")
         return fig
 
 
@@ -430,7 +431,7 @@ def fig_hysteretic(planes: xr.Dataset, *, size=(7.2, 9.4)):
     boundaries (dashed); cells where they disagree are hatched in red (each one fails a
     race inequality R1–R4 of ``hyst.networks.pair.l4_race_conditions``)."""
     with style():
-        fig, axes = _figure(4, 3, size)
+        fig, axes = new_figure(4, 3, size)
         for r, row in enumerate(HYSTERETIC_ROWS):
             for k, name in enumerate(row):
                 ax = axes[r, k]
@@ -438,7 +439,10 @@ def fig_hysteretic(planes: xr.Dataset, *, size=(7.2, 9.4)):
                 _families(ax, panel, boundaries="paper", disagreement="paper")
                 _passive_hatch(ax, float(panel.d1.max()))
                 _plane_axes(ax, panel)
-                ax.set_title(f"({'abcd'[r]}{k + 1}) " + _panel_title(panel), loc="left", fontsize=7)
+                letter = chr(ord("a") + 3 * r + k)
+                ax.set_title(
+                    f"({letter}) row {'abcd'[r]}: " + _panel_title(panel), loc="left", fontsize=7
+                )
         _family_legend(fig)
         return fig
 
@@ -451,7 +455,7 @@ def fig_summary(planes: xr.Dataset, *, panel_name="summary", size=(3.6, 3.4)):
     x1m, x1p, x2m, x2p = (float(panel[k]) for k in ("x1_minus", "x1_plus", "x2_minus", "x2_plus"))
     W = float(w_gap(x1m, x1p, x2m, x2p))
     with style():
-        fig, axes = _figure(1, 1, size)
+        fig, axes = new_figure(1, 1, size)
         ax = axes[0, 0]
         _families(ax, panel, boundaries="paper")
         _passive_hatch(ax, float(panel.d1.max()))
@@ -463,7 +467,7 @@ def fig_summary(planes: xr.Dataset, *, panel_name="summary", size=(3.6, 3.4)):
         ax.text(W, hi - 0.3, r" $d_1 = W$", fontsize=7)
         ax.text(lo + 0.1, W + 0.08, r"$d_2 = W$", fontsize=7)
         _plane_axes(ax, panel)
-        ax.set_title(_panel_title(panel) + rf", $W = {W:g}$", fontsize=7, loc="left")
+        ax.set_title("(a) " + _panel_title(panel) + rf", $W = {W:g}$", fontsize=7, loc="left")
         _family_legend(fig)
         return fig
 
@@ -494,12 +498,13 @@ def fig_symmetric(
         top.set_xlim(float(d.min()), float(d.max()))
         top.set_yticks(np.arange(6) + 0.4, [f"SL$_{f[2]}$" for f in FAMILIES], fontsize=6)
         top.set_xlabel(r"$d_1 = d_2 = d$")
+        top.set_ylabel("family")
         top.set_ylim(0, 7)
-        _letter(top, 0, _panel_title(panel))
+        panel_letter(top, 0, _panel_title(panel))
         for k, dv in enumerate(jumps):
             ax = fig.add_subplot(grid[1, k])
             _chart(ax, x1, x2, dv, dv, lim=4.0)
-            _letter(ax, k + 1, rf"$d = {dv:g}$")
+            panel_letter(ax, k + 1, rf"$d = {dv:g}$")
         return fig
 
 
@@ -511,7 +516,7 @@ def fig_chains(chains: xr.Dataset, *, size=(7.2, 2.6)):
     colors = n_colors(Ns)
     phi = chains.phi.values
     with style():
-        fig, axes = _figure(1, 3, size)
+        fig, axes = new_figure(1, 3, size)
         a, b, c = axes[0]
         for N in Ns:
             sel = chains.sel(N=N)
@@ -553,13 +558,13 @@ def fig_chains(chains: xr.Dataset, *, size=(7.2, 2.6)):
             frac = np.where(total > 0, multi / np.maximum(total, 1), np.nan)
             c.plot(phi, 1e3 * frac, "o-", color=colors[N], ms=3)
         a.set_xlabel(r"$\phi$")
-        a.set_ylabel(r"$P_{sl}$")
+        a.set_ylabel(label("self_loop_probability"))
         a.legend(title="$N$", ncol=2, fontsize=6, loc="lower right")
-        _letter(a, 0)
+        panel_letter(a, 0)
         b.set_xlabel(r"$\phi$")
-        b.set_ylabel(r"$P_g^0$")
-        _letter(b, 1)
+        b.set_ylabel(label("gap_probability_at_zero"))
+        panel_letter(b, 1)
         c.set_xlabel(r"$\phi$")
         c.set_ylabel(r"$10^3\times$ share of loops with $n_e \geq 2$")
-        _letter(c, 2)
+        panel_letter(c, 2)
         return fig

@@ -1,0 +1,471 @@
+"""Study kind ``networks``: serial chains of passive and active bilinear elements.
+
+A study of this kind computes one ``part``:
+
+- ``planes`` (Fig. 3 and the Supplemental section "Serially-coupled two-state
+  elements"): the (d1, d2) plane of two serial elements for each panel
+  (x_1^±, x_2^±) on a square grid of cell centres in [low, high]² (panels with the
+  same elements share one job). Per cell: the
+  self-loop families SL1–SL6 found by the direct mechanical simulation scanning
+  the whole drive range, those reached by the transition graph, the
+  Supplemental's and the exact analytic conditions, the Fig. 3d class and the
+  mapped hysteron parameters (:func:`hyst.networks.scan.scan_plane`). One job
+  per panel; its blocks of d1 rows are Dask tasks (cells are independent, so the
+  result does not depend on the blocks or their scheduling).
+- ``chains`` (beyond the paper): random chains of N elements, each active with
+  probability φ (:mod:`hyst.networks.chains`): P_sl, P_g^0, self-loop sizes, the
+  saturated loop, with a mechanical cross-check of a subsample. One job per N;
+  every chunk of every (φ, N) point is a Dask task, seeded by (seed, φ, N, d_max,
+  sigma0_max, chunk) and merged in chunk order; each point has its own file.
+
+Result files carry their payload and the code fingerprint as provenance and are
+reused only when both match, so adding a panel, a φ or an N computes only that.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import xarray as xr
+
+from hyst import __version__, seeds
+from hyst.io import provenance_matches, read_dataset, write_dataset
+from hyst.networks import chains as chain_study
+from hyst.networks.pair import FAMILIES
+from hyst.networks.scan import PAPER_PANELS, cell_centres, mapped_parameters, scan_cells
+from hyst.studies.base import ConfigError, Job, StudyKind
+
+#: The race-condition rule of the networks studies (the Supplemental's, rule 1).
+RULE = "1"
+PARTS = ("planes", "chains")
+_PLANE_KEYS = ("grid", "panels", "block")
+_CHAIN_KEYS = ("phi", "N", "samples", "d_max", "sigma0_max", "cross_check")
+_FAMILY_VARS = ("attractor", "in_graph", "paper", "exact")
+_CELL_VARS = ("other_cycle", "behaviour", "intervals", "ties")
+
+
+def _plane_rows(x1, x2, low, high, cells, start, stop) -> dict:
+    """Cells of d1 rows [start, stop) of one panel (a Dask task)."""
+    g = cell_centres(low, high, cells)
+    D1, D2 = np.meshgrid(g[start:stop], g, indexing="ij")
+    return scan_cells(x1, x2, D1.ravel(), D2.ravel(), RULE)
+
+
+def _chain_chunk(payload: dict, chunk: int, size: int) -> dict:
+    """Tallies of one chunk of one (φ, N) point (a Dask task)."""
+    p = payload
+    return chain_study.sample_chunk(
+        p["phi"], p["N"], p["seed"], chunk, size, p["d_max"], p["sigma0_max"], p["cross_check"]
+    )
+
+
+def _panels(study: dict) -> dict:
+    """{panel name: ((x1^-, x1^+), (x2^-, x2^+))} of a planes study."""
+    panels = study.get("panels", "paper")
+    if panels == "paper":
+        return dict(PAPER_PANELS)
+    return {k: (tuple(v["x1"]), tuple(v["x2"])) for k, v in panels.items()}
+
+
+def _map(tasks, config, threads, log):
+    """Run (function, args) tasks on a Dask client; results in task order."""
+    from hyst.distributed import client
+
+    dask = config.get("dask", {})
+    mem_mb = config.get("resources", {}).get("mem_mb", 4000)
+    with client(dask.get("scheduler_file"), dask.get("address"), threads, mem_mb) as c:
+        futures = [c.submit(f, *args, pure=False) for f, args in tasks]
+        out = []
+        for k, fut in enumerate(futures):
+            out.append(fut.result())
+            log(f"task {k + 1}/{len(futures)} done")
+        return out
+
+
+class NetworksKind(StudyKind):
+    name = "networks"
+    description = (
+        "serial chains of passive and active bilinear elements: (d1, d2) planes of two "
+        "elements (Fig. 3, Supplemental) or random chains with a fraction phi active"
+    )
+    sources = (
+        "hyst._numba",
+        "hyst.kernels",
+        "hyst.kernel_calls",
+        "hyst.model",
+        "hyst.ensembles",
+        "hyst.seeds",
+        "hyst.graph",
+        "hyst.dynamics",
+        "hyst.networks.elements",
+        "hyst.networks.mapping",
+        "hyst.networks.mechanics",
+        "hyst.networks.pair",
+        "hyst.networks.scan",
+        "hyst.networks.chains",
+        "hyst.studies.networks",
+    )
+
+    def schema(self) -> dict:
+        pair = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "number"}}
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["kind", "part"],
+            "properties": {
+                "kind": {"description": "The study kind.", "const": self.name},
+                "description": {
+                    "description": "Free text shown in reports.",
+                    "type": "string",
+                    "default": "",
+                },
+                "part": {
+                    "description": "planes: (d1, d2) scans of two serial elements; chains: "
+                    "random serial chains.",
+                    "enum": list(PARTS),
+                },
+                "grid": {
+                    "description": "planes: the square grid of force jumps, cells per axis "
+                    "(cell centres in [low, high]).",
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["low", "high", "cells"],
+                    "properties": {
+                        "low": {"type": "number"},
+                        "high": {"type": "number"},
+                        "cells": {"type": "integer", "minimum": 1, "maximum": 4000},
+                    },
+                },
+                "panels": {
+                    "description": "planes: 'paper' (Fig. 3d and every Supplemental panel) "
+                    "or {name: {x1: [x1-, x1+], x2: [x2-, x2+]}}.",
+                    "anyOf": [
+                        {"const": "paper"},
+                        {
+                            "type": "object",
+                            "minProperties": 1,
+                            "propertyNames": {"pattern": "^[A-Za-z0-9_.-]+$"},
+                            "additionalProperties": {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "required": ["x1", "x2"],
+                                "properties": {"x1": pair, "x2": pair},
+                            },
+                        },
+                    ],
+                },
+                "block": {
+                    "description": "planes: d1 rows per Dask task.",
+                    "type": "integer",
+                    "minimum": 1,
+                },
+                "phi": {
+                    "description": "chains: probabilities that an element is active.",
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    "items": {"type": "number", "minimum": 0, "maximum": 1},
+                },
+                "N": {
+                    "description": "chains: numbers of elements (P_sl and P_g^0 enumerated for "
+                    "N <= 18, the saturated loop for every N).",
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    "items": {"type": "integer", "minimum": 2, "maximum": chain_study.CHAIN_MAX_N},
+                },
+                "samples": {
+                    "description": "chains: chains per (phi, N) point.",
+                    "type": "integer",
+                    "minimum": 1,
+                },
+                "d_max": {
+                    "description": "chains: force-jump sizes |d_i| ~ U[0, d_max].",
+                    "type": "number",
+                    "exclusiveMinimum": 0,
+                },
+                "sigma0_max": {
+                    "description": "chains: physical spans sigma_i^0 ~ U[0, sigma0_max].",
+                    "type": "number",
+                    "exclusiveMinimum": 0,
+                },
+                "cross_check": {
+                    "description": "chains: chains per chunk re-simulated mechanically.",
+                    "type": "integer",
+                    "minimum": 0,
+                },
+            },
+        }
+
+    def normalise(self, study: dict) -> dict:
+        out = dict(study)
+        if out.get("part") == "planes":
+            out.setdefault("panels", "paper")
+            out.setdefault("block", 16)
+        elif out.get("part") == "chains":
+            out.setdefault("d_max", 1.0)
+            out.setdefault("sigma0_max", 0.5)
+            out.setdefault("cross_check", 4)
+        return out
+
+    def check(self, name: str, study: dict, config: dict) -> None:
+        part = study["part"]
+        own, other = (_PLANE_KEYS, _CHAIN_KEYS) if part == "planes" else (_CHAIN_KEYS, _PLANE_KEYS)
+        for key in other:
+            if key in study:
+                raise ConfigError(
+                    f"studies.{name}.{key}: not allowed with part: {part} "
+                    f"(allowed: {', '.join(own)})"
+                )
+        required = ("grid",) if part == "planes" else ("phi", "N", "samples")
+        for key in required:
+            if key not in study:
+                raise ConfigError(f"studies.{name}: part {part} needs '{key}'")
+        if part == "planes":
+            grid = study["grid"]
+            if not grid["high"] > grid["low"]:
+                raise ConfigError(
+                    f"studies.{name}.grid: high {grid['high']} must exceed low {grid['low']}"
+                )
+            for panel, (x1, x2) in _panels(study).items():
+                for label, (lo, hi) in (("x1", x1), ("x2", x2)):
+                    if hi < lo:
+                        raise ConfigError(
+                            f"studies.{name}.panels.{panel}.{label}: {[lo, hi]} has x+ < x- "
+                            "(spans sigma0 >= 0 only)"
+                        )
+
+    # ---- jobs -----------------------------------------------------------------------------
+
+    def _plane_job(self, x1, x2, study: dict) -> Job:
+        """One panel's scan; panels with the same elements and grid share it."""
+        g = study["grid"]
+        payload = {
+            "part": "planes",
+            "x1": [float(v) for v in x1],
+            "x2": [float(v) for v in x2],
+            "low": float(g["low"]),
+            "high": float(g["high"]),
+            "cells": int(g["cells"]),
+            "block": int(study["block"]),
+            "rule": RULE,
+        }
+        return Job(self.name, f"plane-{seeds.digest(payload, 12)}", payload)
+
+    def _chain_points(self, study: dict, N: int, seed: int) -> list[dict]:
+        return [
+            {
+                "phi": float(phi),
+                "N": int(N),
+                "samples": int(study["samples"]),
+                "d_max": float(study["d_max"]),
+                "sigma0_max": float(study["sigma0_max"]),
+                "cross_check": int(study["cross_check"]),
+                "seed": int(seed),
+            }
+            for phi in study["phi"]
+        ]
+
+    def _chain_job(self, study: dict, N: int, seed: int) -> Job:
+        payload = {"part": "chains", "points": self._chain_points(study, N, seed)}
+        return Job(self.name, f"chains-N{N}-{seeds.digest(payload, 10)}", payload)
+
+    def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:
+        jobs, needs = {}, {}
+        for name, study in studies.items():
+            if study["part"] == "planes":
+                mine = [self._plane_job(x1, x2, study) for x1, x2 in _panels(study).values()]
+            else:
+                mine = [self._chain_job(study, N, config["seed"]) for N in study["N"]]
+            jobs.update({j.name: j for j in mine})
+            needs[name] = sorted({j.name for j in mine})
+        return jobs, needs
+
+    # ---- running --------------------------------------------------------------------------
+
+    @staticmethod
+    def _plane_path(job: Job, results) -> Path:
+        return Path(results) / "networks" / "planes" / f"{job.name}.nc"
+
+    @staticmethod
+    def _point_path(point: dict, results) -> Path:
+        label = f"phi{point['phi']:g}-N{point['N']}"
+        return Path(results) / "networks" / "chains" / f"{label}-{seeds.digest(point, 12)}.nc"
+
+    def _provenance(self, payload: dict) -> dict:
+        return {"payload": seeds.digest(payload), "code_fingerprint": self.fingerprint()}
+
+    def _fresh(self, path: Path, payload: dict, log) -> bool:
+        if not path.exists():
+            return False
+        try:
+            if provenance_matches(read_dataset(path), self._provenance(payload)):
+                log(f"{path}: reused")
+                return True
+        except (OSError, ValueError):
+            pass
+        log(f"{path}: provenance does not match, recomputing")
+        return False
+
+    def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
+        if job.payload["part"] == "planes":
+            return self._run_plane(job, results, config, threads, log)
+        return self._run_chains(job, results, config, threads, log)
+
+    def _run_plane(self, job, results, config, threads, log) -> dict:
+        path = self._plane_path(job, results)
+        p = job.payload
+        if self._fresh(path, p, log):
+            return {"files": [str(path)]}
+        t0 = time.perf_counter()
+        starts = range(0, p["cells"], p["block"])
+        tasks = [
+            (
+                _plane_rows,
+                (
+                    p["x1"],
+                    p["x2"],
+                    p["low"],
+                    p["high"],
+                    p["cells"],
+                    a,
+                    min(a + p["block"], p["cells"]),
+                ),
+            )
+            for a in starts
+        ]
+        parts = _map(tasks, config, threads, log)
+        cells = {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
+        n = p["cells"]
+        g = cell_centres(p["low"], p["high"], n)
+        data = {
+            v: (("d1", "d2", "family"), cells[v].reshape(n, n, len(FAMILIES))) for v in _FAMILY_VARS
+        }
+        data.update({v: (("d1", "d2"), cells[v].reshape(n, n)) for v in _CELL_VARS})
+        seconds = time.perf_counter() - t0
+        ds = xr.Dataset(
+            data,
+            coords={"d1": g, "d2": g, "family": list(FAMILIES)},
+            attrs={"hyst_version": __version__, "scan_seconds": seconds, **self._provenance(p)},
+        )
+        write_dataset(ds, path)
+        log(f"{job.name}: {n * n} cells in {seconds:.1f} s ({n * n / seconds:,.0f} cells/s)")
+        return {"files": [str(path)]}
+
+    def _run_chains(self, job, results, config, threads, log) -> dict:
+        points = job.payload["points"]
+        paths = [self._point_path(pt, results) for pt in points]
+        todo = [
+            (pt, path)
+            for pt, path in zip(points, paths, strict=True)
+            if not self._fresh(path, pt, log)
+        ]
+        if todo:
+            tasks, owner = [], []
+            for j, (pt, _path) in enumerate(todo):
+                for k, size in chain_study.chunks(pt["samples"]):
+                    tasks.append((_chain_chunk, (pt, k, size)))
+                    owner.append(j)
+            t0 = time.perf_counter()
+            tallies = _map(tasks, config, threads, log)
+            seconds = time.perf_counter() - t0
+            for j, (pt, path) in enumerate(todo):
+                merged = chain_study.merge(t for t, o in zip(tallies, owner, strict=True) if o == j)
+                ds = chain_study.tally_dataset(merged)
+                ds.attrs.update({"hyst_version": __version__, **self._provenance(pt)})
+                write_dataset(ds, path)
+            total = sum(pt["samples"] for pt, _ in todo)
+            log(f"{job.name}: {total} chains in {seconds:.1f} s ({total / seconds:,.0f}/s)")
+        return {"files": [str(p) for p in paths]}
+
+    # ---- collection -----------------------------------------------------------------------
+
+    def collect(self, name: str, study: dict, config: dict, results) -> xr.Dataset:
+        common = {
+            "study": name,
+            "kind": self.name,
+            "part": study["part"],
+            "description": study.get("description", ""),
+            "rule": RULE,
+            "hyst_version": __version__,
+            "code_fingerprint": self.fingerprint(),
+        }
+        if study["part"] == "planes":
+            return self._collect_planes(study, results, common)
+        tallies = {}
+        for N in study["N"]:
+            for pt in self._chain_points(study, N, config["seed"]):
+                ds = read_dataset(self._point_path(pt, results))
+                tallies[pt["phi"], pt["N"]] = chain_study.tally_from_dataset(ds)
+        attrs = {
+            "samples": int(study["samples"]),
+            "seed": int(config["seed"]),
+            "d_max": float(study["d_max"]),
+            "sigma0_max": float(study["sigma0_max"]),
+        }
+        out = chain_study.assemble(tallies, study["phi"], study["N"], attrs)
+        out.attrs.update(common)
+        return out
+
+    def _collect_planes(self, study, results, common) -> xr.Dataset:
+        parts, seconds = [], {}
+        panels = _panels(study)
+        for panel, (x1, x2) in panels.items():
+            job = self._plane_job(x1, x2, study)
+            ds = read_dataset(self._plane_path(job, results))
+            seconds[job.name] = float(ds.attrs.get("scan_seconds", np.nan))
+            ds = ds.drop_attrs().assign(mapped_parameters(x1, x2, ds.d1.values, ds.d2.values))
+            parts.append(ds.expand_dims(panel=[panel]))
+        out = xr.concat(parts, dim="panel").assign_coords(element=[1, 2])
+        names = list(out.panel.values)
+        for key, i, j in (
+            ("x1_minus", 0, 0),
+            ("x1_plus", 0, 1),
+            ("x2_minus", 1, 0),
+            ("x2_plus", 1, 1),
+        ):
+            out = out.assign_coords({key: ("panel", [float(panels[p][i][j]) for p in names])})
+        diff = (out.paper != out.attractor).any("family")
+        grid = study["grid"]
+        out.attrs.update(
+            {
+                **common,
+                "grid_low": float(grid["low"]),
+                "grid_high": float(grid["high"]),
+                "grid_cells": int(grid["cells"]),
+                "field": "H = U (two elements in series, no spring)",
+                "disagreeing_cells": int(diff.sum()),
+                "cells": int(diff.size),
+                "scan_seconds": sum(seconds.values()),
+                "scan_jobs": len(seconds),
+            }
+        )
+        return out
+
+    def sweep(self, study: dict) -> dict:
+        dims = ("panel", "d1", "d2") if study["part"] == "planes" else ("phi", "N")
+        return {"x": None, "dims": dims, "groups": (study["part"],)}
+
+    def caption(self, name: str, ds: xr.Dataset) -> str:
+        if ds.attrs.get("part") == "planes":
+            cells, bad = int(ds.attrs["cells"]), int(ds.attrs["disagreeing_cells"])
+            return (
+                f"study `{name}`: {ds.sizes['panel']} panels of {ds.sizes['d1']}² cells "
+                f"(d in [{ds.attrs['grid_low']:g}, {ds.attrs['grid_high']:g}]), rule 1; the "
+                f"Supplemental's conditions disagree with the mechanical scan in {bad} of "
+                f"{cells} cells ({100 * bad / cells:.2f} %), every one an L = 4 cell failing "
+                f"a race inequality R1–R4; the exact conditions agree everywhere; "
+                f"{ds.attrs.get('scan_jobs')} distinct scans took "
+                f"{ds.attrs.get('scan_seconds', float('nan')):.1f} s."
+            )
+        return (
+            f"study `{name}`: {ds.attrs.get('samples')} chains per (phi, N) point, "
+            f"|d_i| ~ U[0, {ds.attrs.get('d_max'):g}], sigma_i^0 ~ U[0, "
+            f"{ds.attrs.get('sigma0_max'):g}], x_i^c ~ U[-1, 1], rule 1; "
+            f"{int(ds.cross_checked.sum())} chains re-simulated mechanically, all equal."
+        )
+
+
+KIND = NetworksKind()
