@@ -1,0 +1,126 @@
+"""The paper's counts of fundamental self-loops and the tables that compare with them.
+
+Appendix E, Table I, gives M / M_R / M_W per (n_e, L); the Supplemental's
+tables give M alone (with M(5, 32)) and M_R, M_W separately, with 'x' for the
+cells left empty. ``PAPER_M``, ``PAPER_MR`` and ``PAPER_MW`` hold every number
+the paper gives; a cell absent from them is new.
+
+Which realizability variant the paper's columns are (``PAPER_VARIANTS``): the
+paper's M_R is reproduced by the conservative rule-1 inequalities with spans of
+either sign, and its M_W by the same with weak asymmetry *and* positive spans
+h_i^+ ≥ h_i^− (see :mod:`hyst.loops.realize` for the variants). With positive
+spans M_R(4, 10) and M_R(4, 12) would be 104 and 126; with spans of either sign
+M_W would be 1, 5, 0, 43, 40, 28, 2, 1, 583 — both reported as extra columns.
+"""
+
+from __future__ import annotations
+
+PAPER_M = {
+    (2, 4): 1,
+    (3, 6): 6,
+    (3, 8): 2,
+    (4, 8): 56,
+    (4, 10): 176,
+    (4, 12): 420,
+    (4, 14): 448,
+    (4, 16): 112,
+    (5, 10): 796,
+    (5, 12): 9028,
+    (5, 14): 76640,
+    (5, 16): 535584,
+    (5, 32): 15109096,
+}
+PAPER_MR = {
+    (2, 4): 1,
+    (3, 6): 6,
+    (3, 8): 0,
+    (4, 8): 56,
+    (4, 10): 114,
+    (4, 12): 145,
+    (4, 14): 48,
+    (4, 16): 4,
+    (5, 10): 796,
+}
+PAPER_MW = {
+    (2, 4): 0,
+    (3, 6): 2,
+    (3, 8): 0,
+    (4, 8): 24,
+    (4, 10): 4,
+    (4, 12): 1,
+    (4, 14): 0,
+    (4, 16): 0,
+    (5, 10): 376,
+}
+#: Quantity -> (paper's numbers, realizability variant that reproduces them).
+PAPER_VARIANTS = {"M": (PAPER_M, None), "M_R": (PAPER_MR, "R"), "M_W": (PAPER_MW, "W+")}
+#: Marker of a number the paper does not give.
+NEW = "*"
+
+
+def _cell_text(cell: dict, keys, paper_cell) -> str:
+    parts = []
+    for key in keys:
+        value = cell.get(key)
+        if value is None:
+            parts.append("x")
+            continue
+        paper = PAPER_VARIANTS[key][0] if key in PAPER_VARIANTS else {}
+        mark = "" if paper_cell in paper else NEW
+        parts.append(f"{value:,}{mark}")
+    return "/".join(parts)
+
+
+def table_rows(results: dict, keys=("M", "M_R", "M_W"), n_values=None) -> list[list[str]]:
+    """Rows of a paper-style table: a header, then one row per L, one column per n_e.
+
+    ``results``: (n_e, L) -> {"M": .., "M_R": .., "M_W": ..} (missing quantities
+    print as 'x', impossible cells as '--'); numbers the paper does not give are
+    marked with ``NEW``."""
+    n_values = sorted(n_values or {n for n, _ in results} | {n for n, _ in PAPER_M})
+    lengths = sorted({L for n in n_values for L in range(2 * n, 2**n + 1, 2)})
+    rows = [["L / n_e", *[str(n) for n in n_values]]]
+    for L in lengths:
+        row = [str(L)]
+        for n in n_values:
+            if not 2 * n <= L <= 2**n:
+                row.append("--")
+            else:
+                row.append(_cell_text(results.get((n, L), {}), keys, (n, L)))
+        rows.append(row)
+    return rows
+
+
+def markdown_table(results: dict, keys=("M", "M_R", "M_W"), n_values=None) -> str:
+    rows = table_rows(results, keys, n_values)
+    head = "| " + " | ".join(rows[0]) + " |"
+    rule = "|" + "---|" * len(rows[0])
+    body = ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    return "\n".join([head, rule, *body])
+
+
+def latex_table(results: dict, keys=("M", "M_R", "M_W"), n_values=None) -> str:
+    rows = table_rows(results, keys, n_values)
+
+    def tex(text):
+        return text.replace(",", "{,}").replace(NEW, "$^{*}$").replace("--", "--")
+
+    cols = "|" + "c|" * len(rows[0])
+    lines = [f"\\begin{{tabular}}{{{cols}}}", "\\hline"]
+    head = ["$L$/$n_e$", *[f"${n}$" for n in rows[0][1:]]]
+    lines.append(" & ".join(head) + " \\\\ \\hline")
+    for r in rows[1:]:
+        lines.append(" & ".join([f"${r[0]}$", *[tex(c) for c in r[1:]]]) + " \\\\ \\hline")
+    lines.append("\\end{tabular}")
+    return "\n".join(lines)
+
+
+def disagreements(results: dict) -> list[str]:
+    """One line per number that differs from the paper's."""
+    out = []
+    for key, (paper, _variant) in PAPER_VARIANTS.items():
+        for cell, value in sorted(paper.items()):
+            got = results.get(cell, {}).get(key)
+            if got is not None and got != value:
+                out.append(f"{key}{cell}: paper {value}, here {got}")
+    return out
