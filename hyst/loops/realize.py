@@ -294,3 +294,42 @@ def realize(
     return Realizability(
         "infeasible", lps, certificate=first_certificate, residual=residual, leaves=leaves
     )
+
+
+#: Realizability variants: name -> (weak asymmetry, spans). The paper's M_R is "R" and
+#: its M_W is "W+" (see hyst.loops.tables).
+VARIANTS = {
+    "R": (False, "any"),
+    "R+": (False, "positive"),
+    "W": (True, "any"),
+    "W+": (True, "positive"),
+}
+
+
+def classify(
+    loop: Loop, variants=("R", "W+"), mode: str = "conservative", eliminate: bool = True
+) -> dict[str, Realizability]:
+    """Realizability of ``loop`` under several variants, sharing work: every variant
+    adds rows to "R" (weak asymmetry, positive spans), so when "R" is infeasible so is
+    every other variant, with the same certificate (no further LP)."""
+    for name in variants:
+        if name not in VARIANTS:
+            raise ValueError(f"variant: {name!r} is not one of {', '.join(VARIANTS)}")
+    base = realize(loop, mode=mode, eliminate=eliminate)
+    out = {}
+    for name in variants:
+        weak, spans = VARIANTS[name]
+        if name == "R":
+            out[name] = base
+        elif base.status == "infeasible":
+            out[name] = Realizability(
+                "infeasible",
+                0,
+                certificate=base.certificate,
+                residual=base.residual,
+                leaves=0,
+                message="implied by R",
+            )
+        else:
+            out[name] = realize(loop, weak=weak, mode=mode, spans=spans, eliminate=eliminate)
+    return out
