@@ -201,6 +201,9 @@ def test_certificate_check_rejects_a_wrong_certificate():
     k = int(np.argmax(bad))
     bad[k] *= 2
     assert not realize.certificate_is_exact(strict, weak, bad)
+    assert realize.certificate_is_exact(strict, weak, res.certificate)
+    # -y also sums the rows to zero, but negative multipliers prove nothing
+    assert not realize.certificate_is_exact(strict, weak, -res.certificate)
 
 
 def test_a_failed_simulation_is_reported(monkeypatch):
