@@ -225,3 +225,52 @@ def test_variants_share_the_root_lp():
     assert out["R"].lps == 1 and all(out[k].lps == 0 for k in ("R+", "W", "W+"))
     with pytest.raises(ValueError, match="variant"):
         realize.classify(loop, ("M",))
+
+
+# --- the field range of a loop in a given system -----------------------------------------
+
+
+def _even_beyond(two_h: int, side: int) -> int:
+    """The even integer nearest to two_h strictly on one side (+1 above, −1 below)."""
+    return two_h + side if two_h % 2 else two_h + 2 * side
+
+
+def test_field_range_of_loops_in_random_systems():
+    from hyst.dynamics import StateTables
+
+    rng = np.random.default_rng(5)
+    checked = 0
+    for N in (2, 3, 4, 5):
+        systems = sample_systems("random", "hysteron", N, 3.0 * N, 30, rng)
+        for index in range(30):
+            tables = StateTables(systems, index)
+            params = (systems.h_plus[index], systems.h_minus[index], systems.couplings[index])
+            for state in range(2**N):
+                if not tables.hminus[state] < tables.hplus[state]:
+                    continue
+                for field in ((int(tables.hplus[state]), 1), (int(tables.hminus[state]), -1)):
+                    if abs(field[0]) >= 2**60:
+                        continue
+                    rel = tables.relax(state, field, "1")
+                    if rel.outcome != "self_loop":
+                        continue
+                    lo, hi = design.field_range(*params, rel.cycle_states)
+                    assert lo < 2 * field[0] + field[1] * 0.5 < hi
+                    # exact fields (eps = 0, 2H even) just inside and just outside both ends
+                    probes = [(_even_beyond(lo, -1), False), (_even_beyond(hi, 1), False)]
+                    if _even_beyond(lo, 1) < hi:
+                        probes += [(_even_beyond(lo, 1), True), (_even_beyond(hi, -1), True)]
+                    for two_h, inside in probes:
+                        again = tables.relax(rel.cycle_states[0], (two_h // 2, 0), "1")
+                        same = (
+                            again.outcome == "self_loop" and again.cycle_states == rel.cycle_states
+                        )
+                        assert same == inside, (lo, hi, two_h)
+                    checked += 1
+    assert checked > 40
+
+
+def test_field_range_is_none_for_a_cycle_that_never_occurs():
+    # two uncoupled hysterons: no self-loop at any field
+    hp, hm, c = np.array([10, 20]), np.array([-10, -20]), np.zeros((2, 2), np.int64)
+    assert design.field_range(hp, hm, c, [0, 1, 3, 2]) is None
