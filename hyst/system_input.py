@@ -84,7 +84,7 @@ def system_from_mapping(data, source: str = "system") -> Systems:
         big = np.abs(arr).max()
         if big * N >= MAX_THRESHOLD * QUANTUM:
             raise SystemInputError(f"{key}: |value| {big:g} is too large for exact thresholds")
-    diag = np.flatnonzero(np.diag(c))[:0]
+    diag = np.flatnonzero(np.diag(c))
     if diag.size:
         i = int(diag[0])
         raise SystemInputError(f"{ckey}[{i},{i}]: {c[i, i]} must be 0 (no self-coupling)")
@@ -150,7 +150,7 @@ def sampled_system(
     chunk, position = divmod(index, size)
     _, this_size = chunk_bounds(samples, size)[chunk]
     rng = chunk_generator(point, seed, chunk)
-    systems = sample_systems(couplings, spans, N, NJ0, size, rng)
+    systems = sample_systems(couplings, spans, N, NJ0, this_size, rng)
     return systems[position]
 
 
