@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hyst.ensembles import sample_systems
-from hyst.loops import design, realize
+from hyst.loops import design, lp, realize
 from hyst.loops import structures as S
 from hyst.loops.tables import PAPER_MR, PAPER_MW
 
@@ -182,7 +182,7 @@ def test_longest_loops_of_three_elements_are_not_realizable():
         res = realize.realize(loop)
         assert res.status == "infeasible" and res.residual < 1e-9
         strict, weak = realize.lp_rows(design.design_system(loop))
-        assert realize.certificate_is_exact(strict, weak, res.certificate)
+        assert lp.certificate_is_exact(strict, weak, res.certificate)
 
 
 def test_weak_asymmetry_excludes_the_square_loop():
@@ -200,10 +200,10 @@ def test_certificate_check_rejects_a_wrong_certificate():
     bad = res.certificate.copy()
     k = int(np.argmax(bad))
     bad[k] *= 2
-    assert not realize.certificate_is_exact(strict, weak, bad)
-    assert realize.certificate_is_exact(strict, weak, res.certificate)
+    assert not lp.certificate_is_exact(strict, weak, bad)
+    assert lp.certificate_is_exact(strict, weak, res.certificate)
     # -y also sums the rows to zero, but negative multipliers prove nothing
-    assert not realize.certificate_is_exact(strict, weak, -res.certificate)
+    assert not lp.certificate_is_exact(strict, weak, -res.certificate)
 
 
 def test_a_failed_simulation_is_reported(monkeypatch):
@@ -274,3 +274,37 @@ def test_field_range_is_none_for_a_cycle_that_never_occurs():
     # two uncoupled hysterons: no self-loop at any field
     hp, hm, c = np.array([10, 20]), np.array([-10, -20]), np.zeros((2, 2), np.int64)
     assert design.field_range(hp, hm, c, [0, 1, 3, 2]) is None
+
+
+def test_stacked_lps_answer_like_single_lps():
+    loops = reps((4, 10))[::3] + reps((3, 8))
+    problems = []
+    for k, loop in enumerate(loops):
+        strict, weak = realize.lp_rows(design.design_system(loop), eliminate=k % 2 == 0)
+        fixes = {design.coupling_index(loop.n_e, 0, 1): 1} if k % 3 == 0 else {}
+        problems.append((strict, weak, fixes))
+    stacked = lp.solve_many(problems)
+    single = [lp.solve(*p) for p in problems]
+    assert [a.feasible for a in stacked] == [a.feasible for a in single]
+    assert 0 < sum(a.feasible for a in stacked) < len(problems)
+    for (strict, weak, fixes), a in zip(problems, stacked, strict=True):
+        assert a.ok
+        if a.feasible:
+            assert (strict @ a.x).min() > 0.99
+        else:
+            assert lp.certificate_is_exact(strict, weak, a.y, fixes)
+
+
+def test_many_loops_at_once_answer_like_one_by_one():
+    loops = reps((4, 12))[::5]
+    together = realize.classify_many(loops, ("R", "W+"))
+    again = realize.classify_many(loops, ("R", "W+"))
+    for a, b in zip(together, again, strict=True):  # the same stacking: the same everything
+        assert [(v.status, v.lps, v.field2) for v in a.values()] == [
+            (v.status, v.lps, v.field2) for v in b.values()
+        ]
+    alone = [realize.classify(loop, ("R", "W+")) for loop in loops]
+    for a, b in zip(together, alone, strict=True):
+        # the answers are exact; which witness point (hence the branching) HiGHS returns
+        # may depend on the stacking
+        assert {k: v.status for k, v in a.items()} == {k: v.status for k, v in b.items()}

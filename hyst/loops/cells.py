@@ -82,9 +82,8 @@ def realize_block(
     field2 = {v: np.zeros(n, np.int64) for v in variants}
     points: dict = {v: {} for v in variants} if keep_points else {}
     messages = []
-    for k in range(n):
-        loop = S.Loop(int(starts[k]), tuple(int(e) for e in flips[k]))
-        out = rz.classify(loop, variants, mode=mode, eliminate=eliminate)
+    loops = [S.Loop(int(starts[k]), tuple(int(e) for e in flips[k])) for k in range(n)]
+    for k, out in enumerate(rz.classify_many(loops, variants, mode=mode, eliminate=eliminate)):
         for v, res in out.items():
             status[v][k] = res.code
             lps[v][k] = res.lps

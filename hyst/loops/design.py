@@ -243,3 +243,35 @@ def coupling_pairs(n: int) -> list[tuple[int, int]]:
         for i in range(n)
         for j in range(i + 1, n)
     ]
+
+
+def field_range(h_plus, h_minus, couplings, states) -> tuple[int, int] | None:
+    """Open range (lo, hi) of the drive, as 2H in the parameters' units, where the cycle
+    ``states`` (consecutive states differ in one element) is a cycle of the rule-1
+    dynamics of the given system (any number of elements; those that never flip
+    included), or None if no field gives it.
+
+    Exact for integer parameters: the rule-1 rows of ``design_rows`` over all N
+    elements, evaluated at the system (no conservative exclusion: the actual
+    competition of up and down flips is resolved by comparing instabilities). The
+    selection rows do not depend on H; they must all be positive.
+    """
+    hp, hm, c = (np.asarray(a, np.int64) for a in (h_plus, h_minus, couplings))
+    n = hp.shape[0]
+    states = [int(s) for s in states]
+    flips = np.asarray(
+        [(a ^ b).bit_length() - 1 for a, b in zip(states, states[1:] + states[:1], strict=True)],
+        np.int64,
+    )
+    nv = n_variables(n)
+    L = len(states)
+    lower = np.zeros((L * n, nv), np.int64)
+    upper = np.zeros((L * n, nv), np.int64)
+    selection = np.zeros((L * (n - 1), nv), np.int64)
+    nl, nu, ns = kernel.design_rows(n, states[0], flips, True, lower, upper, selection)
+    x = variables(hp, hm, c).astype(object)
+    if ns and min(selection[:ns].astype(object) @ x) <= 0:
+        return None
+    lo = int(max(lower[:nl].astype(object) @ x))
+    hi = int(min(upper[:nu].astype(object) @ x))
+    return (lo, hi) if lo < hi else None

@@ -14,7 +14,8 @@ answer both ways:
 - infeasible: the LP is the elastic form min t, A x + t ≥ 1, t ≥ 0, whose optimum
   is 0 (feasible) or 1 (infeasible, the rows being homogeneous); then the row
   duals y ≥ 0 are a Farkas certificate A^T y = 0, Σ y = 1, checked numerically
-  (and exactly, in rational arithmetic, by ``certificate_is_exact``).
+  (and exactly, in rational arithmetic, by ``lp.certificate_is_exact``); see
+  :mod:`hyst.loops.lp`.
 
 Weak asymmetry is the union over sign patterns of the pairs (both couplings of a
 pair ≥ 0, or both ≤ 0), each pattern a polyhedron. It is decided exactly by
@@ -26,18 +27,19 @@ ensemble's ``> 0`` give the same answer: the design rows are strict (an open
 set), so a solution on a face c_ij = 0 can be moved into the open orthant.
 
 A check that fails is never hidden: the status says what failed.
+
+``realize_many`` decides a whole list of loops together: one branching state per
+loop, and the pending LPs of all loops stacked into few linprog calls.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 import numpy as np
-from scipy.optimize import linprog
 
 from hyst.dynamics import StateTables
-from hyst.loops import design
+from hyst.loops import design, lp
 from hyst.loops.structures import Loop, canonical, loop_from_states
 from hyst.model import Systems
 
@@ -45,8 +47,6 @@ from hyst.model import Systems
 GRID_SCALE = 2**20
 #: Largest parameter magnitude on the grid (thresholds stay far below int64 limits).
 GRID_LIMIT = 2**52
-#: A Farkas residual |A^T y| above this (for Σ y = 1) rejects a certificate.
-CERTIFICATE_TOLERANCE = 1e-7
 #: Status codes stored in datasets.
 STATUS = {
     "feasible": 1,  # LP point found and re-simulated: the loop occurs
@@ -56,18 +56,6 @@ STATUS = {
     "failed_certificate": -3,  # an infeasibility certificate did not check
     "lp_error": -4,  # HiGHS did not return an optimum
 }
-
-
-@dataclass
-class LPAnswer:
-    """One elastic LP: ``feasible``, the point x (float) or the certificate y."""
-
-    feasible: bool
-    ok: bool
-    x: np.ndarray | None
-    y: np.ndarray | None
-    residual: float
-    message: str
 
 
 @dataclass
@@ -97,73 +85,12 @@ class Realizability:
         return STATUS[self.status]
 
 
-def _sign_rows(nvar: int, fixes: dict) -> np.ndarray:
-    rows = np.zeros((len(fixes), nvar), np.int64)
-    for r, (col, sign) in enumerate(sorted(fixes.items())):
-        rows[r, col] = sign
-    return rows
-
-
 def lp_rows(system: design.DesignSystem, eliminate: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(strict, weak) rows the LP solves: H eliminated (the Supplemental's form) or the
     compact form with 2H as the last variable (same feasible parameters)."""
     if eliminate:
         return system.strict, system.weak
     return system.compact()
-
-
-def solve_elastic(strict: np.ndarray, weak: np.ndarray, fixes: dict | None = None) -> LPAnswer:
-    """min t s.t. strict·x + t ≥ 1, weak·x ≥ 0, sign·x ≥ 0, t ≥ 0 (HiGHS).
-
-    ``fixes``: column -> +1/−1, the sign rows (x_col ≥ 0 or ≤ 0). The optimum is 0
-    (feasible: x) or 1 (infeasible: the row duals y are the Farkas certificate)."""
-    nvar = strict.shape[1]
-    homog = np.vstack([weak, _sign_rows(nvar, fixes or {})])
-    m = strict.shape[0]
-    a_ub = np.zeros((m + homog.shape[0], nvar + 1))
-    a_ub[:m, :nvar] = -strict
-    a_ub[:m, nvar] = -1.0
-    a_ub[m:, :nvar] = -homog
-    b_ub = np.zeros(m + homog.shape[0])
-    b_ub[:m] = -1.0
-    cost = np.zeros(nvar + 1)
-    cost[nvar] = 1.0
-    bounds = [(None, None)] * nvar + [(0, None)]
-    res = linprog(cost, A_ub=a_ub, b_ub=b_ub, bounds=bounds, method="highs")
-    if res.status != 0:
-        return LPAnswer(False, False, None, None, np.inf, f"status {res.status}: {res.message}")
-    if float(res.x[nvar]) < 0.5:
-        return LPAnswer(True, True, res.x[:nvar].copy(), None, 0.0, "")
-    y = -np.asarray(res.ineqlin.marginals, dtype=np.float64)
-    full = np.vstack([strict, homog]).astype(np.float64)
-    total = float(y[:m].sum())
-    residual = float(np.abs(full.T @ y).max()) / max(total, 1e-300)
-    ok = bool(y.min() >= -1e-9 and total > 0.5 and residual <= CERTIFICATE_TOLERANCE)
-    msg = (
-        ""
-        if ok
-        else (
-            f"certificate rejected: min y {y.min():.3g}, sum {total:.3g}, residual {residual:.3g}"
-        )
-    )
-    return LPAnswer(False, ok, None, y, residual, msg)
-
-
-def certificate_is_exact(strict: np.ndarray, weak: np.ndarray, y: np.ndarray, fixes=None) -> bool:
-    """True iff y, read as small rationals, is an exact Farkas certificate:
-    y ≥ 0, Σ_strict y > 0 and y^T [strict; weak; signs] = 0 in rational arithmetic."""
-    full = np.vstack([strict, weak, _sign_rows(strict.shape[1], fixes or {})])
-    scale = float(np.max(np.abs(y))) if y.size else 0.0
-    if not scale > 0 or y.shape[0] != full.shape[0]:
-        return False
-    yq = [Fraction(float(v) / scale).limit_denominator(10**6) for v in y]
-    if min(yq) < 0 or sum(yq[: strict.shape[0]]) <= 0:
-        return False
-    support = [(k, q) for k, q in enumerate(yq) if q]
-    for col in range(full.shape[1]):
-        if sum(q * int(full[k, col]) for k, q in support) != 0:
-            return False
-    return True
 
 
 def grid_point(x: np.ndarray) -> np.ndarray | None:
@@ -237,63 +164,101 @@ def _confirm(loop, system, x, lps, leaves, fixes, weak) -> Realizability:
     return Realizability(status, lps, point=q, field2=field2, leaves=leaves, message=message)
 
 
+class _Search:
+    """Branching state of one loop: pending sign patterns, LPs, refuted leaves."""
+
+    def __init__(self, loop, system, rows, weak):
+        self.loop, self.system, self.rows, self.weak = loop, system, rows, weak
+        self.pairs = design.coupling_pairs(loop.n_e) if weak else []
+        self.stack: list[dict] = [{}]
+        self.lps = 0
+        self.leaves = 0
+        self.certificate = None
+        self.residual = 0.0
+        self.result: Realizability | None = None
+
+    def take(self, fixes: dict, ans: lp.LPAnswer) -> None:
+        """Use the answer of the LP with sign pattern ``fixes``."""
+        self.lps += 1
+        if not ans.ok:
+            status = "lp_error" if ans.y is None else "failed_certificate"
+            self.result = Realizability(
+                status,
+                self.lps,
+                certificate=ans.y,
+                residual=ans.residual,
+                leaves=self.leaves,
+                message=ans.message,
+            )
+            return
+        if not ans.feasible:
+            self.leaves += 1
+            if self.certificate is None:
+                self.certificate = ans.y
+            self.residual = max(self.residual, ans.residual)
+            if not self.stack:
+                self.result = Realizability(
+                    "infeasible",
+                    self.lps,
+                    certificate=self.certificate,
+                    residual=self.residual,
+                    leaves=self.leaves,
+                )
+            return
+        x = ans.x
+        scale = float(np.max(np.abs(x)))
+        violated = [
+            (min(abs(x[a]), abs(x[b])), a, b)
+            for a, b in self.pairs
+            if a not in fixes and x[a] * x[b] < 0 and min(abs(x[a]), abs(x[b])) > 1e-12 * scale
+        ]
+        if not violated:
+            self.result = _confirm(
+                self.loop, self.system, x, self.lps, self.leaves, fixes, self.weak
+            )
+            return
+        _, a, b = max(violated)
+        likelier = 1 if x[a] + x[b] >= 0 else -1
+        for sign in (-likelier, likelier):  # the likelier sign is popped first
+            self.stack.append({**fixes, a: sign, b: sign})
+
+
+def realize_many(
+    loops: list[Loop],
+    weak: bool = False,
+    mode: str = "conservative",
+    spans: str = "any",
+    eliminate: bool = True,
+) -> list[Realizability]:
+    """Decide and check the realizability of every loop (M_R; with ``weak``, M_W).
+
+    ``mode`` and ``spans`` as in :mod:`hyst.loops.design`; ``eliminate`` solves the
+    Supplemental's H-eliminated rows (else the equivalent compact form). The loops'
+    LPs are stacked (``lp.solve_many``); each loop's answer is that of its own LPs."""
+    searches = []
+    for loop in loops:
+        system = design.design_system(loop, mode, spans)
+        searches.append(_Search(loop, system, lp_rows(system, eliminate), weak))
+    while True:
+        pending = [s for s in searches if s.result is None]
+        if not pending:
+            break
+        nodes = [s.stack.pop() for s in pending]
+        answers = lp.solve_many([(*s.rows, fixes) for s, fixes in zip(pending, nodes, strict=True)])
+        for s, fixes, ans in zip(pending, nodes, answers, strict=True):
+            s.take(fixes, ans)
+    return [s.result for s in searches]
+
+
 def realize(
     loop: Loop,
     weak: bool = False,
     mode: str = "conservative",
     spans: str = "any",
     eliminate: bool = True,
-    system: design.DesignSystem | None = None,
 ) -> Realizability:
-    """Decide and check the realizability of ``loop`` (M_R; with ``weak``, M_W).
-
-    ``mode`` and ``spans`` as in :mod:`hyst.loops.design`; ``eliminate`` solves the
-    Supplemental's H-eliminated rows (else the equivalent compact form)."""
-    if system is None:
-        system = design.design_system(loop, mode, spans)
-    strict, homog = lp_rows(system, eliminate)
-    pairs = design.coupling_pairs(loop.n_e) if weak else []
-    stack: list[dict] = [{}]
-    lps = 0
-    leaves = 0
-    first_certificate = None
-    residual = 0.0
-    while stack:
-        fixes = stack.pop()
-        ans = solve_elastic(strict, homog, fixes)
-        lps += 1
-        if not ans.ok:
-            status = "lp_error" if ans.y is None else "failed_certificate"
-            return Realizability(
-                status,
-                lps,
-                certificate=ans.y,
-                residual=ans.residual,
-                leaves=leaves,
-                message=ans.message,
-            )
-        if not ans.feasible:
-            leaves += 1
-            if first_certificate is None:
-                first_certificate = ans.y
-            residual = max(residual, ans.residual)
-            continue
-        x = ans.x
-        scale = float(np.max(np.abs(x)))
-        violated = [
-            (min(abs(x[a]), abs(x[b])), a, b)
-            for a, b in pairs
-            if a not in fixes and x[a] * x[b] < 0 and min(abs(x[a]), abs(x[b])) > 1e-12 * scale
-        ]
-        if not violated:
-            return _confirm(loop, system, x, lps, leaves, fixes, weak)
-        _, a, b = max(violated)
-        likelier = 1 if x[a] + x[b] >= 0 else -1
-        for sign in (-likelier, likelier):  # the likelier sign is popped first
-            stack.append({**fixes, a: sign, b: sign})
-    return Realizability(
-        "infeasible", lps, certificate=first_certificate, residual=residual, leaves=leaves
-    )
+    """Decide and check the realizability of one loop (see ``realize_many``)."""
+    return realize_many([loop], weak, mode, spans, eliminate)[0]
 
 
 #: Realizability variants: name -> (weak asymmetry, spans). The paper's M_R is "R" and
@@ -306,30 +271,42 @@ VARIANTS = {
 }
 
 
-def classify(
-    loop: Loop, variants=("R", "W+"), mode: str = "conservative", eliminate: bool = True
-) -> dict[str, Realizability]:
-    """Realizability of ``loop`` under several variants, sharing work: every variant
-    adds rows to "R" (weak asymmetry, positive spans), so when "R" is infeasible so is
+def classify_many(
+    loops: list[Loop], variants=("R", "W+"), mode: str = "conservative", eliminate: bool = True
+) -> list[dict[str, Realizability]]:
+    """Realizability of every loop under several variants, sharing work: every variant
+    adds rows to "R" (weak asymmetry, positive spans), so where "R" is infeasible so is
     every other variant, with the same certificate (no further LP)."""
     for name in variants:
         if name not in VARIANTS:
             raise ValueError(f"variant: {name!r} is not one of {', '.join(VARIANTS)}")
-    base = realize(loop, mode=mode, eliminate=eliminate)
-    out = {}
+    base = realize_many(loops, mode=mode, eliminate=eliminate)
+    out: list[dict] = [{} for _ in loops]
+    open_ = [k for k, r in enumerate(base) if r.status != "infeasible"]
     for name in variants:
         weak, spans = VARIANTS[name]
         if name == "R":
-            out[name] = base
-        elif base.status == "infeasible":
-            out[name] = Realizability(
-                "infeasible",
-                0,
-                certificate=base.certificate,
-                residual=base.residual,
-                leaves=0,
-                message="implied by R",
-            )
-        else:
-            out[name] = realize(loop, weak=weak, mode=mode, spans=spans, eliminate=eliminate)
-    return out
+            for k, r in enumerate(base):
+                out[k][name] = r
+            continue
+        for k, r in enumerate(base):
+            if r.status == "infeasible":
+                out[k][name] = Realizability(
+                    "infeasible",
+                    0,
+                    certificate=r.certificate,
+                    residual=r.residual,
+                    leaves=0,
+                    message="implied by R",
+                )
+        answers = realize_many([loops[k] for k in open_], weak, mode, spans, eliminate)
+        for k, r in zip(open_, answers, strict=True):
+            out[k][name] = r
+    return [{name: o[name] for name in variants} for o in out]
+
+
+def classify(
+    loop: Loop, variants=("R", "W+"), mode: str = "conservative", eliminate: bool = True
+) -> dict[str, Realizability]:
+    """Realizability of one loop under several variants (see ``classify_many``)."""
+    return classify_many([loop], variants, mode, eliminate)[0]
