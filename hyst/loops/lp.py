@@ -30,8 +30,10 @@ from scipy.optimize import linprog
 
 #: A Farkas residual |A^T y|_max above this (for Σ y = 1) rejects a certificate.
 CERTIFICATE_TOLERANCE = 1e-7
-#: Problems stacked into one linprog call (larger stacks solve slower per problem).
+#: At most this many problems, and about this many rows, per linprog call (larger
+#: stacks solve slower per problem).
 STACK = 20
+STACK_ROWS = 1200
 
 
 @dataclass
@@ -96,10 +98,19 @@ def solve(strict: np.ndarray, weak: np.ndarray, fixes: dict | None = None) -> LP
 
 
 def solve_many(problems: list) -> list[LPAnswer]:
-    """Answers of several problems (strict, weak, fixes), ``STACK`` per linprog call."""
+    """Answers of several problems (strict, weak, fixes), stacked in order into calls of
+    at most ``STACK`` problems and about ``STACK_ROWS`` rows."""
     out: list[LPAnswer] = []
-    for first in range(0, len(problems), STACK):
-        out += _solve_stack(problems[first : first + STACK])
+    stack: list = []
+    rows = 0
+    for problem in problems:
+        stack.append(problem)
+        rows += problem[0].shape[0]
+        if len(stack) == STACK or rows >= STACK_ROWS:
+            out += _solve_stack(stack)
+            stack, rows = [], 0
+    if stack:
+        out += _solve_stack(stack)
     return out
 
 
