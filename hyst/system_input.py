@@ -12,9 +12,9 @@ key, a non-square c, a non-zero diagonal, a wrong length of h, a value that is
 not a finite number, a file that does not parse.
 
 Ensemble: (couplings, spans, N, NJ0, seed, samples, index) re-draws sample
-``index`` of the point exactly as the sampler does: chunk k = index // chunk_size(N)
-from ``chunk_generator(point, seed, k)`` with that chunk's size (the last chunk of
-a point may be shorter, and the size changes the draw, hence ``samples``).
+``index`` of the point with the sampler's own ``hyst.sampler.draw_chunk``: chunk
+k = index // chunk_size(N) with that chunk's size (the last chunk of a point may be
+shorter, and the size changes the draw, hence ``samples``).
 """
 
 from __future__ import annotations
@@ -133,8 +133,7 @@ def sampled_system(
 ) -> Systems:
     """Sample ``index`` (0-based, < ``samples``) of the point (couplings, spans, N, NJ0)
     with base ``seed``: the very system ``hyst point``/the sweep drew."""
-    from hyst.ensembles import sample_systems
-    from hyst.observables import Point, chunk_bounds, chunk_generator, chunk_size
+    from hyst.sampler import Point, chunk_bounds, chunk_size, draw_chunk
 
     try:
         point = Point(couplings, spans, "1", N, NJ0)
@@ -149,8 +148,7 @@ def sampled_system(
     size = chunk_size(N)
     chunk, position = divmod(index, size)
     _, this_size = chunk_bounds(samples, size)[chunk]
-    rng = chunk_generator(point, seed, chunk)
-    systems = sample_systems(couplings, spans, N, NJ0, this_size, rng)
+    systems, _starts = draw_chunk(point, seed, chunk, this_size)
     return systems[position]
 
 

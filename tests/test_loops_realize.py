@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-import naive
 import numpy as np
 import pytest
 from hypothesis import given
@@ -14,6 +13,7 @@ from hyst.ensembles import sample_systems
 from hyst.loops import design, lp, realize
 from hyst.loops import structures as S
 from hyst.loops.tables import PAPER_MR, PAPER_MW
+from hyst.reference import naive
 
 _REPS: dict = {}
 

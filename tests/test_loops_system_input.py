@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from hyst.model import Systems, quantize
-from hyst.observables import Point, chunk_size, sample_point
+from hyst.sampler import Point, chunk_size, sample_point
 from hyst.system_input import SystemInputError, load_system, sampled_system, system_from_mapping
 
 GOOD = {"h_plus": [0.5, 0.25], "h_minus": [-0.5, -0.25], "c": [[0, 0.75], [-0.75, 0]]}
