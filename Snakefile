@@ -13,6 +13,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/points.smk"
 include: "workflow/rules/pairs.smk"
 include: "workflow/rules/networks.smk"
+include: "workflow/rules/loops.smk"
 include: "workflow/rules/collect.smk"
 include: "workflow/rules/analyse.smk"
 include: "workflow/rules/figures.smk"
@@ -27,3 +28,4 @@ rule all:
         datasets=expand(f"{RESULTS}/datasets/{{study}}.nc", study=sorted(STUDIES)),
         analysis=expand(f"{RESULTS}/analysis/{{study}}.nc", study=ANALYSED),
         figures=expand(f"{RESULTS}/figures/{{figure}}.png", figure=sorted(FIGURES)),
+        tables=LOOP_TABLES,

@@ -1,14 +1,13 @@
-"""One cell (n_e, L) at a time: counting and realizability in independent chunks.
+"""One cell (n_e, L) at a time: counting and realizability in independent pieces.
 
-These are the units a scheduler distributes (Dask, SLURM, a process pool): a chunk
-of the enumeration (``structures.Chunk``) or a block of representatives to check
-(``realize_block``). Each returns plain numbers and arrays, merged in chunk order,
-so a cell's result never depends on how the work was scheduled.
+These are the units a scheduler distributes (a Dask client, or the calling thread):
+groups of enumeration chunks (``structures.Chunk``) and blocks of representatives
+to check (``realize_block``). Each returns plain numbers and arrays, merged in
+their order, so a cell's result never depends on how the work was scheduled.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -20,6 +19,40 @@ from hyst.loops import structures as S
 
 #: Representatives checked per realizability block.
 BLOCK_SIZE = 2000
+#: Enumeration chunks per task.
+CHUNKS_PER_TASK = 64
+#: Per-loop arrays of a block result (name -> dtype).
+BLOCK_ARRAYS = {
+    "status": np.int8,
+    "lps": np.int32,
+    "leaves": np.int32,
+    "support": np.int32,
+    "residual": np.float64,
+    "field2": np.int64,
+}
+
+
+def run_tasks(fn: Callable, items: list, client=None, on_result: Callable | None = None) -> list:
+    """``[fn(item) for item in items]``, on a Dask client if given (all submitted at once);
+    ``on_result(index, result)`` is called as each result arrives."""
+    if client is None:
+        out = []
+        for k, item in enumerate(items):
+            out.append(fn(item))
+            if on_result is not None:
+                on_result(k, out[-1])
+        return out
+    from distributed import as_completed
+
+    futures = [client.submit(fn, item, pure=False) for item in items]
+    index = {f.key: k for k, f in enumerate(futures)}
+    out: list = [None] * len(items)
+    for fut in as_completed(futures):
+        k = index[fut.key]
+        out[k] = fut.result()
+        if on_result is not None:
+            on_result(k, out[k])
+    return out
 
 
 @dataclass
@@ -33,68 +66,66 @@ class CellCount:
     chunks: int
 
 
-def count_cell(n_e: int, L: int, depth: int = S.DEFAULT_CHUNK_DEPTH, mapper: Callable = map):
-    """M(n_e, L) chunk by chunk (``mapper`` distributes ``count_chunk`` over the chunks)."""
+def count_chunks(chunks: list[S.Chunk]) -> int:
+    """Representatives in a group of chunks (counted, not stored)."""
+    return sum(S.enumerate_chunk(c, store=False).count for c in chunks)
+
+
+def count_cell(n_e: int, L: int, depth: int = S.DEFAULT_CHUNK_DEPTH, client=None) -> CellCount:
+    """M(n_e, L) by groups of chunks (on ``client`` if given)."""
     t0 = time.perf_counter()
     chunks = S.cell_chunks(n_e, L, depth)
-    total = sum(mapper(count_chunk, chunks))
+    groups = [chunks[k : k + CHUNKS_PER_TASK] for k in range(0, len(chunks), CHUNKS_PER_TASK)]
+    total = sum(run_tasks(count_chunks, groups, client))
     return CellCount(n_e, L, int(total), time.perf_counter() - t0, len(chunks))
-
-
-def count_chunk(chunk: S.Chunk) -> int:
-    return S.enumerate_chunk(chunk, store=False).count
 
 
 @dataclass
 class BlockResult:
-    """Realizability of a block of representatives, per variant (arrays along loops).
+    """Realizability of a block of representatives, per variant: ``arrays[name][variant]``
+    along the loops (``BLOCK_ARRAYS``: status codes of ``realize.STATUS``, LPs solved,
+    refuted sign patterns, rows of the Farkas certificate, its residual, 2H of the
+    re-simulation), and ``messages``: (loop index, variant, status, message) for every
+    failed check."""
 
-    status: ``realize.STATUS`` codes; lps: LPs solved; leaves: infeasible sign
-    patterns; residual: the Farkas residual of the first infeasible leaf (0 when
-    feasible); field2: 2H where the loop was re-simulated (0 when not feasible);
-    messages: (loop index in block, variant, status, message) for every failed check;
-    points: integer parameters of the feasible loops (when kept), else empty.
-    """
-
-    status: dict
-    lps: dict
-    leaves: dict
-    residual: dict
-    field2: dict
+    arrays: dict
     messages: list = field(default_factory=list)
-    points: dict = field(default_factory=dict)
+
+    @property
+    def size(self) -> int:
+        first = next(iter(self.arrays["status"].values()))
+        return int(first.shape[0])
 
 
-def realize_block(
-    starts,
-    flips,
-    variants=("R", "W+"),
-    mode: str = "conservative",
-    eliminate: bool = True,
-    keep_points: bool = False,
-) -> BlockResult:
+@dataclass(frozen=True)
+class Block:
+    """A block of representatives to check and how to check them."""
+
+    starts: np.ndarray
+    flips: np.ndarray
+    variants: tuple = ("R", "W+")
+    mode: str = "conservative"
+    eliminate: bool = True
+
+
+def realize_block(block: Block) -> BlockResult:
     """Check every loop (start, flips row) of a block under each variant."""
-    n = len(starts)
-    status = {v: np.zeros(n, np.int8) for v in variants}
-    lps = {v: np.zeros(n, np.int32) for v in variants}
-    leaves = {v: np.zeros(n, np.int32) for v in variants}
-    residual = {v: np.zeros(n) for v in variants}
-    field2 = {v: np.zeros(n, np.int64) for v in variants}
-    points: dict = {v: {} for v in variants} if keep_points else {}
+    n = len(block.starts)
+    arrays = {k: {v: np.zeros(n, dt) for v in block.variants} for k, dt in BLOCK_ARRAYS.items()}
+    loops = [S.Loop(int(block.starts[k]), tuple(int(e) for e in block.flips[k])) for k in range(n)]
     messages = []
-    loops = [S.Loop(int(starts[k]), tuple(int(e) for e in flips[k])) for k in range(n)]
-    for k, out in enumerate(rz.classify_many(loops, variants, mode=mode, eliminate=eliminate)):
+    answers = rz.classify_many(loops, block.variants, mode=block.mode, eliminate=block.eliminate)
+    for k, out in enumerate(answers):
         for v, res in out.items():
-            status[v][k] = res.code
-            lps[v][k] = res.lps
-            leaves[v][k] = res.leaves
-            residual[v][k] = res.residual
-            field2[v][k] = res.field2 or 0
+            arrays["status"][v][k] = res.code
+            arrays["lps"][v][k] = res.lps
+            arrays["leaves"][v][k] = res.leaves
+            arrays["support"][v][k] = res.support
+            arrays["residual"][v][k] = res.residual
+            arrays["field2"][v][k] = res.field2 or 0
             if res.code < 0:
                 messages.append((k, v, res.status, res.message))
-            if keep_points and res.point is not None and res.code > 0:
-                points[v][k] = res.point
-    return BlockResult(status, lps, leaves, residual, field2, messages, points)
+    return BlockResult(arrays, messages)
 
 
 def blocks(count: int, size: int = BLOCK_SIZE) -> list[tuple[int, int]]:
@@ -102,83 +133,28 @@ def blocks(count: int, size: int = BLOCK_SIZE) -> list[tuple[int, int]]:
     return [(a, min(a + size, count)) for a in range(0, count, size)]
 
 
-def merge_blocks(results: Iterable[BlockResult], variants) -> BlockResult:
+def merge_blocks(results: Iterable[BlockResult]) -> BlockResult:
     """Concatenate block results in block order (message indices become cell indices)."""
     results = list(results)
-    cat = {}
-    for name in ("status", "lps", "leaves", "residual", "field2"):
-        cat[name] = {v: np.concatenate([getattr(r, name)[v] for r in results]) for v in variants}
+    arrays = {
+        name: {v: np.concatenate([r.arrays[name][v] for r in results]) for v in per}
+        for name, per in results[0].arrays.items()
+    }
     messages, offset = [], 0
     for r in results:
         messages += [(k + offset, v, s, m) for k, v, s, m in r.messages]
-        offset += len(r.status[variants[0]])
-    return BlockResult(**cat, messages=messages)
+        offset += r.size
+    return BlockResult(arrays, messages)
 
 
 def summary(res: BlockResult) -> dict:
     """Per variant: feasible and infeasible counts, failures, LPs."""
     out = {}
-    for v, codes in res.status.items():
+    for v, codes in res.arrays["status"].items():
         out[v] = {
             "feasible": int((codes == rz.STATUS["feasible"]).sum()),
             "infeasible": int((codes == rz.STATUS["infeasible"]).sum()),
             "failed": int((codes < 0).sum()),
-            "lps": int(res.lps[v].sum()),
+            "lps": int(res.arrays["lps"][v].sum()),
         }
     return out
-
-
-def _save_block(path, res: BlockResult, variants) -> None:
-    arrays = {}
-    for name in ("status", "lps", "leaves", "residual", "field2"):
-        for v in variants:
-            arrays[f"{name}:{v}"] = getattr(res, name)[v]
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, messages=np.asarray(json.dumps(res.messages)), **arrays)
-    tmp.replace(path)
-
-
-def _load_block(path, variants) -> BlockResult:
-    with np.load(path) as z:
-        parts = {
-            name: {v: z[f"{name}:{v}"] for v in variants}
-            for name in ("status", "lps", "leaves", "residual", "field2")
-        }
-        messages = [tuple(m) for m in json.loads(str(z["messages"]))]
-    return BlockResult(**parts, messages=messages)
-
-
-def realize_cell_files(
-    n_e: int,
-    L: int,
-    folder,
-    variants=("R", "W+"),
-    eliminate: bool = True,
-    block_size: int = BLOCK_SIZE,
-    log: Callable = print,
-) -> BlockResult:
-    """Realizability of every representative of a cell, block by block, each block saved
-    to ``folder`` (``block-<first>-<stop>.npz``) and reused when present: an interrupted
-    run resumes where it stopped. Returns the merged result."""
-    from pathlib import Path
-
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    reps = S.enumerate_cell(n_e, L)
-    results = []
-    t0 = time.perf_counter()
-    done = 0
-    for first, stop in blocks(reps.count, block_size):
-        path = folder / f"block-{first:07d}-{stop:07d}.npz"
-        if path.exists():
-            results.append(_load_block(path, variants))
-            continue
-        res = realize_block(
-            reps.starts[first:stop], reps.flips[first:stop], variants, eliminate=eliminate
-        )
-        _save_block(path, res, variants)
-        results.append(res)
-        done += stop - first
-        rate = done / (time.perf_counter() - t0)
-        log(f"(n_e={n_e}, L={L}) block {first}-{stop}: {rate:.1f} loops/s")
-    return merge_blocks(results, variants)

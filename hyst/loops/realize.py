@@ -34,7 +34,7 @@ loop, and the pending LPs of all loops stacked into few linprog calls.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -78,11 +78,18 @@ class Realizability:
     residual: float = 0.0
     leaves: int = 0
     message: str = ""
-    extra: dict = field(default_factory=dict)
 
     @property
     def code(self) -> int:
         return STATUS[self.status]
+
+    @property
+    def support(self) -> int:
+        """Rows the Farkas certificate combines (0 without one)."""
+        if self.certificate is None:
+            return 0
+        y = np.asarray(self.certificate)
+        return int((y > 1e-9 * max(float(y.max()), 1e-300)).sum())
 
 
 def lp_rows(system: design.DesignSystem, eliminate: bool = True) -> tuple[np.ndarray, np.ndarray]:

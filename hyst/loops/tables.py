@@ -124,3 +124,69 @@ def disagreements(results: dict) -> list[str]:
             if got is not None and got != value:
                 out.append(f"{key}{cell}: paper {value}, here {got}")
     return out
+
+
+def results_from_dataset(ds) -> dict:
+    """(n_e, L) -> {"M", "M_R", "M_W", ...} from a ``loops`` study dataset (computed only)."""
+    out: dict = {}
+    names = [v for v in ("M", "M_R", "M_W", "M_R_positive_spans", "M_W_any_spans") if v in ds]
+    for n in ds.n_e.values:
+        for L in ds.L.values:
+            cell = {}
+            for v in names:
+                value = int(ds[v].sel(n_e=n, L=L))
+                if value >= 0:
+                    cell[v] = value
+            if cell:
+                out[(int(n), int(L))] = cell
+    return out
+
+
+def rst_table(results: dict, keys=("M", "M_R", "M_W"), n_values=None) -> str:
+    """The same table as reStructuredText (a grid table, for the report's captions)."""
+    rows = table_rows(results, keys, n_values)
+    widths = [max(len(r[c]) for r in rows) + 2 for c in range(len(rows[0]))]
+    line = "+" + "+".join("-" * w for w in widths) + "+"
+    head = "+" + "+".join("=" * w for w in widths) + "+"
+
+    def fmt(r):
+        return "|" + "|".join(f" {c:<{w - 1}}" for c, w in zip(r, widths, strict=True)) + "|"
+
+    out = [line, fmt(rows[0]), head]
+    for r in rows[1:]:
+        out += [fmt(r), line]
+    return "\n".join(out)
+
+
+def report_tables(ds) -> dict[str, str]:
+    """Table I (M/M_R/M_W) and the Supplemental's tables (M; M_R; M_W) of a ``loops``
+    dataset as Markdown, LaTeX and reStructuredText; numbers the paper does not give
+    are marked with ``NEW``; disagreements with the paper are listed."""
+    results = results_from_dataset(ds)
+    ns = sorted(int(n) for n in ds.n_e.values)
+    parts = {
+        "Table I: M / M_R / M_W": ("M", "M_R", "M_W"),
+        "Supplemental: M": ("M",),
+        "Supplemental: M_R": ("M_R",),
+        "Supplemental: M_W": ("M_W",),
+    }
+    extra = [v for v in ("M_R_positive_spans", "M_W_any_spans") if v in ds]
+    if extra:
+        parts["Other variants: " + " / ".join(extra)] = tuple(extra)
+    note = (
+        f"Numbers marked {NEW} are not in the paper; 'x' = not computed; '--' = no loop. "
+        f"M_R: conservative rule-1 inequalities, spans of any sign; M_W: weak asymmetry and "
+        f"positive spans (the variants that reproduce the paper's numbers)."
+    )
+    wrong = disagreements(results)
+    md, tex, rst = [], [], []
+    for title, keys in parts.items():
+        md += [f"### {title}", "", markdown_table(results, keys, ns), ""]
+        tex += [f"% {title}", latex_table(results, keys, ns), ""]
+        rst += [title, "~" * len(title), "", rst_table(results, keys, ns), ""]
+    tail = ["Disagreements with the paper: " + ("; ".join(wrong) if wrong else "none."), note]
+    return {
+        "md": "\n".join(md + tail) + "\n",
+        "tex": "\n".join(tex + ["% " + t for t in tail]) + "\n",
+        "rst": "\n".join(rst + tail) + "\n",
+    }

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hyst.studies import networks, pairs, points
+from hyst.studies import loops, networks, pairs, points
 from hyst.studies.base import ConfigError, Job, StudyKind
 
 #: The study kinds, by name.
-KINDS: dict[str, StudyKind] = {k.name: k for k in (points.KIND, pairs.KIND, networks.KIND)}
+KINDS: dict[str, StudyKind] = {
+    k.name: k for k in (points.KIND, pairs.KIND, networks.KIND, loops.KIND)
+}
 #: The kind of a study that does not say.
 DEFAULT_KIND = "points"
 

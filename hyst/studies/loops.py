@@ -1,0 +1,355 @@
+"""Study kind ``loops``: fundamental self-loop structures and their realizability.
+
+For the cells (n_e, L) of a study it counts the fundamental loops M(n_e, L)
+(:mod:`hyst.loops.structures`), optionally again by Burnside's lemma, and decides
+the realizability of each representative by linear programming
+(:mod:`hyst.loops.realize`): M_R (variant ``R``) and M_W (variant ``W+``, weak
+asymmetry with positive spans, as the paper's table), optionally the other two
+variants. One job per (cell, count or realize), keyed by what it computes, so a
+cell shared by two studies is computed once and adding a cell computes only that
+cell. Enumeration chunks and blocks of LPs run on a Dask client for large cells
+(``dask:`` of the configuration, else a LocalCluster per job). The dataset holds
+M, M_R, M_W per (n_e, L), the paper's numbers for comparison, the wall times,
+and the representatives with their per-variant status for cells with at most
+``store_max`` loops.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import xarray as xr
+
+from hyst import __version__
+from hyst.io import read_dataset
+from hyst.loops import design, realize, store
+from hyst.loops import structures as S
+from hyst.loops.tables import PAPER_M, PAPER_MR, PAPER_MW
+from hyst.studies.base import ConfigError, Job, StudyKind
+
+#: Dataset names of the realizability variants (M_R and M_W are the paper's columns).
+VARIANT_NAMES = {
+    "R": "M_R",
+    "W+": "M_W",
+    "R+": "M_R_positive_spans",
+    "W": "M_W_any_spans",
+}
+#: Cells at least this long run their chunks on a Dask client (else in the job's thread):
+#: counting from these lengths, realizability from ``DASK_MIN_REALIZE`` (n_e = 5 and more).
+DASK_MIN_COUNT_LENGTH = {5: 18, 6: 12}
+DASK_MIN_REALIZE = {5: 12, 6: 12}
+#: Per-loop status of a stored loop whose cell was not checked by LP.
+NOT_CHECKED = -9
+
+_CELLS = {
+    "description": "Cells (n_e, L): n_e one count or a list; L a list of lengths (default: "
+    "every length 2 n_e ... 2^n_e).",
+    "type": "array",
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["n_e"],
+        "properties": {
+            "n_e": {
+                "description": "Elements that flip in the loop.",
+                "oneOf": [
+                    {"type": "integer", "minimum": 2, "maximum": S.MAX_ELEMENTS},
+                    {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {"type": "integer", "minimum": 2, "maximum": S.MAX_ELEMENTS},
+                    },
+                ],
+                "x-hyst-message": f"an integer 2..{S.MAX_ELEMENTS} or a list of them",
+            },
+            "L": {
+                "description": "Loop lengths (even, 2 n_e <= L <= 2^n_e).",
+                "type": "array",
+                "minItems": 1,
+                "items": {"type": "integer", "minimum": 4, "multipleOf": 2},
+            },
+        },
+    },
+    "default": [],
+}
+
+
+def expand_cells(specs) -> list[tuple[int, int]]:
+    """The (n_e, L) cells of a list of cell specs, sorted, without repeats."""
+    cells = set()
+    for spec in specs:
+        ns = spec["n_e"] if isinstance(spec["n_e"], list) else [spec["n_e"]]
+        for n in ns:
+            for L in spec.get("L") or S.cell_lengths(n):
+                cells.add((int(n), int(L)))
+    return sorted(cells)
+
+
+class LoopsKind(StudyKind):
+    name = "loops"
+    description = "fundamental self-loops: M(n_e, L), realizability M_R and M_W by LP"
+    sources = (*store.REALIZE_SOURCES, "hyst.loops.store", "hyst.studies.loops")
+
+    def schema(self) -> dict:
+        d = store.DEFAULTS
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["kind"],
+            "properties": {
+                "kind": {"description": "The study kind.", "const": self.name},
+                "description": {
+                    "description": "Free text shown in reports.",
+                    "type": "string",
+                    "default": "",
+                },
+                "count": {**_CELLS, "description": "Cells whose M(n_e, L) is counted."},
+                "realize": {
+                    **_CELLS,
+                    "description": "Cells whose loops are checked by LP (M_R, M_W; also counted).",
+                },
+                "burnside": {
+                    **_CELLS,
+                    "description": "Cells counted again by Burnside's lemma (also counted).",
+                },
+                "variants": {
+                    "description": "Realizability variants: R (M_R), W+ (M_W: weak asymmetry, "
+                    "positive spans), R+ (positive spans), W (weak asymmetry, any spans).",
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    "items": {"enum": list(realize.VARIANTS)},
+                    "default": d["variants"],
+                },
+                "mode": {
+                    "description": "conservative (the Supplemental) or rule1 (exact up/down "
+                    "competition).",
+                    "enum": list(design.MODES),
+                    "default": d["mode"],
+                },
+                "lp_form": {
+                    "description": "eliminated (H eliminated, the Supplemental's form) or compact "
+                    "(2H an LP variable; same answers, faster).",
+                    "enum": list(store.LP_FORMS),
+                    "default": d["lp_form"],
+                },
+                "store_max": {
+                    "description": "Cells with at most this many loops keep their "
+                    "representatives in the dataset.",
+                    "type": "integer",
+                    "minimum": 0,
+                    "default": d["store_max"],
+                },
+                "chunk_depth": {
+                    "description": "Flips fixed per enumeration chunk (more: smaller chunks).",
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 16,
+                    "default": d["chunk_depth"],
+                },
+                "block": {
+                    "description": "Representatives per realizability task.",
+                    "type": "integer",
+                    "minimum": 1,
+                    "default": d["block"],
+                },
+            },
+        }
+
+    def check(self, name: str, study: dict, config: dict) -> None:
+        for key in ("count", "realize", "burnside"):
+            for i, spec in enumerate(study[key]):
+                ns = spec["n_e"] if isinstance(spec["n_e"], list) else [spec["n_e"]]
+                for n in ns:
+                    for L in spec.get("L") or []:
+                        try:
+                            S.check_cell(n, L)
+                        except ValueError as err:
+                            raise ConfigError(f"studies.{name}.{key}[{i}].{err}") from None
+        if not (study["count"] or study["realize"] or study["burnside"]):
+            raise ConfigError(f"studies.{name}: give at least one cell (count, realize, burnside)")
+
+    # ---- jobs ---------------------------------------------------------------------------------
+
+    def payloads(self, study: dict) -> tuple[list[dict], list[dict]]:
+        """(count payloads, realize payloads) of a study."""
+        burn = set(expand_cells(study["burnside"]))
+        counted = sorted(
+            set(expand_cells(study["count"])) | set(expand_cells(study["realize"])) | burn
+        )
+        counts = [
+            store.count_payload(n, L, study["chunk_depth"], study["store_max"], (n, L) in burn)
+            for n, L in counted
+        ]
+        realizes = [
+            store.realize_payload(
+                n, L, study["variants"], study["mode"], study["lp_form"], study["block"]
+            )
+            for n, L in expand_cells(study["realize"])
+        ]
+        return counts, realizes
+
+    def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:
+        jobs, needs = {}, {}
+        for name, study in studies.items():
+            counts, realizes = self.payloads(study)
+            mine = [Job(self.name, store.job_name(p), p) for p in counts + realizes]
+            jobs.update({j.name: j for j in mine})
+            needs[name] = [j.name for j in mine]
+        return jobs, needs
+
+    @staticmethod
+    def _uses_dask(payload: dict) -> bool:
+        n, L = payload["n_e"], payload["L"]
+        first = DASK_MIN_COUNT_LENGTH if payload["what"] == "count" else DASK_MIN_REALIZE
+        return L >= first.get(n, 10**9)
+
+    def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
+        compute = store.count_file if job.payload["what"] == "count" else store.realize_file
+        path = store.cell_path(results, job.payload)
+        if self._uses_dask(job.payload) and threads > 1:
+            from hyst.distributed import client
+
+            dask = config.get("dask", {})
+            mem_mb = config.get("resources", {}).get("mem_mb", 4000)
+            with client(dask.get("scheduler_file"), dask.get("address"), threads, mem_mb) as c:
+                compute(job.payload, results, client=c, log=log)
+        else:
+            compute(job.payload, results, log=log)
+        return {"files": [str(path)]}
+
+    # ---- collection ---------------------------------------------------------------------
+
+    def collect(self, name: str, study: dict, config: dict, results) -> xr.Dataset:
+        counts, realizes = self.payloads(study)
+        ns = sorted({p["n_e"] for p in counts})
+        Ls = sorted({p["L"] for p in counts})
+        shape = (len(ns), len(Ls))
+        at = {(n, L): (ns.index(n), Ls.index(L)) for n in ns for L in Ls}
+
+        def grid(fill, dtype):
+            return np.full(shape, fill, dtype)
+
+        M, M_b, count_s = grid(-1, np.int64), grid(-1, np.int64), grid(np.nan, np.float64)
+        per_variant = {
+            v: {
+                "M": grid(-1, np.int64),
+                "failed": grid(-1, np.int64),
+                "lps": grid(-1, np.int64),
+                "seconds": grid(np.nan, np.float64),
+            }
+            for v in study["variants"]
+        }
+        stored: dict[tuple, xr.Dataset] = {}
+        for p in counts:
+            ds = read_dataset(store.cell_path(results, p))
+            ij = at[(p["n_e"], p["L"])]
+            M[ij] = ds.attrs["M"]
+            count_s[ij] = ds.attrs["seconds"]
+            if "M_burnside" in ds.attrs:
+                M_b[ij] = ds.attrs["M_burnside"]
+            if "start" in ds:
+                stored[(p["n_e"], p["L"])] = ds
+        realized: dict[tuple, xr.Dataset] = {}
+        for p in realizes:
+            ds = read_dataset(store.cell_path(results, p))
+            cell = (p["n_e"], p["L"])
+            ij = at[cell]
+            summary = json.loads(ds.attrs["summary"])
+            for v in study["variants"]:
+                per_variant[v]["M"][ij] = summary[v]["feasible"]
+                per_variant[v]["failed"][ij] = summary[v]["failed"]
+                per_variant[v]["lps"][ij] = summary[v]["lps"]
+                per_variant[v]["seconds"][ij] = ds.attrs["seconds"]
+            if cell in stored:
+                realized[cell] = ds
+        data = {
+            "M": (("n_e", "L"), M),
+            "M_burnside": (("n_e", "L"), M_b),
+            "count_seconds": (("n_e", "L"), count_s),
+        }
+        for v, arrays in per_variant.items():
+            base = VARIANT_NAMES[v]
+            data[base] = (("n_e", "L"), arrays["M"])
+            data[f"{base}_failed"] = (("n_e", "L"), arrays["failed"])
+            data[f"{base}_lps"] = (("n_e", "L"), arrays["lps"])
+            data[f"{base}_seconds"] = (("n_e", "L"), arrays["seconds"])
+        for var, paper in (("M_paper", PAPER_M), ("M_R_paper", PAPER_MR), ("M_W_paper", PAPER_MW)):
+            values = grid(-1, np.int64)
+            for cell, value in paper.items():
+                if cell in at:
+                    values[at[cell]] = value
+            data[var] = (("n_e", "L"), values)
+        data.update(self._representatives(stored, realized, study["variants"]))
+        ds = xr.Dataset(data, coords={"n_e": ns, "L": Ls})
+        for var in ds.data_vars:
+            if var.startswith("M") and ds[var].dtype.kind == "i":
+                ds[var].attrs["missing_value_meaning"] = "-1: not computed (or not in the paper)"
+        ds.attrs.update(
+            {
+                "study": name,
+                "kind": self.name,
+                "description": study.get("description", ""),
+                "variants": json.dumps(study["variants"]),
+                "variant_names": json.dumps({v: VARIANT_NAMES[v] for v in study["variants"]}),
+                "mode": study["mode"],
+                "lp_form": study["lp_form"],
+                "status_codes": json.dumps({**realize.STATUS, "not_checked": NOT_CHECKED}),
+                "hyst_version": __version__,
+                "code_fingerprint": self.fingerprint(),
+            }
+        )
+        return ds
+
+    @staticmethod
+    def _representatives(stored: dict, realized: dict, variants) -> dict:
+        """Per-loop variables of the stored cells (along ``loop``; flips padded with −1)."""
+        if not stored:
+            return {}
+        cells = sorted(stored)
+        width = max(L for _n, L in cells)
+        n_e, L, start, flips = [], [], [], []
+        per = {
+            f"{k}_{VARIANT_NAMES[v]}": [] for k in ("status", "lps", "support") for v in variants
+        }
+        for cell in cells:
+            ds = stored[cell]
+            k = ds.sizes["loop"]
+            n_e.append(np.full(k, cell[0], np.int8))
+            L.append(np.full(k, cell[1], np.int16))
+            start.append(ds.start.values.astype(np.int64))
+            pad = np.full((k, width), -1, np.int8)
+            pad[:, : cell[1]] = ds.flips.values
+            flips.append(pad)
+            for key in per:
+                what, vname = key.split("_", 1)
+                v = next(x for x in variants if VARIANT_NAMES[x] == vname)
+                if cell in realized:
+                    per[key].append(realized[cell][f"{what}_{v}"].values.astype(np.int32))
+                else:
+                    per[key].append(np.full(k, NOT_CHECKED, np.int32))
+        out = {
+            "loop_n_e": ("loop", np.concatenate(n_e)),
+            "loop_L": ("loop", np.concatenate(L)),
+            "loop_start": ("loop", np.concatenate(start)),
+            "loop_flips": (("loop", "step"), np.concatenate(flips)),
+        }
+        for key, parts in per.items():
+            out[f"loop_{key}"] = ("loop", np.concatenate(parts))
+        return out
+
+    def sweep(self, study: dict) -> dict:
+        return {"x": None, "dims": ("n_e", "L"), "groups": ()}
+
+    def caption(self, name: str, ds: xr.Dataset) -> str:
+        counted = int((ds.M >= 0).sum())
+        realized = int((ds.M_R >= 0).sum()) if "M_R" in ds else 0
+        return (
+            f"study `{name}`: M(n_e, L) for {counted} cells, realizability of every "
+            f"representative for {realized} cells ({ds.attrs.get('mode')} rule 1, LP form "
+            f"{ds.attrs.get('lp_form')})."
+        )
+
+
+KIND = LoopsKind()

@@ -1,0 +1,17 @@
+"""Render a loops study's tables (Markdown, LaTeX, reStructuredText) from its dataset."""
+
+from hyst.io import atomic_write_text, read_dataset
+from hyst.loops.tables import report_tables
+
+
+def main(dataset, outputs, log_path):
+    tables = report_tables(read_dataset(dataset))
+    for fmt, path in outputs.items():
+        atomic_write_text(path, tables[fmt])
+    with open(log_path, "w") as log:
+        print(tables["md"], file=log)
+
+
+if __name__ == "__main__":
+    sm = snakemake  # noqa: F821 (injected by Snakemake)
+    main(sm.input[0], {"md": sm.output.md, "tex": sm.output.tex, "rst": sm.output.rst}, sm.log[0])
