@@ -54,3 +54,20 @@ def positions_array(states, n: int) -> np.ndarray:
     """(len(states), 2) array of (x, m)."""
     pos = cube_positions(n)
     return np.asarray([pos[int(s)] for s in states], dtype=float)
+
+
+def subset_positions(states, n: int, spacing: float = 1.0) -> dict[int, tuple[float, int]]:
+    """{state: (x, m)} for a subset of the states (e.g. one loop's): the same order per
+    magnetisation level as ``cube_positions``, but only these states, evenly spaced and
+    centred, so a drawing of a few states stays compact."""
+    order = cube_positions(n)
+    levels: dict[int, list[int]] = {}
+    for s in {int(s) for s in states}:
+        levels.setdefault(magnetisation(s, n), []).append(s)
+    out = {}
+    for m, members in levels.items():
+        members.sort(key=lambda s: order[s][0])
+        width = len(members) - 1
+        for rank, s in enumerate(members):
+            out[s] = (spacing * (rank - width / 2), m)
+    return out

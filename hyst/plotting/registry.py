@@ -74,6 +74,7 @@ _L4 = "hyst.plotting.l4"
 _NETWORKS = "hyst.plotting.networks"
 _PLANES = Need("a networks study with part: planes", kind="networks", groups=("planes",))
 _CHAINS = Need("a networks study with part: chains", kind="networks", groups=("chains",))
+_LOOPS = "hyst.plotting.loops"
 
 FIGURE_TYPES: dict[str, FigureType] = {
     t.name: t
@@ -263,6 +264,13 @@ FIGURE_TYPES: dict[str, FigureType] = {
                     "a points study over N and J0 with the cyclic drive", ("cyclic",), sweep="J0"
                 ),
             ),
+        ),
+        FigureType(
+            "fundamental_loops",
+            f"{_LOOPS}:fig_fundamental_loops",
+            "Supplemental: the fundamental self-loops of L = 4 and L = 6 and a sample of L = 8, "
+            "states by magnetisation, up transitions blue, down red",
+            (Need("a loops study storing the L = 4, 6 and 8 representatives", kind="loops"),),
         ),
     )
 }
