@@ -167,6 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     inst.add_argument("--force", action="store_true", help="overwrite an existing profile")
 
+    from hyst.loops.command import add_parser as add_loops_parser
+
+    add_loops_parser(sub)
+
     cl = sub.add_parser(
         "cluster",
         help="start a Dask cluster and write its scheduler file (runs until interrupted)",
@@ -348,6 +352,8 @@ def main(argv=None) -> int:
             return cmd_profile(args)
         if args.command == "cluster":
             return cmd_cluster(args)
+        if hasattr(args, "run"):
+            return args.run(args)
     except UsageError as err:
         print(f"hyst {args.command}: error: {err}", file=sys.stderr)
         return 2
