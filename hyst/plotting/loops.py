@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 import xarray as xr
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from hyst.loops.layout import magnetisation, state_label, subset_positions
-from hyst.plotting.style import new_figure, style
+from hyst.plotting.style import panel_letter, style
 
 #: Colours of up and down transitions (the Supplemental: blue up, red down).
 UP_COLOR = "#1f5fbf"
@@ -71,99 +72,125 @@ def direction_color(state: int, element: int) -> str:
     return DOWN_COLOR if (state >> element) & 1 else UP_COLOR
 
 
-def draw_loop(ax, start: int, flips, n: int, *, note: str = "", fontsize: float = 4.5) -> None:
-    """One loop (start state, flips) of n elements: its states by magnetisation."""
+def draw_loop(ax, start: int, flips, n: int, *, at=(0.0, 0.0), fontsize: float = 4.5) -> None:
+    """One loop (start state, flips) of n elements, its states by magnetisation, centred
+    at ``at`` (x offset, m offset) in data units."""
     states = [int(start)]
     for e in flips[:-1]:
         states.append(states[-1] ^ (1 << int(e)))
-    pos = subset_positions(states, n, spacing=1.0 + 0.25 * max(0, n - 3))
+    pos = subset_positions(states, n, spacing=LOOP_SPACING(n))
+    pos = {s: (x + at[0], m + at[1]) for s, (x, m) in pos.items()}
     for s, e in zip(states, flips, strict=True):
         nxt = s ^ (1 << int(e))
-        draw_transition(ax, pos[s], pos[nxt], direction_color(s, int(e)), shrink=6)
+        draw_transition(ax, pos[s], pos[nxt], direction_color(s, int(e)), shrink=5)
     for s in states:
         draw_state(ax, pos[s], state_label(s, n), fontsize=fontsize)
-    xs = [x for x, _m in pos.values()]
-    half = max(max(abs(x) for x in xs), 1.0) + 0.8
-    ax.set_xlim(-half, half)
-    ax.set_ylim(-n - 0.9, n + 0.9)
-    ax.set_xticks([])
-    ax.set_yticks([])
-    ax.minorticks_off()
-    for side in ax.spines.values():
-        side.set_linewidth(0.4)
-        side.set_color("0.6")
-    if note:
-        ax.text(0.03, 0.03, note, transform=ax.transAxes, ha="left", va="bottom", fontsize=5)
 
 
-def _loops_of(ds: xr.Dataset, L: int) -> list[tuple[int, int, list[int], dict]]:
-    """(n_e, start, flips, realizability) of the stored loops of length L."""
+def LOOP_SPACING(n: int) -> float:  # noqa: N802 - a layout constant per n
+    """Horizontal distance of neighbouring states of one loop (labels of n signs)."""
+    return 0.8 + 0.3 * n
+
+
+def _loops_of(ds: xr.Dataset, L: int) -> list[tuple[int, int, int, list[int], dict]]:
+    """(index in its cell, n_e, start, flips, realizability) of the stored loops of length L."""
     if "loop_L" not in ds:
         return []
     idx = np.flatnonzero(ds.loop_L.values == L)
-    out = []
     checks = {
         name: ds[f"loop_status_{name}"].values
         for name in ("M_R", "M_W")
         if f"loop_status_{name}" in ds
     }
+    out, seen = [], {}
     for k in idx:
         n = int(ds.loop_n_e.values[k])
+        seen[n] = seen.get(n, 0) + 1
         flips = [int(e) for e in ds.loop_flips.values[k, :L]]
         status = {name: int(v[k]) for name, v in checks.items()}
-        out.append((n, int(ds.loop_start.values[k]), flips, status))
+        out.append((seen[n], n, int(ds.loop_start.values[k]), flips, status))
     return out
 
 
 def _note(status: dict) -> str:
-    marks = {1: "yes", 0: "no"}
-    parts = [f"{name[2:]}: {marks[v]}" for name, v in status.items() if v in marks]
-    return ", ".join(parts)
+    """'R W' for a loop realizable under both, '-' under neither (checked loops only)."""
+    marks = [name[2:] for name, v in status.items() if v == 1]
+    checked = [v for v in status.values() if v in (0, 1)]
+    return " ".join(marks) if marks else ("–" if checked else "")
 
 
-def fig_fundamental_loops(ds: xr.Dataset, *, sample: int = 12, size=None) -> Figure:
+def _draw_row(ax, loops, *, width: float, y: float = 0.0, first: float = 0.0):
+    """Loops side by side (centres ``width`` apart) at height ``y``; returns tick positions
+    and labels (n_e and index of each loop in its cell) and the largest n drawn."""
+    ticks, labels = [], []
+    for j, (index, n, start, flips, status) in enumerate(loops):
+        x = first + j * width
+        draw_loop(ax, start, flips, n, at=(x, y))
+        note = _note(status)
+        if note:
+            ax.text(x, y - n - 1.0, note, ha="center", va="top", fontsize=5.5)
+        ticks.append(x)
+        labels.append(f"{n}:{index}")
+    return ticks, labels
+
+
+def fig_fundamental_loops(ds: xr.Dataset, *, sample: int = 12, per_row: int = 6, size=None):
     """Supplemental "Ensembles of fundamental self-loops of different sizes".
 
     (a) the L = 4 loop, (b) the six L = 6 loops, (c) ``sample`` of the L = 8 loops
-    (evenly spaced in the enumeration order, both n_e = 3 loops first). States are
-    drawn by magnetisation m = Σ s_i (vertical), up transitions blue, down red; each
-    panel notes whether the loop is realizable (R: M_R, W: M_W) when the study
-    checked it.
+    (both n_e = 3 loops, then n_e = 4 loops evenly spaced in the enumeration order),
+    from a ``loops`` study storing these representatives. Within each loop the states
+    are placed by magnetisation m = Σ s_i (vertical, −n_e … n_e) with their signs
+    s_0 s_1 …; up transitions blue, down red. Ticks name each loop "n_e:index" (its
+    place in the cell's enumeration order); below it, R and W mark a loop realizable
+    in the pairwise model (M_R) and with weak asymmetry (M_W), "–" neither, when the
+    study checked it.
     """
-    rows = [(4, _loops_of(ds, 4)), (6, _loops_of(ds, 6))]
-    eight = _loops_of(ds, 8)
-    three = [x for x in eight if x[0] == 3]
-    rest = [x for x in eight if x[0] != 3]
+    fours, sixes, eights = (_loops_of(ds, L) for L in (4, 6, 8))
+    three = [x for x in eights if x[1] == 3]
+    rest = [x for x in eights if x[1] != 3]
     k = max(0, min(sample - len(three), len(rest)))
-    picks = three + [rest[int(i)] for i in np.linspace(0, len(rest) - 1, k).round()] if k else three
-    if not rows[0][1] or not rows[1][1] or not picks:
+    picks = three + ([rest[int(i)] for i in np.linspace(0, len(rest) - 1, k).round()] if k else [])
+    if not (fours and sixes and picks):
         raise ValueError("the loops study must store the representatives of L = 4, 6 and 8")
-    ncols = 6
-    eight_rows = -(-len(picks) // ncols)
+    rows_c = -(-len(picks) // per_row)
+    width = 3 * LOOP_SPACING(4) + 2.0
     with style():
-        fig, axes = new_figure(2 + eight_rows, ncols, size or (7.0, 1.35 * (2 + eight_rows)))
-        for ax in axes.ravel():
-            ax.set_axis_off()
-        titles = {
-            4: f"(a) L = 4: {len(rows[0][1])} loop",
-            6: f"(b) L = 6: {len(rows[1][1])} loops",
-            8: f"(c) L = 8: {len(picks)} of {len(eight)} loops",
-        }
-        placed = [(0, rows[0][1]), (1, rows[1][1][:ncols])]
-        placed += [(2 + r, picks[r * ncols : (r + 1) * ncols]) for r in range(eight_rows)]
-        for r, loops in placed:
-            for c, (n, start, flips, status) in enumerate(loops):
-                ax = axes[r, c]
-                ax.set_axis_on()
-                draw_loop(ax, start, flips, n, note=_note(status))
-            L = 4 if r == 0 else 6 if r == 1 else 8
-            if r <= 2:
-                axes[r, 0].set_title(titles[L], loc="left", fontsize=8)
-        handles = [
-            axes[0, 0].plot([], [], color=UP_COLOR, label="up transition")[0],
-            axes[0, 0].plot([], [], color=DOWN_COLOR, label="down transition")[0],
+        fig = Figure(figsize=size or (7.2, 1.9 * (1.8 + rows_c)), layout="constrained")
+        FigureCanvasAgg(fig)
+        axes = fig.subplots(3, 1, height_ratios=[0.8, 1, rows_c])
+        panels = [
+            (axes[0], fours, f"L = 4: the {len(fours)} fundamental loop"),
+            (axes[1], sixes, f"L = 6: all {len(sixes)} fundamental loops"),
+            (axes[2], picks, f"L = 8: {len(picks)} of the {len(eights)} fundamental loops"),
         ]
-        axes[0, 2].legend(handles=handles, loc="center", fontsize=7)
+        for i, (ax, loops, text) in enumerate(panels):
+            ticks, labels = [], []
+            rows = [loops[r : r + per_row] for r in range(0, len(loops), per_row)]
+            height = 2 * 4 + 3.5
+            for r, row in enumerate(rows):
+                t, lab = _draw_row(ax, row, width=width, y=-r * height)
+                ticks += t
+                labels += lab
+            ax.set_xlim(-width / 2, (per_row - 0.5) * width)
+            ax.set_ylim(-(len(rows) - 1) * height - 6.2, 4.9)
+            ax.set_xticks(sorted(set(ticks)))
+            ax.set_xticklabels(
+                [lab for _t, lab in sorted(dict(zip(ticks, labels, strict=True)).items())],
+                fontsize=6,
+            )
+            ax.set_yticks([])
+            ax.minorticks_off()
+            ax.set_ylabel(r"magnetisation $m$")
+            panel_letter(ax, i, text)
+        axes[0].legend(
+            handles=[
+                axes[0].plot([], [], color=UP_COLOR, label="up transition")[0],
+                axes[0].plot([], [], color=DOWN_COLOR, label="down transition")[0],
+            ],
+            loc="center right",
+            fontsize=7,
+        )
     return fig
 
 

@@ -231,14 +231,10 @@ class LoopsKind(StudyKind):
         def grid(fill, dtype):
             return np.full(shape, fill, dtype)
 
-        M, M_b, count_s = grid(-1, np.int64), grid(-1, np.int64), grid(np.nan, np.float64)
+        M, M_b = grid(-1, np.int64), grid(-1, np.int64)
+        seconds: dict = {"count": {}, "realize": {}}  # wall times: attributes, not data
         per_variant = {
-            v: {
-                "M": grid(-1, np.int64),
-                "failed": grid(-1, np.int64),
-                "lps": grid(-1, np.int64),
-                "seconds": grid(np.nan, np.float64),
-            }
+            v: {"M": grid(-1, np.int64), "failed": grid(-1, np.int64), "lps": grid(-1, np.int64)}
             for v in study["variants"]
         }
         stored: dict[tuple, xr.Dataset] = {}
@@ -246,7 +242,7 @@ class LoopsKind(StudyKind):
             ds = read_dataset(store.cell_path(results, p))
             ij = at[(p["n_e"], p["L"])]
             M[ij] = ds.attrs["M"]
-            count_s[ij] = ds.attrs["seconds"]
+            seconds["count"][f"{p['n_e']},{p['L']}"] = round(float(ds.attrs["seconds"]), 3)
             if "M_burnside" in ds.attrs:
                 M_b[ij] = ds.attrs["M_burnside"]
             if "start" in ds:
@@ -261,20 +257,15 @@ class LoopsKind(StudyKind):
                 per_variant[v]["M"][ij] = summary[v]["feasible"]
                 per_variant[v]["failed"][ij] = summary[v]["failed"]
                 per_variant[v]["lps"][ij] = summary[v]["lps"]
-                per_variant[v]["seconds"][ij] = ds.attrs["seconds"]
+            seconds["realize"][f"{cell[0]},{cell[1]}"] = round(float(ds.attrs["seconds"]), 3)
             if cell in stored:
                 realized[cell] = ds
-        data = {
-            "M": (("n_e", "L"), M),
-            "M_burnside": (("n_e", "L"), M_b),
-            "count_seconds": (("n_e", "L"), count_s),
-        }
+        data = {"M": (("n_e", "L"), M), "M_burnside": (("n_e", "L"), M_b)}
         for v, arrays in per_variant.items():
             base = VARIANT_NAMES[v]
             data[base] = (("n_e", "L"), arrays["M"])
             data[f"{base}_failed"] = (("n_e", "L"), arrays["failed"])
             data[f"{base}_lps"] = (("n_e", "L"), arrays["lps"])
-            data[f"{base}_seconds"] = (("n_e", "L"), arrays["seconds"])
         for var, paper in (("M_paper", PAPER_M), ("M_R_paper", PAPER_MR), ("M_W_paper", PAPER_MW)):
             values = grid(-1, np.int64)
             for cell, value in paper.items():
@@ -296,6 +287,7 @@ class LoopsKind(StudyKind):
                 "mode": study["mode"],
                 "lp_form": study["lp_form"],
                 "status_codes": json.dumps({**realize.STATUS, "not_checked": NOT_CHECKED}),
+                "seconds": json.dumps(seconds),
                 "hyst_version": __version__,
                 "code_fingerprint": self.fingerprint(),
             }

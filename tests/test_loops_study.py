@@ -1,0 +1,173 @@
+"""Study kind ``loops``: schema, jobs, run and collect, reuse, Dask chunks, tables, CLI."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from hyst.cli import main
+from hyst.config import ConfigError, validate
+from hyst.io import read_dataset
+from hyst.loops import store
+from hyst.loops.tables import NEW, report_tables
+from hyst.studies import collect, plan, run_job
+
+STUDY = {
+    "kind": "loops",
+    "count": [{"n_e": [2, 3]}, {"n_e": 4, "L": [8, 16]}, {"n_e": 5, "L": [18]}],
+    "burnside": [{"n_e": 3}],
+    "realize": [{"n_e": [2, 3]}, {"n_e": 4, "L": [8]}],
+}
+
+
+def config(**studies):
+    return validate({"seed": 1, "studies": studies or {"loops": STUDY}})
+
+
+def run_all(cfg, results, log=None):
+    lines = [] if log is None else log
+    p = plan(cfg)
+    for name, job in p.jobs["loops"].items():
+        run_job("loops", job.payload, name, results, config=cfg, threads=1, log=lines.append)
+    return lines
+
+
+def test_schema_defaults_and_one_line_errors():
+    study = config()["studies"]["loops"]
+    assert study["variants"] == ["R", "W+"] and study["lp_form"] == "eliminated"
+    assert study["store_max"] == store.DEFAULTS["store_max"]
+    bad = {
+        "count": [{"n_e": 3, "L": [10]}],
+    }
+    with pytest.raises(ConfigError) as err:
+        config(loops={"kind": "loops", **bad})
+    assert str(err.value).startswith("studies.loops.count[0].L: 10 is not allowed for n_e = 3")
+    with pytest.raises(ConfigError, match="studies.loops.variants"):
+        config(loops={**STUDY, "variants": ["R", "M"]})
+    with pytest.raises(ConfigError, match="studies.loops.count"):
+        config(loops={"kind": "loops", "count": [{"n_e": 9}]})
+    with pytest.raises(ConfigError, match="give at least one cell"):
+        config(loops={"kind": "loops"})
+    with pytest.raises(ConfigError, match="unknown key"):
+        config(loops={**STUDY, "cells": []})
+
+
+def test_jobs_are_keyed_by_what_they_compute():
+    cfg = config(a=STUDY, b={"kind": "loops", "count": [{"n_e": 3}]})
+    p = plan(cfg)
+    jobs = p.jobs["loops"]
+    # a: counts of n_e = 2, 3 (every L), (4, 8), (4, 16), (5, 18) and 4 realize jobs;
+    # b: the counts of n_e = 3 without Burnside (2 more jobs)
+    assert sum(j.startswith("count-") for j in jobs) == (1 + 2 + 2 + 1) + 2
+    assert sum(j.startswith("realize-") for j in jobs) == 4
+    # study b's count of (3, 6) differs from a's only by the Burnside flag: its own job
+    a_counts = {j for _k, j in p.needs["a"] if j.startswith("count-n3")}
+    b_counts = {j for _k, j in p.needs["b"] if j.startswith("count-n3")}
+    assert len(a_counts) == len(b_counts) == 2 and not a_counts & b_counts
+    again = plan(
+        config(a=STUDY, b={"kind": "loops", "count": [{"n_e": 3}], "burnside": [{"n_e": 3}]})
+    )
+    assert {j for _k, j in again.needs["b"]} <= set(again.jobs["loops"]) and {
+        j for _k, j in again.needs["b"]
+    } == a_counts
+
+
+def test_run_collect_reuse_and_tables(tmp_path):
+    cfg = config()
+    run_all(cfg, tmp_path)
+    ds = collect("loops", cfg["studies"]["loops"], cfg, tmp_path)
+    M = ds.M.to_pandas()
+    assert M.loc[2, 4] == 1 and M.loc[3, 6] == 6 and M.loc[3, 8] == 2 and M.loc[4, 16] == 112
+    assert M.loc[5, 18] == 3_088_096 and M.loc[4, 6] == -1 and 10 not in M.columns
+    assert int(ds.M_burnside.sel(n_e=3, L=6)) == 6 and int(ds.M_burnside.sel(n_e=2, L=4)) == -1
+    assert ds.M_R.sel(n_e=4, L=8) == 56 and ds.M_W.sel(n_e=4, L=8) == 24
+    assert ds.M_R.sel(n_e=3, L=8) == 0 and ds.M_W.sel(n_e=3, L=6) == 2
+    assert int(ds.M_R_failed.max()) == 0 and int(ds.M_W_failed.max()) == 0
+    assert (ds.M_paper.sel(n_e=4, L=16) == 112) and (ds.M_paper.sel(n_e=5, L=18) == -1)
+    # representatives of the stored cells, with their statuses where checked
+    stored = ds.loop_L.values
+    assert (stored == 8).sum() == 2 + 56 and (stored == 16).sum() == 112
+    checked = ds.loop_status_M_R.values[stored == 16]
+    assert (checked == -9).all()  # (4, 16) counted, not checked
+    assert (ds.loop_status_M_R.values[(stored == 8) & (ds.loop_n_e.values == 4)] == 1).all()
+    assert (ds.loop_support_M_R.values[(stored == 8) & (ds.loop_n_e.values == 3)] > 0).all()
+    assert "n_e=5" not in str(ds.loop_n_e.values)  # (5, 18) is too large to store
+    assert json.loads(ds.attrs["seconds"])["count"]["5,18"] >= 0
+    # a second run reuses every file
+    lines = run_all(cfg, tmp_path)
+    assert lines and all(line.endswith("reused") for line in lines)
+    # tables: the paper's numbers, the new cell marked
+    tables = report_tables(ds)
+    assert "56/56/24" in tables["md"] and f"3,088,096{NEW}" in tables["md"]
+    assert "Disagreements with the paper: none." in tables["md"]
+    assert "\\begin{tabular}" in tables["tex"] and "+====" in tables["rst"]
+
+
+def test_dask_chunks_give_the_same_files(tmp_path):
+    from hyst.distributed import client
+
+    count = store.count_payload(5, 18, 8, 0, False)
+    real = store.realize_payload(4, 10, ["R", "W+"], "conservative", "compact", 50)
+    plain = (store.count_file(count, tmp_path / "a"), store.realize_file(real, tmp_path / "a"))
+    with client(None, None, 2) as c:
+        viadask = (
+            store.count_file(count, tmp_path / "b", client=c),
+            store.realize_file(real, tmp_path / "b", client=c),
+        )
+    assert plain[0].attrs["M"] == viadask[0].attrs["M"] == 3_088_096
+    for name in plain[1].data_vars:
+        np.testing.assert_array_equal(plain[1][name].values, viadask[1][name].values)
+
+
+def test_interrupted_realize_resumes_from_its_blocks(tmp_path):
+    payload = store.realize_payload(4, 12, ["R", "W+"], "conservative", "compact", 100)
+    first = store.realize_file(payload, tmp_path)
+    path = store.cell_path(tmp_path, payload)
+    path.unlink()
+    blocks = sorted(path.with_suffix("").glob("block-*.nc"))
+    assert len(blocks) == 5
+    blocks[2].unlink()  # as if killed while this block ran
+    lines = []
+    again = store.realize_file(payload, tmp_path, log=lines.append)
+    assert any("4 of 5 blocks reused" in line for line in lines)
+    assert sum("block 200-300 done" in line for line in lines) == 1
+    for name in first.data_vars:
+        np.testing.assert_array_equal(first[name].values, again[name].values)
+    assert json.loads(again.attrs["summary"])["R"]["feasible"] == 145
+
+
+def test_stale_files_are_recomputed(tmp_path):
+    payload = store.count_payload(3, 6, 8, 100, False)
+    store.count_file(payload, tmp_path)
+    path = store.cell_path(tmp_path, payload)
+    ds = read_dataset(path)
+    ds.attrs["code_fingerprint"] = "0" * 16
+    ds.to_netcdf(path)
+    lines = []
+    store.count_file(payload, tmp_path, log=lines.append)
+    assert lines and "reused" not in lines[0] and "M(3, 6) = 6" in lines[0]
+
+
+def test_command_line(tmp_path, capsys):
+    results = str(tmp_path / "r")
+    assert main(["loops", "--n-e", "3", "--results", results, "-q"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[2:]}
+    assert rows["6"][1:4] == ["6", "6", "2"] and rows["8"][1:4] == ["2", "0", "0"]
+    assert main(["loops", "--n-e", "3", "--results", results, "--json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert [r["M"] for r in data["rows"]] == [6, 2]
+    assert "reused" in captured.err and "M(3" not in captured.err  # nothing computed again
+    assert (
+        main(["loops", "--n-e", "4", "--L", "10", "--results", results, "--realize-max", "0"]) == 0
+    )
+    assert "176" in capsys.readouterr().out
+    assert main(["loops", "--n-e", "3", "--L", "10"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "L: 10 is not allowed for n_e = 3" in err
+    with pytest.raises(SystemExit) as stop:
+        main(["loops", "--n-e", "3", "--variants", "R,Q"])
+    assert stop.value.code == 2
