@@ -155,11 +155,37 @@ def make_networks():
     return {"planes": planes, "chains": chains}
 
 
+def make_loops() -> xr.Dataset:
+    """A loops study dataset with the representatives of L = 4, 6, 8 and made-up statuses."""
+    from hyst.loops.structures import enumerate_cell
+
+    cells = [(2, 4), (3, 6), (3, 8), (4, 8)]
+    parts = [(n, L, enumerate_cell(n, L)) for n, L in cells]
+    flips = np.full((sum(p.count for *_c, p in parts), 8), -1, np.int8)
+    row = 0
+    for _n, L, p in parts:
+        flips[row : row + p.count, :L] = p.flips
+        row += p.count
+    status = np.arange(flips.shape[0]) % 2
+    return xr.Dataset(
+        {
+            "loop_n_e": ("loop", np.concatenate([np.full(p.count, n) for n, _L, p in parts])),
+            "loop_L": ("loop", np.concatenate([np.full(p.count, L) for _n, L, p in parts])),
+            "loop_start": ("loop", np.concatenate([p.starts for *_c, p in parts])),
+            "loop_flips": (("loop", "step"), flips),
+            "loop_status_M_R": ("loop", status),
+            "loop_status_M_W": ("loop", 1 - status),
+        },
+        attrs={"kind": "loops"},
+    )
+
+
 @pytest.fixture(scope="module")
 def datasets():
     return {
         **make_datasets(),
         **make_networks(),
+        "loops": make_loops(),
         "large_n": _large_n_dataset(),
         "large_n_1024": _large_n_dataset(Ns=(1024,)),
         "large_n_rule0": _large_n_dataset(rules=("0",)),
@@ -195,6 +221,7 @@ BINDINGS = {
     "self_loop_conditions": ["planes"],
     "symmetric_elements": ["planes"],
     "random_chains": ["chains"],
+    "fundamental_loops": ["loops"],
 }
 FIG2 = (
     "gap_probability_at_zero",
@@ -235,6 +262,7 @@ CONTENT = {
             r"$10^3\times$ share of loops with $n_e \geq 2$",
         ],
     ),
+    "fundamental_loops": (3, [r"magnetisation $m$"] * 3),
 }
 
 
@@ -459,3 +487,22 @@ def _large_n_dataset(Ns=(16, 32), J0s=(0.01, 1.0, 100.0), rules=("1",)):
         },
     )
     return ds.assign_coords(NJ0=ds.N * ds.J0)
+
+
+def test_fundamental_loops_draw_every_short_loop(datasets):
+    from hyst.plotting import loops as loop_figures
+
+    fig = plotting.render("fundamental_loops", [datasets["loops"]], sample=8)
+    a, b, c = (ax for ax in fig.axes if ax.get_subplotspec() is not None)
+    named = [[t.get_text() for t in ax.texts if ":" in t.get_text()] for ax in (a, b, c)]
+    names = [[text.split()[0] for text in panel] for panel in named]
+    assert names[0] == ["2:1"] and names[1] == [f"3:{k}" for k in range(1, 7)]
+    assert len(names[2]) == 8 and names[2][:2] == ["3:1", "3:2"]
+    notes = {text.split("  ")[1] for panel in named for text in panel}
+    assert notes == {"R", "W"}  # the made-up statuses: R or W, alternately
+    arrows = [t.arrow_patch for t in b.texts if getattr(t, "arrow_patch", None) is not None]
+    colours = {matplotlib.colors.to_hex(p.get_edgecolor()) for p in arrows}
+    assert colours == {loop_figures.UP_COLOR, loop_figures.DOWN_COLOR}
+    assert len(arrows) == 6 * 6  # one arrow per transition of the six L = 6 loops
+    with pytest.raises(ValueError, match="L = 4, 6 and 8"):
+        plotting.render("fundamental_loops", [datasets["loops"].isel(loop=slice(0, 3))])

@@ -119,19 +119,25 @@ def _note(status: dict) -> str:
     return " ".join(marks) if marks else ("–" if checked else "")
 
 
-def _draw_row(ax, loops, *, width: float, y: float = 0.0, first: float = 0.0):
-    """Loops side by side (centres ``width`` apart) at height ``y``; returns tick positions
-    and labels (n_e and index of each loop in its cell) and the largest n drawn."""
-    ticks, labels = [], []
+def _draw_row(ax, loops, *, width: float, y: float = 0.0) -> list[float]:
+    """Loops side by side (centres ``width`` apart) at height ``y``, each named "n_e:index"
+    (its place in the cell's enumeration order) with its realizability note below it;
+    returns the centres."""
+    centres = []
     for j, (index, n, start, flips, status) in enumerate(loops):
-        x = first + j * width
+        x = j * width
         draw_loop(ax, start, flips, n, at=(x, y))
         note = _note(status)
-        if note:
-            ax.text(x, y - n - 1.0, note, ha="center", va="top", fontsize=5.5)
-        ticks.append(x)
-        labels.append(f"{n}:{index}")
-    return ticks, labels
+        ax.text(
+            x,
+            y - n - 0.9,
+            f"{n}:{index}" + (f"  {note}" if note else ""),
+            ha="center",
+            va="top",
+            fontsize=5.5,
+        )
+        centres.append(x)
+    return centres
 
 
 def fig_fundamental_loops(ds: xr.Dataset, *, sample: int = 12, per_row: int = 6, size=None):
@@ -141,10 +147,10 @@ def fig_fundamental_loops(ds: xr.Dataset, *, sample: int = 12, per_row: int = 6,
     (both n_e = 3 loops, then n_e = 4 loops evenly spaced in the enumeration order),
     from a ``loops`` study storing these representatives. Within each loop the states
     are placed by magnetisation m = Σ s_i (vertical, −n_e … n_e) with their signs
-    s_0 s_1 …; up transitions blue, down red. Ticks name each loop "n_e:index" (its
-    place in the cell's enumeration order); below it, R and W mark a loop realizable
-    in the pairwise model (M_R) and with weak asymmetry (M_W), "–" neither, when the
-    study checked it.
+    s_0 s_1 …; up transitions blue, down red. Below each loop: "n_e:index" (its
+    place in the cell's enumeration order) and, when the study checked it, R and W
+    if the loop is realizable in the pairwise model (M_R) and with weak asymmetry
+    (M_W), "–" if neither.
     """
     fours, sixes, eights = (_loops_of(ds, L) for L in (4, 6, 8))
     three = [x for x in eights if x[1] == 3]
@@ -165,20 +171,15 @@ def fig_fundamental_loops(ds: xr.Dataset, *, sample: int = 12, per_row: int = 6,
             (axes[2], picks, f"L = 8: {len(picks)} of the {len(eights)} fundamental loops"),
         ]
         for i, (ax, loops, text) in enumerate(panels):
-            ticks, labels = [], []
+            centres = []
             rows = [loops[r : r + per_row] for r in range(0, len(loops), per_row)]
             height = 2 * 4 + 3.5
             for r, row in enumerate(rows):
-                t, lab = _draw_row(ax, row, width=width, y=-r * height)
-                ticks += t
-                labels += lab
+                centres += _draw_row(ax, row, width=width, y=-r * height)
             ax.set_xlim(-width / 2, (per_row - 0.5) * width)
             ax.set_ylim(-(len(rows) - 1) * height - 6.2, 4.9)
-            ax.set_xticks(sorted(set(ticks)))
-            ax.set_xticklabels(
-                [lab for _t, lab in sorted(dict(zip(ticks, labels, strict=True)).items())],
-                fontsize=6,
-            )
+            ax.set_xticks(sorted(set(centres)))
+            ax.set_xticklabels([])
             ax.set_yticks([])
             ax.minorticks_off()
             ax.set_ylabel(r"magnetisation $m$")
