@@ -168,8 +168,10 @@ def build_parser() -> argparse.ArgumentParser:
     inst.add_argument("--force", action="store_true", help="overwrite an existing profile")
 
     from hyst.loops.command import add_parser as add_loops_parser
+    from hyst.system_graph import add_parser as add_system_parser
 
     add_loops_parser(sub)
+    add_system_parser(sub)
 
     cl = sub.add_parser(
         "cluster",

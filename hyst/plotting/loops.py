@@ -195,12 +195,73 @@ def fig_fundamental_loops(ds: xr.Dataset, *, sample: int = 12, per_row: int = 6,
     return fig
 
 
+def fig_transition_graph(graph, loops, *, size=None) -> Figure:
+    """The transition graph of one system (``hyst.graph.TransitionGraph`` and the
+    ``hyst.system_graph.SelfLoop`` list): potentially stable states (solid boxes) and the
+    unstable states of the self-loops (dashed boxes) by magnetisation; transitions between
+    stable states as arrows, up blue, down red; a transition that ends in a self-loop as
+    a dashed arrow to the state where it enters the loop; the loops' own steps thick
+    orange."""
+    N = graph.N
+    loop_states = {s for loop in loops for s in loop.cycle}
+    nodes = set(graph.states) | loop_states
+    pos = subset_positions(nodes, N, spacing=LOOP_SPACING(N))
+    width = max(abs(x) for x, _m in pos.values()) + LOOP_SPACING(N)
+    with style():
+        fig = Figure(figsize=size or (max(4.0, 0.55 * width + 2.0), 1.0 + 0.55 * (N + 1)))
+        FigureCanvasAgg(fig)
+        ax = fig.subplots()
+        for loop in loops:
+            for a, b in zip(loop.cycle, loop.cycle[1:] + loop.cycle[:1], strict=True):
+                draw_transition(ax, pos[a], pos[b], LOOP_COLOR, lw=2.0, shrink=8)
+        entry = {(src, d): e for loop in loops for src, d, e in loop.entries}
+        for t in graph.transitions:
+            color = UP_COLOR if t.direction > 0 else DOWN_COLOR
+            bend = 0.15 if t.direction > 0 else 0.32  # up and down between the same states apart
+            if t.outcome == "stable" and t.target != t.source:
+                draw_transition(ax, pos[t.source], pos[t.target], color, rad=bend, shrink=8)
+            elif t.outcome == "self_loop":
+                ax.annotate(
+                    "",
+                    xy=pos[entry[(t.source, t.direction)]],
+                    xytext=pos[t.source],
+                    zorder=3,
+                    arrowprops={
+                        "arrowstyle": "-|>,head_length=0.35,head_width=0.18",
+                        "color": color,
+                        "lw": 0.9,
+                        "ls": "--",
+                        "shrinkA": 8,
+                        "shrinkB": 8,
+                        "connectionstyle": f"arc3,rad={bend}",
+                    },
+                )
+        for s in nodes:
+            draw_state(ax, pos[s], state_label(s, N), fontsize=6, stable=s in graph.states)
+        ax.set_xlim(-width, width)
+        ax.set_ylim(-N - 1, N + 1)
+        ax.set_xticks([])
+        magnetisation_ticks(ax, N)
+        ax.set_title(
+            f"N = {N}, rule {graph.rule}: {len(graph.states)} potentially stable states, "
+            f"{len(loops)} self-loop{'s' if len(loops) != 1 else ''}",
+            loc="left",
+        )
+        handles = [
+            ax.plot([], [], color=UP_COLOR, label="up")[0],
+            ax.plot([], [], color=DOWN_COLOR, label="down")[0],
+            ax.plot([], [], color=LOOP_COLOR, lw=2, label="self-loop")[0],
+        ]
+        ax.legend(handles=handles, loc="upper left", fontsize=6)
+    return fig
+
+
 def magnetisation_ticks(ax, n: int) -> None:
     """Label the vertical axis with the magnetisation m = −n … n."""
     ms = list(range(-n, n + 1, 2))
     ax.set_yticks(ms)
     ax.set_yticklabels([str(m) for m in ms])
-    ax.set_ylabel(r"magnetisation $m = \sum_i s_i$")
+    ax.set_ylabel(r"magnetisation $m$")
 
 
 __all__ = [
@@ -212,6 +273,7 @@ __all__ = [
     "draw_state",
     "draw_transition",
     "fig_fundamental_loops",
+    "fig_transition_graph",
     "magnetisation",
     "magnetisation_ticks",
 ]
