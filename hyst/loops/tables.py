@@ -144,7 +144,7 @@ def results_from_dataset(ds) -> dict:
 
 def rst_table(results: dict, keys=("M", "M_R", "M_W"), n_values=None) -> str:
     """The same table as reStructuredText (a grid table, for the report's captions)."""
-    rows = table_rows(results, keys, n_values)
+    rows = [[c.replace(NEW, "\\" + NEW) for c in r] for r in table_rows(results, keys, n_values)]
     widths = [max(len(r[c]) for r in rows) + 2 for c in range(len(rows[0]))]
     line = "+" + "+".join("-" * w for w in widths) + "+"
     head = "+" + "+".join("=" * w for w in widths) + "+"
