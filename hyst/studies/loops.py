@@ -9,9 +9,11 @@ variants. One job per (cell, count or realize), keyed by what it computes, so a
 cell shared by two studies is computed once and adding a cell computes only that
 cell. Enumeration chunks and blocks of LPs run on a Dask client for large cells
 (``dask:`` of the configuration, else a LocalCluster per job). The dataset holds
-M, M_R, M_W per (n_e, L), the paper's numbers for comparison, the wall times,
-and the representatives with their per-variant status for cells with at most
-``store_max`` loops.
+M, M_R, M_W per (n_e, L), failures and LP counts, the paper's numbers for
+comparison, and the representatives with their per-variant status, LPs and
+certificate size for cells with at most ``store_max`` loops; the wall time of
+every cell is in the attribute ``seconds`` (attributes do not enter the content
+hash, so the data are the same on every run).
 """
 
 from __future__ import annotations
