@@ -306,7 +306,7 @@ def cmd_cluster(args) -> int:
         from distributed import LocalCluster
 
         cluster = LocalCluster(
-            n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=":0"
         )
     else:
         from dask_jobqueue import SLURMCluster
