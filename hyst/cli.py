@@ -72,7 +72,7 @@ def _seed_type(text):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from hyst.catalogue import ENUMERATION_MAX_N, GROUPS
+    from hyst.catalogue import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS
     from hyst.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES
     from hyst.model import RULE_DESCRIPTIONS, RULES
 
@@ -133,7 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--observables",
         default="all",
         help=f"comma-separated groups from {', '.join(GROUPS)} or 'all' "
-        f"(default: all that apply; enumeration needs N <= {ENUMERATION_MAX_N})",
+        f"(default: all that apply; enumeration needs N <= {ENUMERATION_MAX_N}, "
+        f"any_self_loop N <= {ANY_SELF_LOOP_MAX_N})",
     )
     p.add_argument(
         "--threads",
