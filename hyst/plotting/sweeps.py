@@ -22,7 +22,6 @@ from hyst import catalogue
 from hyst.analysis import plateau_versus_n
 from hyst.plotting.panels import (
     analysis_for,
-    errorbar,
     inset_complement,
     loglog_panel,
     n_legend,
@@ -411,7 +410,7 @@ def fig_self_loop_free_versus_n(
     present): P_sl versus N·J0 for N in ``curves_N`` (those present, else the three
     largest), dashed the paper's small-coupling slope for the ensemble. (d): the
     probability to be self-loop free, 1 − P_sl, versus N (log y) at N·J0 = each of
-    ``at`` (filled markers: the first, open: the others), one colour per span
+    ``at`` (filled circles: the first, open squares: the others), one colour per span
     ensemble, with A exp(−N/ξ) fitted over N ≥ ``fit_N_min`` by
     :func:`hyst.analysis.plateau_versus_n` (weighted least squares of the log, points
     without a loop-free sample skipped and drawn as open triangles at 1/samples);
@@ -434,11 +433,14 @@ def fig_self_loop_free_versus_n(
             curves = d.sel(N=shown_N)
             _self_loop_curves(axes[0, i], curves, slope, analysis_for(analysis, ds), i == 0)
             panel_letter(axes[0, i], i, SPAN_TITLES.get(s, s) if s else None)
+        shown = []
         for s in spans:
             d = select(ds, couplings=couplings, spans=s, rule=rule)
             for k, x in enumerate(at):
-                _complement_versus_n(tail, d, s, float(x), fit_N_min, filled=(k == 0))
+                shown += _complement_versus_n(tail, d, s, float(x), fit_N_min, filled=(k == 0))
         tail.set_yscale("log")
+        if shown:  # from the values, not from error bars that reach zero
+            tail.set_ylim(min(shown) / 3, 1.5)
         tail.set_xlabel(axis_label("N"))
         tail.set_ylabel(r"$1-P_{sl}$")
         tail.xaxis.set_major_locator(mpl.ticker.MaxNLocator(integer=True))
@@ -463,29 +465,47 @@ def _self_loop_curves(ax, ds, slope, analysis, first):
         ax.get_legend().set_loc("lower right")
 
 
-def _complement_versus_n(ax, ds, spans, at, fit_N_min, filled):
-    """1 − P_sl versus N at N·J0 = ``at`` with its exponential fit over N ≥ fit_N_min."""
+def _complement_versus_n(ax, ds, spans, at, fit_N_min, filled) -> list:
+    """1 − P_sl versus N at N·J0 = ``at`` with its exponential fit over N ≥ fit_N_min;
+    returns the values drawn."""
     obs = "self_loop_probability"
     res = plateau_versus_n(ds, obs, at=at, n_min=fit_N_min)
     n = np.asarray(res["N"].values, float)
     v = np.asarray(res["complement"].values, float)
     e = np.asarray(res["complement_stderr"].values, float)
     color = SPAN_COLORS.get(spans, "k")
-    name = SPAN_NAMES.get(spans, spans or "")
-    face = color if filled else "none"
-    label = rf"{name}, $NJ_0 = {at:g}$"
+    label = rf"{SPAN_NAMES.get(spans, spans or '')}, $NJ_0 = {at:g}$"
     xi, dxi = float(res["xi"]), float(res["xi_stderr"])
     amp = float(res["decay_amplitude"])
     if np.isfinite(xi) and np.isfinite(amp):
         label += rf": $\xi = {xi:.2f} \pm {dxi:.2f}$"
         nn = np.linspace(max(fit_N_min, n.min()), n.max(), 50)
         ax.plot(nn, amp * np.exp(-nn / xi), "--" if filled else ":", color=color, lw=0.8)
-    errorbar(ax, n, v, e, color, label=label, log_y=True, mfc=face, mec=color, lw=0.6, ms=3.5)
+    ok = np.isfinite(v) & (v > 0)
+    err = np.where(np.isfinite(e) & (e > 0), e, 0.0)
+    lower = np.minimum(err, v * (1 - 1e-6))  # a log axis: down to just above zero
+    ax.errorbar(
+        n[ok],
+        v[ok],
+        yerr=np.vstack([lower[ok], err[ok]]),
+        color=color,
+        marker="o" if filled else "s",
+        ms=3.5,
+        mfc=color if filled else "none",
+        mec=color,
+        mew=0.8,
+        lw=0.6,
+        elinewidth=0.6,
+        label=label,
+    )
+    shown = list(v[ok])
     trials = ds.get(f"{obs}_trials")
     zero = np.isfinite(v) & (v <= 0)
-    if trials is not None and zero.any():
+    if trials is not None and zero.any():  # no loop-free sample: the one-count bound
         x_used = np.asarray(res["complement_x"].values, float)
         for nv, xv in zip(n[zero], x_used[zero], strict=True):
             t = float(trials.sel(N=nv).sel(NJ0=xv, method="nearest"))
             if t > 0:
                 ax.plot([nv], [1.0 / t], "v", ms=3.5, mfc="none", mec=color, mew=0.8)
+                shown.append(1.0 / t)
+    return shown
