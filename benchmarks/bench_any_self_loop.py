@@ -8,14 +8,16 @@ Prints, for each N and NJ0 (random couplings, rule 1 unless told otherwise):
 - samples/s of drawing plus searching on one thread (what a sweep point costs);
 
 then the enumeration ``transitions`` group (full P_sl) at N = 10, NJ0 = 10 on
-one thread for comparison, and the two targets end to end on all numba threads:
+one thread for comparison (same ensemble and rule), and the two targets end to
+end (``sample_point``, all numba threads):
 
 - N = 24, NJ0 = 100, 1000 random hysterons, rule 1 (target: under 60 s);
 - the N = 16 P_sl curve over the paper's 13 NJ0 values at 10^4 samples each
   (target: under 30 minutes).
 
-    python benchmarks/bench_any_self_loop.py [--seconds 2] [--spans hysteron]
-        [--N 10 12 ... 24] [--NJ0 0.1 1 10 100] [--rule 1] [--no-targets]
+    python benchmarks/bench_any_self_loop.py [--seconds 2] [--couplings random]
+        [--spans hysteron] [--N 10 12 ... 24] [--NJ0 0.1 1 10 100] [--rule 1]
+        [--samples 2000] [--no-targets]
 """
 
 from __future__ import annotations
@@ -57,17 +59,17 @@ def search_rate(systems, rule, seconds):
             return reps * systems.samples / dt, cols
 
 
-def draw_and_search_rate(spans, N, NJ0, rule, n, seed):
+def draw_and_search_rate(couplings, spans, N, NJ0, rule, n, seed):
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
-    systems = sample_systems("random", spans, N, NJ0, n, rng)
+    systems = sample_systems(couplings, spans, N, NJ0, n, rng)
     search_self_loops(systems, rule, parallel=False)
     return n / (time.perf_counter() - t0)
 
 
-def enumeration_rate(spans, N, NJ0, rule, n, seconds):
+def enumeration_rate(couplings, spans, N, NJ0, rule, n, seconds):
     """samples/s of the enumeration ``transitions`` group on one thread."""
-    sy = sample_systems("random", spans, N, NJ0, n, np.random.default_rng(1))
+    sy = sample_systems(couplings, spans, N, NJ0, n, np.random.default_rng(1))
 
     def run(k):
         kernel_calls.enumerate_batch(
@@ -88,13 +90,17 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--samples", type=int, default=2000, help="systems per (N, NJ0) row")
+    ap.add_argument("--couplings", default="random")
     ap.add_argument("--spans", default="hysteron")
     ap.add_argument("--rule", default="1")
     ap.add_argument("--N", type=int, nargs="+", default=[10, 12, 14, 16, 18, 20, 22, 24])
     ap.add_argument("--NJ0", type=float, nargs="+", default=[0.1, 1.0, 10.0, 100.0])
     ap.add_argument("--no-targets", action="store_true")
     args = ap.parse_args(argv)
-    print(f"numba threads: {numba.get_num_threads()}; spans {args.spans}; rule {args.rule}")
+    print(
+        f"numba threads: {numba.get_num_threads()}; couplings {args.couplings}; spans "
+        f"{args.spans}; rule {args.rule}"
+    )
     print(
         "|  N |   NJ0 | search, 1 core (samples/s) | draw + search, 1 core | P_sl "
         "| found by reachable search | complete-search nodes (loop-free) |"
@@ -103,9 +109,11 @@ def main(argv=None):
     for N in args.N:
         for NJ0 in args.NJ0:
             rng = np.random.default_rng([N, int(NJ0 * 1000)])
-            sy = sample_systems("random", args.spans, N, NJ0, args.samples, rng)
+            sy = sample_systems(args.couplings, args.spans, N, NJ0, args.samples, rng)
             rate, cols = search_rate(sy, args.rule, args.seconds)
-            both = draw_and_search_rate(args.spans, N, NJ0, args.rule, args.samples, N)
+            both = draw_and_search_rate(
+                args.couplings, args.spans, N, NJ0, args.rule, args.samples, N
+            )
             loop = cols["self_loop"] == 1
             reach = (cols["found_by"] == codes.FOUND_REACHABLE).mean()
             nodes = cols["search_nodes"][~loop].mean() if (~loop).any() else 0.0
@@ -114,8 +122,8 @@ def main(argv=None):
                 f"| {reach:.4f} | {nodes:,.0f} |",
                 flush=True,
             )
-    enum = enumeration_rate(args.spans, 10, 10.0, args.rule, 2000, args.seconds)
-    sy = sample_systems("random", args.spans, 10, 10.0, 2000, np.random.default_rng(1))
+    enum = enumeration_rate(args.couplings, args.spans, 10, 10.0, args.rule, 2000, args.seconds)
+    sy = sample_systems(args.couplings, args.spans, 10, 10.0, 2000, np.random.default_rng(1))
     search, _ = search_rate(sy, args.rule, args.seconds)
     print(
         f"\nN = 10, NJ0 = 10, 1 core: enumeration 'transitions' {enum:,.0f} samples/s; "
