@@ -355,6 +355,11 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("hyst: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`hyst config check F | head`): stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return 0
 
 
