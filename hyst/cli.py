@@ -72,7 +72,7 @@ def _seed_type(text):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from hyst.catalogue import ENUMERATION_MAX_N, GROUPS
+    from hyst.catalogue import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS
     from hyst.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES
     from hyst.model import RULE_DESCRIPTIONS, RULES
 
@@ -133,7 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--observables",
         default="all",
         help=f"comma-separated groups from {', '.join(GROUPS)} or 'all' "
-        f"(default: all that apply; enumeration needs N <= {ENUMERATION_MAX_N})",
+        f"(default: all that apply; enumeration needs N <= {ENUMERATION_MAX_N}, "
+        f"any_self_loop N <= {ANY_SELF_LOOP_MAX_N})",
     )
     p.add_argument(
         "--threads",
@@ -312,7 +313,7 @@ def cmd_cluster(args) -> int:
         from distributed import LocalCluster
 
         cluster = LocalCluster(
-            n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=":0"
         )
     else:
         from dask_jobqueue import SLURMCluster
@@ -362,6 +363,11 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("hyst: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`hyst config check F | head`): stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return 0
 
 

@@ -43,7 +43,7 @@ def client(scheduler_file=None, address=None, threads: int = 1, mem_mb: int = 40
             threads_per_worker=threads,
             processes=False,
             memory_limit=f"{max(mem_mb, 256)}MB",
-            dashboard_address=None,
+            dashboard_address=":0",  # the scheduler's HTTP server on a free port, never 8787
             scheduler_port=0,
             silence_logs=logging.WARNING,
         ) as cluster,

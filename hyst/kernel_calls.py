@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from hyst.kernels import codes, drive, enumeration
+from hyst.kernels import codes, drive, enumeration, self_loop_search
 from hyst.model import Systems, rule_code
 
 #: Distinct L = 4 self-loops of two elements recorded per system (the count is always exact).
@@ -158,3 +158,55 @@ def saturated_loop_batch(systems: Systems, rule, *, parallel: bool = True) -> Co
     kernel = drive.saturated_loop_batch if parallel else drive.saturated_loop_batch_serial
     kernel(systems.h_plus, systems.h_minus, *systems.kernel_operands(), rule_code(rule), out)
     return Columns(out, codes.LOOP_COLUMNS)
+
+
+def any_self_loop_batch(
+    systems: Systems,
+    rule,
+    *,
+    parallel: bool = True,
+    reachable_cap: int = codes.SEARCH_REACHABLE_CAP,
+) -> Columns:
+    """P_sl alone without the 2^N state table (N ≤ ``codes.SEARCH_BITMASK_MAX_N``):
+    ``codes.SEARCH_COLUMNS`` per sample.
+
+    ``self_loop`` is 1 iff some transition out of some potentially stable state ends in
+    a self-loop, exactly as the enumeration's ``n_self_loop_transitions > 0`` (rule 0: a
+    transition that meets a race condition is ill-defined, not a self-loop); ``found_by``
+    says which phase found it (``codes.FOUND_*``); for a loop-free system
+    ``potentially_stable_searched``, ``walks`` and ``ties`` equal the enumeration's
+    ``n_potentially_stable``, ``n_transitions`` and transition ties. ``reachable_cap``
+    bounds the first phase's queue (0 skips it; every value gives the same answers).
+    """
+    N = systems.N
+    if not 2 <= N <= codes.SEARCH_BITMASK_MAX_N:
+        raise ValueError(
+            f"N: {N} is not allowed for the self-loop search (2 <= N <= "
+            f"{codes.SEARCH_BITMASK_MAX_N})"
+        )
+    if not isinstance(reachable_cap, int | np.integer) or reachable_cap < 0:
+        raise ValueError(f"reachable_cap: {reachable_cap!r} is not allowed (an integer >= 0)")
+    out = np.zeros((systems.samples, len(codes.SEARCH_COLUMNS)), np.int64)
+    kernel = (
+        self_loop_search.any_self_loop_batch
+        if parallel
+        else self_loop_search.any_self_loop_batch_serial
+    )
+    kernel(
+        systems.h_plus,
+        systems.h_minus,
+        systems.couplings,
+        rule_code(rule),
+        int(reachable_cap),
+        out,
+    )
+    return Columns(out, codes.SEARCH_COLUMNS)
+
+
+def search_workspace_bytes(N: int, reachable_cap: int = codes.SEARCH_REACHABLE_CAP) -> int:
+    """Memory of one worker thread's self-loop search workspace, in bytes:
+    8 (4 N² + 9 N + 12) for the couplings, the search stack and the fields, plus the
+    reachable search's hash table (3 words per slot, a power of two ≥ 2 cap slots) and
+    queue (cap words). 76 KiB at N = 24 with the default cap, whatever the system."""
+    table = 3 * int(self_loop_search.table_size(reachable_cap)) + max(int(reachable_cap), 1)
+    return 8 * (4 * N * N + 9 * N + 12) + 8 * table

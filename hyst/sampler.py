@@ -144,6 +144,8 @@ def sample_chunk(
     enumerated = [g for g in ENUMERATION_GROUPS if g in groups]
     if enumerated and "avalanche" in groups and N <= ENUMERATION_MAX_N:
         enumerated.append("avalanche")
+    if "transitions" in enumerated and "any_self_loop" in groups:
+        enumerated.append("any_self_loop")  # the transitions give the same P_sl per system
     if enumerated:
         what = 0
         for g, bit in (
@@ -157,6 +159,9 @@ def sample_chunk(
         out = kernel_calls.enumerate_batch(systems, starts, point.rule, what, parallel=parallel)
         decoded = decode_enumeration(out, systems, offset, records="transitions" in enumerated)
         tally.add_measured(decoded, enumerated)
+    if "any_self_loop" in groups and "any_self_loop" not in enumerated:
+        cols = kernel_calls.any_self_loop_batch(systems, point.rule, parallel=parallel)
+        tally.add_measured(decode_self_loop_search(cols), ["any_self_loop"])
     if "avalanche" in groups and "avalanche" not in enumerated:
         cols = kernel_calls.avalanche_batch(systems, start_spins, point.rule, parallel=parallel)
         tally.add_measured(decode_avalanche(cols), ["avalanche"])
@@ -198,6 +203,17 @@ def decode_enumeration(
         avalanche_size=cols["avalanche_size"],
     )
     return d
+
+
+def decode_self_loop_search(cols: kernel_calls.Columns) -> dict:
+    """Named fields of one self-loop search call (group any_self_loop)."""
+    return {
+        "search_self_loop": cols["self_loop"],
+        "search_found_by": cols["found_by"],
+        "search_walks": cols["walks"],
+        "search_nodes": cols["search_nodes"],
+        "search_ties": cols["ties"],
+    }
 
 
 def decode_avalanche(cols: kernel_calls.Columns) -> dict:

@@ -349,8 +349,9 @@ def _planned(dry: str) -> str:
 
 
 def test_code_fingerprint_reruns_what_the_edited_code_produced(local_run, tmp_path):
-    """In a copy of the repository: editing a kernel's content plans its sampling jobs again
-    (their point files record the old fingerprint); editing plotting plans only figures."""
+    """In a copy of the repository: editing a kernel's code plans its sampling jobs again
+    (their point files record the old fingerprint); editing plotting plans only figures;
+    editing comments or docstrings plans nothing."""
     work, _, _ = local_run
     repo = tmp_path / "repo"
     shutil.copytree(
@@ -372,13 +373,16 @@ def test_code_fingerprint_reruns_what_the_edited_code_produced(local_run, tmp_pa
         return _planned(proc.stdout)
 
     assert dry() == ""  # an identical copy: nothing to do
+    kernel = repo / "hyst" / "kernels" / "drive.py"
+    text = kernel.read_text().replace("Drive protocols", "The drive protocols", 1)
+    kernel.write_text(text + "\n# a comment\n")  # a docstring and a comment edited
+    assert dry() == ""  # comments, docstrings and layout are not code
     plotting = repo / "hyst" / "plotting" / "style.py"
-    plotting.write_text(plotting.read_text() + "\n# an edit of the plotting code\n")
+    plotting.write_text(plotting.read_text() + "\nEDITED_PLOTTING = True\n")
     planned = dry()
     assert re.search(r"figure\s+1\b", planned), planned
     assert "points" not in planned and "collect" not in planned
-    kernel = repo / "hyst" / "kernels" / "drive.py"
-    kernel.write_text(kernel.read_text() + "\n# an edit of a kernel\n")
+    kernel.write_text(kernel.read_text() + "\nEDITED_KERNEL = True\n")
     planned = dry()
     assert re.search(r"points\s+3\b", planned), planned  # every sampling job of the config
     assert "collect" in planned

@@ -127,6 +127,9 @@ def make_pairs(sigmas=(0.0, 0.5, 2.0), samples=400, c_max=3.0, delta_h=1.0, seed
     )
 
 
+SPANS = ("equal", "hysteron", "spin")
+
+
 def make_datasets(NJ0=(0.1, 1.0, 10.0, 100.0), nan_at=None) -> dict:
     kw = {"NJ0": NJ0, "nan_at": nan_at}
     return {
@@ -141,6 +144,7 @@ def make_datasets(NJ0=(0.1, 1.0, 10.0, 100.0), nan_at=None) -> dict:
         ),
         "pairs": make_pairs(),
         "large_l4": make_study("large_l4", N=(2,), NJ0=(10.0,), l4=200),
+        "beyond": make_study("beyond", N=(2, 4, 8, 12, 14, 16), spans=SPANS, **kw),
     }
 
 
@@ -222,6 +226,7 @@ BINDINGS = {
     "symmetric_elements": ["planes"],
     "random_chains": ["chains"],
     "fundamental_loops": ["loops"],
+    "self_loop_free_versus_n": ["beyond"],
 }
 FIG2 = (
     "gap_probability_at_zero",
@@ -263,6 +268,10 @@ CONTENT = {
         ],
     ),
     "fundamental_loops": (3, [r"magnetisation $m$"] * 3),
+    "self_loop_free_versus_n": (
+        4,
+        [catalogue.label("self_loop_probability")] * 3 + [r"$1-P_{sl}$"],
+    ),
 }
 
 
@@ -506,3 +515,31 @@ def test_fundamental_loops_draw_every_short_loop(datasets):
     assert len(arrows) == 6 * 6  # one arrow per transition of the six L = 6 loops
     with pytest.raises(ValueError, match="L = 4, 6 and 8"):
         plotting.render("fundamental_loops", [datasets["loops"].isel(loop=slice(0, 3))])
+
+
+def test_self_loop_free_figure_fits_the_decay_length_over_the_chosen_range(tmp_path):
+    """1 − P_sl = A exp(−N/ξ) exactly for N ≥ 10 (ξ = 1.7 at N J0 = 100, 2.5 at 10), a
+    different decay below: the legend quotes the fitted ξ of the chosen range; a point where
+    every sample self-looped is drawn as an open triangle at 1/trials."""
+    N = tuple(range(2, 21))
+    ds = make_study("beyond", N=N, NJ0=(1.0, 10.0, 100.0), spans=SPANS)
+    n = np.asarray(N, float)[None, None, None, :]
+    for j, xi in enumerate((2.5, 1.7)):  # N J0 = 10, 100
+        q = np.where(n >= 10, 0.8 * np.exp(-n / xi), 0.8 * np.exp(-10 / xi) * (n / 10) ** -3)
+        ds["self_loop_probability"][..., j + 1] = 1.0 - q
+        ds["self_loop_probability_stderr"][..., j + 1] = 0.05 * q
+    ds["self_loop_probability"][0, 1, 0, -1, 2] = 1.0  # hysterons, N = 20, N J0 = 100
+    fig = plotting.render("self_loop_free_versus_n", [ds], fit_N_min=10)
+    tail = [ax for ax in fig.axes if ax.get_subplotspec() is not None][-1]
+    texts = [t.get_text() for t in tail.get_legend().get_texts()]
+    assert len(texts) == 6
+    for name in ("hysterons", "spins", "equal spans"):
+        for at, xi in ((100, "1.70"), (10, "2.50")):
+            quoted = rf"{name}, $NJ_0 = {at}$: $\xi = {xi} \pm "
+            assert sum(t.startswith(quoted) for t in texts) == 1, (quoted, texts)
+    triangles = [line for line in tail.get_lines() if line.get_marker() == "v"]
+    assert len(triangles) == 1 and triangles[0].get_ydata()[0] == pytest.approx(1 / TRIALS)
+    wide = plotting.render("self_loop_free_versus_n", [ds], fit_N_min=2)
+    wide_texts = [t.get_text() for t in wide.axes[-1].get_legend().get_texts()]
+    assert not any(r"$\xi = 1.70" in t for t in wide_texts)  # the bend is inside the range
+    assert_written(plotting.save(fig, tmp_path / "beyond", dpi=50))

@@ -27,7 +27,10 @@ that every ``measure`` reads by name (see :mod:`hyst.sampler`):
 - cyclic: ``drive_prepared`` (bool), ``drive_outcome``, ``transient``, ``period``,
   ``drive_ties``, ``drive_amplitude`` (field units);
 - saturated_loop: ``loop_outcome``, ``loop_L``, ``loop_n_e``, ``loop_events``
-  (samples × 2 branches), ``l4_count``, ``l4_recorded``, ``l4_records``.
+  (samples × 2 branches), ``l4_count``, ``l4_recorded``, ``l4_records``;
+- any_self_loop (the self-loop search, when the enumeration does not compute the
+  transitions anyway): ``search_self_loop``, ``search_found_by``, ``search_walks``,
+  ``search_nodes``, ``search_ties`` (``codes.SEARCH_COLUMNS``).
 
 ``measure(d)`` returns, by kind: probability -> per-sample events (bool); mean ->
 the per-sample values entering the mean; histogram -> counts per bin; count ->
@@ -51,10 +54,11 @@ from hyst.catalogue.declarations import (
     PaperValue,
     Scaling,
 )
-from hyst.catalogue.groups import ENUMERATION_MAX_N, GROUPS
+from hyst.catalogue.groups import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS
 from hyst.catalogue.observables import OBSERVABLES
 
 __all__ = [
+    "ANY_SELF_LOOP_MAX_N",
     "CATALOGUE",
     "COUNT",
     "ENUMERATION_MAX_N",

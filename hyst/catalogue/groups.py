@@ -6,6 +6,10 @@ from hyst.catalogue.declarations import Group
 
 #: Largest N for which the 2^N states are enumerated.
 ENUMERATION_MAX_N = 18
+#: Largest N of the self-loop search (group any_self_loop). Its memory is O(N^2) per worker
+#: thread (8 (4 N^2 + 9 N + 12) bytes + 56 KiB: 76 KiB at N = 24, 91 KiB at N = 32); its time
+#: grows with the number of potentially stable states (see ``benchmarks/README.md``).
+ANY_SELF_LOOP_MAX_N = 32
 
 GROUPS: dict[str, Group] = {
     g.name: g
@@ -20,6 +24,15 @@ GROUPS: dict[str, Group] = {
             "zero_field",
             "P_s, P_g^0, f_G, P_sl^0: the dynamics at H = 0 (enumerates 2^N states)",
             ENUMERATION_MAX_N,
+        ),
+        Group(
+            "any_self_loop",
+            "P_sl alone, the same per system as transitions, without the 2^N state table: a "
+            "search from the saturated states, then a pruned search of the potentially stable "
+            f"states (N <= {ANY_SELF_LOOP_MAX_N}; 76 KiB per worker thread at N = 24); not part "
+            "of 'all'",
+            ANY_SELF_LOOP_MAX_N,
+            default=False,
         ),
         Group("avalanche", "P_RC and avalanche sizes A from a prepared stable state at H = 0"),
         Group("cyclic", "cyclic drive between 0 and U_max: transient tau and period T"),

@@ -15,7 +15,14 @@ from hyst.catalogue.declarations import (
     PaperValue,
     Scaling,
 )
-from hyst.kernels.codes import ILL_DEFINED, NOT_CONVERGED, ORBIT, SELF_LOOP, STABLE
+from hyst.kernels.codes import (
+    FOUND_REACHABLE,
+    ILL_DEFINED,
+    NOT_CONVERGED,
+    ORBIT,
+    SELF_LOOP,
+    STABLE,
+)
 
 # ---- measuring helpers ------------------------------------------------------------------------
 
@@ -44,6 +51,14 @@ def _stable_avalanche(d):
 
 def _orbit(d):
     return d["drive_outcome"] == ORBIT
+
+
+def _some_self_loop(d):
+    """Some transition out of a potentially stable state self-loops: from the enumeration
+    when it ran (group transitions), else from the self-loop search (any_self_loop)."""
+    if "n_self_loop_transitions" in d:
+        return d["n_self_loop_transitions"] > 0
+    return d["search_self_loop"] == 1
 
 
 # ---- paper facts --------------------------------------------------------------------------------
@@ -75,12 +90,13 @@ def _psl_values() -> tuple[PaperValue, ...]:
 
 # ---- the catalogue ------------------------------------------------------------------------------
 
-_TRANSITIONS, _ZERO, _AVALANCHE, _CYCLIC, _SATURATED = (
+_TRANSITIONS, _ZERO, _AVALANCHE, _CYCLIC, _SATURATED, _ANY = (
     "transitions",
     "zero_field",
     "avalanche",
     "cyclic",
     "saturated_loop",
+    "any_self_loop",
 )
 
 OBSERVABLES: tuple[Observable, ...] = (
@@ -168,10 +184,10 @@ OBSERVABLES: tuple[Observable, ...] = (
     Observable(
         "self_loop_probability",
         PROBABILITY,
-        (_TRANSITIONS,),
+        (_TRANSITIONS, _ANY),
         "P_sl: from some potentially stable S, the transition at H^+(S) + 0+ or H^-(S) - 0+ "
         "ends in a self-loop",
-        lambda d: d["n_self_loop_transitions"] > 0,
+        _some_self_loop,
         symbol="P_sl",
         label=r"$P_{sl}$",
         units="probability",
@@ -385,10 +401,10 @@ OBSERVABLES: tuple[Observable, ...] = (
     Observable(
         "ties",
         COUNT,
-        (_TRANSITIONS, _ZERO, _AVALANCHE, _CYCLIC),
+        (_TRANSITIONS, _ZERO, _AVALANCHE, _CYCLIC, _ANY),
         "ties met (exactly equal winning instabilities or thresholds exactly at the field; the "
-        "lowest index flips)",
-        _summed("ties", "drive_ties"),
+        "lowest index flips; any_self_loop: in the relaxations its search performed)",
+        _summed("ties", "drive_ties", "search_ties"),
     ),
     Observable(
         "samples_with_ties",
@@ -459,6 +475,24 @@ OBSERVABLES: tuple[Observable, ...] = (
         (_TRANSITIONS, _SATURATED),
         "L = 4 self-loops of two elements recorded (at most L4_PER_SYSTEM per system)",
         lambda d: int(d["l4_recorded"].sum()),
+    ),
+    Observable(
+        "self_loops_found_by_reachable_search",
+        COUNT,
+        (_ANY,),
+        "systems whose self-loop the search found from the saturated states (breadth first "
+        "over stable end states), before any complete search",
+        lambda d: (
+            int((d["search_found_by"] == FOUND_REACHABLE).sum()) if "search_found_by" in d else None
+        ),
+    ),
+    Observable(
+        "self_loop_search_nodes",
+        COUNT,
+        (_ANY,),
+        "nodes of the complete searches of the potentially stable states (the cost of "
+        "proving systems loop-free)",
+        lambda d: int(d["search_nodes"].sum()) if "search_nodes" in d else None,
     ),
     Observable(
         "prepared_starts",

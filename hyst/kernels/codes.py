@@ -202,3 +202,29 @@ PC_ATTRACTOR, PC_GRAPH, PC_INTERVALS, PC_TIES = range(len(PAIR_CELL_COLUMNS))
 #: Self-loop families of two elements (Supplemental SL1–SL6) and any other cycle.
 PAIR_FAMILIES = ("SL1", "SL2", "SL3", "SL4", "SL5", "SL6", "other")
 SL1, SL2, SL3, SL4, SL5, SL6, SL_OTHER = range(len(PAIR_FAMILIES))
+
+# ---- self-loop search: P_sl alone without the state table (``self_loop_search``) ------------
+#: States the reachable search queues at most (then the complete search takes over).
+SEARCH_REACHABLE_CAP = 1024
+#: Largest N of the search's int64 bitmask states.
+SEARCH_BITMASK_MAX_N = 62
+SEARCH_COLUMNS = (
+    "self_loop",  # 1 if some transition out of a potentially stable state ends in a self-loop
+    "found_by",  # FOUND_NONE, FOUND_REACHABLE or FOUND_COMPLETE
+    "walks",  # transitions relaxed
+    "reachable_states",  # stable states queued by the reachable search
+    "search_nodes",  # nodes of the complete search (0 if it did not run)
+    "potentially_stable_searched",  # potentially stable states it met (all, if loop-free)
+    "ties",  # equal winning margins met in the relaxations performed
+)
+(
+    SR_SELF_LOOP,
+    SR_FOUND_BY,
+    SR_WALKS,
+    SR_REACHABLE_STATES,
+    SR_SEARCH_NODES,
+    SR_POTENTIALLY_STABLE_SEARCHED,
+    SR_TIES,
+) = range(len(SEARCH_COLUMNS))
+#: Which phase of the search found the self-loop (none: the system is proven loop-free).
+FOUND_NONE, FOUND_REACHABLE, FOUND_COMPLETE = 0, 1, 2

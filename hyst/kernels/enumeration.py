@@ -1,4 +1,5 @@
-"""Kernels over all 2^N states of small systems (bitmask states, N ≤ 24).
+"""Kernels over all 2^N states of small systems (bitmask states; the observable groups use
+them up to N = 18, ``hyst.catalogue.ENUMERATION_MAX_N``; one system up to N = 24).
 
 Only ``@jit`` functions over plain int64 arrays live here. Parameters are in
 units of ``hyst.model.QUANTUM``; a field is ``(Hc, eps)`` meaning Hc + eps·0⁺;

@@ -151,6 +151,19 @@ FIGURE_TYPES: dict[str, FigureType] = {
             (_sweep_need("a points study over N and NJ0 with transitions", ("transitions",)),),
         ),
         FigureType(
+            "self_loop_free_versus_n",
+            f"{_SWEEPS}:fig_self_loop_free_versus_n",
+            "Beyond the paper's N = 10: P_sl vs N J0 for larger N (one panel per span "
+            "ensemble, the paper's slope dashed) and Fig. 2's inset extended: 1 - P_sl vs N at "
+            "N J0 = 100 and 10 with exponential fits and their decay lengths xi",
+            (
+                _sweep_need(
+                    "a points study over span ensembles, N and NJ0 with any_self_loop",
+                    ("any_self_loop",),
+                ),
+            ),
+        ),
+        FigureType(
             "l4_pairs",
             f"{_L4}:fig_pairs_l4",
             "Supplemental: L = 4 self-loops of N = 2 elements in the (c12, c21) plane per span "

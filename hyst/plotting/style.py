@@ -84,6 +84,9 @@ SPAN_TITLES = {
     "equal": r"equal spans ($\sigma_i = 0.5$)",
 }
 RULE_TITLES = {"0": "rule 0", "1": "rule 1", "1p": r"rule $1'$", "2": "rule 2"}
+#: Short names and colours of the span ensembles when several share one panel.
+SPAN_NAMES = {"hysteron": "hysterons", "spin": "spins", "equal": "equal spans"}
+SPAN_COLORS = {"hysteron": "#a50f15", "spin": "#252525", "equal": "#2171b5"}
 COUPLING_TITLES = {
     "random": "random",
     "weak": "weak asymmetry",

@@ -1,5 +1,6 @@
 """Figures of points studies swept over N and N·J0: Fig. 2 and its Supplemental replicas,
-race conditions, stable states, gaps versus self-loops, race-condition rules and rule 2.
+race conditions, stable states, gaps versus self-loops, race-condition rules and rule 2,
+and P_sl beyond the paper's sizes (Fig. 2's inset extended).
 
 Each function takes the bound study datasets (one per need of its figure type,
 :mod:`hyst.plotting.registry`) and the optional analyses, and returns a
@@ -18,6 +19,7 @@ import xarray as xr
 from matplotlib.figure import Figure
 
 from hyst import catalogue
+from hyst.analysis import plateau_versus_n
 from hyst.plotting.panels import (
     analysis_for,
     inset_complement,
@@ -32,6 +34,8 @@ from hyst.plotting.style import (
     CMAP,
     COUPLING_TITLES,
     RULE_TITLES,
+    SPAN_COLORS,
+    SPAN_NAMES,
     SPAN_TITLES,
     n_colors,
     new_figure,
@@ -386,3 +390,122 @@ def fig_well_behaved_rule2(
             _self_loop_panel(ax, d, slope, ana, sel, inset_at, first=(i == 0))
             panel_letter(ax, i, COUPLING_TITLES.get(c, c))
     return fig
+
+
+def fig_self_loop_free_versus_n(
+    ds: xr.Dataset,
+    analysis=None,
+    *,
+    curves_N: Sequence[int] = (12, 14, 16),
+    at: Sequence[float] = (100.0, 10.0),
+    fit_N_min: float = 10,
+    slope=PAPER,
+    couplings=None,
+    rule=None,
+    size=(7.2, 5.0),
+) -> Figure:
+    """P_sl beyond the paper's N = 10, and Fig. 2's inset extended.
+
+    (a)–(c), one panel per span ensemble (hysterons, spins, equal spans; those
+    present): P_sl versus N·J0 for N in ``curves_N`` (those present, else the three
+    largest), dashed the paper's small-coupling slope for the ensemble. (d): the
+    probability to be self-loop free, 1 − P_sl, versus N (log y) at N·J0 = each of
+    ``at`` (filled circles: the first, open squares: the others), one colour per span
+    ensemble, with A exp(−N/ξ) fitted over N ≥ ``fit_N_min`` by
+    :func:`hyst.analysis.plateau_versus_n` (weighted least squares of the log, points
+    without a loop-free sample skipped and drawn as open triangles at 1/samples);
+    the legend gives ξ ± its standard error.
+    """
+    present = [str(v) for v in np.atleast_1d(ds["spans"].values)] if "spans" in ds.coords else []
+    spans = [s for s in SPAN_NAMES if s in present] + [s for s in present if s not in SPAN_NAMES]
+    if not spans:
+        spans = [None]
+    ns = [int(n) for n in ds["N"].values]
+    shown_N = [n for n in curves_N if n in ns] or ns[-3:]
+    with style():
+        fig, axes = new_figure(2, len(spans), size)
+        grid = axes[1, 0].get_gridspec()
+        for ax in axes[1]:
+            ax.remove()
+        tail = fig.add_subplot(grid[1, :])
+        for i, s in enumerate(spans):
+            d = select(ds, couplings=couplings, spans=s, rule=rule)
+            curves = d.sel(N=shown_N)
+            _self_loop_curves(axes[0, i], curves, slope, analysis_for(analysis, ds), i == 0)
+            panel_letter(axes[0, i], i, SPAN_TITLES.get(s, s) if s else None)
+        shown = []
+        for s in spans:
+            d = select(ds, couplings=couplings, spans=s, rule=rule)
+            for k, x in enumerate(at):
+                shown += _complement_versus_n(tail, d, s, float(x), fit_N_min, filled=(k == 0))
+        tail.set_yscale("log")
+        if shown:  # from the values, not from error bars that reach zero
+            tail.set_ylim(min(shown) / 3, 1.5)
+        tail.set_xlabel(axis_label("N"))
+        tail.set_ylabel(r"$1-P_{sl}$")
+        tail.xaxis.set_major_locator(mpl.ticker.MaxNLocator(integer=True))
+        tail.legend(loc="lower left", ncol=2, fontsize=6)
+        panel_letter(tail, len(spans), rf"self-loop free, fits over $N \geq {fit_N_min:g}$")
+    return fig
+
+
+def _self_loop_curves(ax, ds, slope, analysis, first):
+    colors = n_colors(list(ds["N"].values))
+    loglog_panel(
+        ax,
+        ds,
+        "self_loop_probability",
+        colors,
+        slope=reference_slope(slope, "self_loop_probability", ds),
+        analysis=analysis,
+        sel=selection(ds),
+        legend=first,
+    )
+    if first:
+        ax.get_legend().set_loc("lower right")
+
+
+def _complement_versus_n(ax, ds, spans, at, fit_N_min, filled) -> list:
+    """1 − P_sl versus N at N·J0 = ``at`` with its exponential fit over N ≥ fit_N_min;
+    returns the values drawn."""
+    obs = "self_loop_probability"
+    res = plateau_versus_n(ds, obs, at=at, n_min=fit_N_min)
+    n = np.asarray(res["N"].values, float)
+    v = np.asarray(res["complement"].values, float)
+    e = np.asarray(res["complement_stderr"].values, float)
+    color = SPAN_COLORS.get(spans, "k")
+    label = rf"{SPAN_NAMES.get(spans, spans or '')}, $NJ_0 = {at:g}$"
+    xi, dxi = float(res["xi"]), float(res["xi_stderr"])
+    amp = float(res["decay_amplitude"])
+    if np.isfinite(xi) and np.isfinite(amp):
+        label += rf": $\xi = {xi:.2f} \pm {dxi:.2f}$"
+        nn = np.linspace(max(fit_N_min, n.min()), n.max(), 50)
+        ax.plot(nn, amp * np.exp(-nn / xi), "--" if filled else ":", color=color, lw=0.8)
+    ok = np.isfinite(v) & (v > 0)
+    err = np.where(np.isfinite(e) & (e > 0), e, 0.0)
+    lower = np.minimum(err, v * (1 - 1e-6))  # a log axis: down to just above zero
+    ax.errorbar(
+        n[ok],
+        v[ok],
+        yerr=np.vstack([lower[ok], err[ok]]),
+        color=color,
+        marker="o" if filled else "s",
+        ms=3.5,
+        mfc=color if filled else "none",
+        mec=color,
+        mew=0.8,
+        lw=0.6,
+        elinewidth=0.6,
+        label=label,
+    )
+    shown = list(v[ok])
+    trials = ds.get(f"{obs}_trials")
+    zero = np.isfinite(v) & (v <= 0)
+    if trials is not None and zero.any():  # no loop-free sample: the one-count bound
+        x_used = np.asarray(res["complement_x"].values, float)
+        for nv, xv in zip(n[zero], x_used[zero], strict=True):
+            t = float(trials.sel(N=nv).sel(NJ0=xv, method="nearest"))
+            if t > 0:
+                ax.plot([nv], [1.0 / t], "v", ms=3.5, mfc="none", mec=color, mew=0.8)
+                shown.append(1.0 / t)
+    return shown

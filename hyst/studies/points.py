@@ -27,7 +27,7 @@ import numpy as np
 import xarray as xr
 
 from hyst import __version__, seeds
-from hyst.catalogue import ENUMERATION_MAX_N, GROUPS, RECORDS, observables
+from hyst.catalogue import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS, RECORDS, observables
 from hyst.ensembles import COUPLING_ENSEMBLES, SAMPLING_VERSION, SPAN_ENSEMBLES
 from hyst.fingerprint import SAMPLING_SOURCES
 from hyst.io import provenance_matches, read_dataset
@@ -253,7 +253,11 @@ class PointsKind(StudyKind):
                 },
                 "observables": {
                     "description": 'Observable groups (hyst.catalogue.GROUPS), or "all" '
-                    "(every default group that applies to N).",
+                    "(every default group that applies to N). transitions and zero_field "
+                    f"enumerate the 2^N states (N <= {ENUMERATION_MAX_N}; 8 2^N (N + 8) bytes "
+                    "per worker thread, 55 MB at N = 18); any_self_loop computes P_sl alone, "
+                    f"the same per system as transitions, for N <= {ANY_SELF_LOOP_MAX_N} in "
+                    "8 (4 N^2 + 9 N + 12) bytes + 56 KiB per worker thread (76 KiB at N = 24).",
                     "oneOf": [
                         {"const": "all"},
                         {
