@@ -86,7 +86,9 @@ def test_local_run_matches_direct_kernel_calls(local_run):
     assert ds["tiny_large_n"].attrs["sweep"] == "J0" and ds["tiny_random"].attrs["sweep"] == "NJ0"
     for name, study in config["studies"].items():
         for labels, spec in study_specs(study, config["seed"]):
-            tally = sample_point(spec.point, spec.samples, spec.seed, spec.groups)
+            tally = sample_point(
+                spec.point, spec.samples, spec.seed, spec.groups, records=dict(spec.records)
+            )
             direct = tally_to_dataset(tally, spec.groups, spec.attrs())
             xr.testing.assert_identical(read_dataset(work / spec.path("results")), direct)
             sel = ds[name].sel({k: v for k, v in labels.items()})
