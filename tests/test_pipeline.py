@@ -322,7 +322,10 @@ def test_quick_preset_renders_every_figure_with_captions_and_report(quick_run):
             assert (figures / f"{name}.{ext}").stat().st_size > 1000, name
     caption = (figures / "fig2_random_hysterons.caption.rst").read_text()
     assert "4000 samples per point" in caption and "Small-coupling exponents" in caption
-    assert "P_sl ~ (N J0)^" in caption and "(paper 3)" in caption
+    # 4000 samples at 2 NJ0 per decade: a window of >= 20 events below 2 % of the plateau
+    # may hold too few points; the caption says so, next to the paper's slope
+    assert re.search(r"P_sl(?: ~ \(N J0\)\^|: per-N| not determined)", caption), caption
+    assert "(paper 3)" in caption
     report = work / "report.html"
     snakemake(work, cfg, "--report", str(report))
     text = report.read_text(errors="ignore")

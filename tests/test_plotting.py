@@ -193,6 +193,7 @@ BINDINGS = {
     "self_loop_conditions": ["planes"],
     "symmetric_elements": ["planes"],
     "random_chains": ["chains"],
+    "local_slopes": ["random_hysterons"],
 }
 FIG2 = (
     "gap_probability_at_zero",
@@ -200,6 +201,7 @@ FIG2 = (
     "self_loop_probability_at_zero",
     "self_loop_probability",
 )
+SLOPE = r"$d \ln P / d \ln (N J_0)$"
 #: Per figure type: (number of main panels, the y label of each panel, from the catalogue).
 CONTENT = {
     "gaps_and_self_loops": (4, [catalogue.label(o) for o in FIG2]),
@@ -233,6 +235,8 @@ CONTENT = {
             r"$10^3\times$ share of loops with $n_e \geq 2$",
         ],
     ),
+    # P_g^0, P_sl^0, P_sl, P_RC and f_G: three per row, the slope label on the first column
+    "local_slopes": (5, [SLOPE, "", "", SLOPE, ""]),
 }
 
 

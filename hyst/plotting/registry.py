@@ -158,6 +158,13 @@ FIGURE_TYPES: dict[str, FigureType] = {
             (_sweep_need("a points study over N and NJ0 with transitions", ("transitions",)),),
         ),
         FigureType(
+            "local_slopes",
+            "hyst.plotting.slopes:fig_local_slopes",
+            "Local slopes d ln P / d ln(N J0) versus N J0 per N, with each N's fit window, "
+            "the pooled small-coupling exponent and the paper's slope: crossovers show as steps",
+            (_sweep_need("a points study over N and NJ0", ()),),
+        ),
+        FigureType(
             "l4_pairs",
             f"{_L4}:fig_pairs_l4",
             "Supplemental: L = 4 self-loops of N = 2 elements in the (c12, c21) plane per span "
