@@ -72,7 +72,7 @@ def _seed_type(text):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from hyst.catalogue import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS
+    from hyst.catalogue import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS, RECORDS, observables
     from hyst.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES
     from hyst.model import RULE_DESCRIPTIONS, RULES
 
@@ -135,6 +135,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"comma-separated groups from {', '.join(GROUPS)} or 'all' "
         f"(default: all that apply; enumeration needs N <= {ENUMERATION_MAX_N}, "
         f"any_self_loop N <= {ANY_SELF_LOOP_MAX_N})",
+    )
+    p.add_argument(
+        "--records",
+        default="",
+        help=f"records to store, NAME=K with at most K per point (a seeded random sample), "
+        f"comma-separated; NAME from {', '.join(o.name for o in observables(RECORDS))} "
+        "(default: none)",
     )
     p.add_argument(
         "--threads",
@@ -203,6 +210,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse_records(text: str, groups) -> tuple:
+    """``--records`` ("l4=2000,...") as a sorted tuple of (name, k); one-line errors."""
+    from hyst.catalogue import RECORDS, observables
+
+    known = {o.name: o for o in observables(RECORDS)}
+    caps = {}
+    for item in filter(None, (t.strip() for t in text.split(","))):
+        name, _, value = item.partition("=")
+        if name not in known or not value.strip().isdigit() or int(value) < 1:
+            raise UsageError(
+                f"--records: {item!r} is not allowed (NAME=K with NAME one of "
+                f"{', '.join(known)} and an integer K >= 1)"
+            )
+        if not set(known[name].groups) & set(groups):
+            raise UsageError(
+                f"--records: {name!r} records come from {' or '.join(known[name].groups)}, "
+                f"which --observables does not compute ({', '.join(groups)})"
+            )
+        caps[name] = int(value)
+    return tuple(sorted(caps.items()))
+
+
 def cmd_point(args) -> int:
     import numba
 
@@ -222,6 +251,7 @@ def cmd_point(args) -> int:
         groups = resolve_groups(point, groups)
     except ValueError as err:
         raise UsageError(f"--{err}") from None
+    records = parse_records(args.records, groups)
     if args.threads:
         numba.set_num_threads(min(args.threads, numba.config.NUMBA_NUM_THREADS))
 
@@ -234,8 +264,10 @@ def cmd_point(args) -> int:
             )
 
     t0 = time.perf_counter()
-    tally = sample_point(point, args.samples, args.seed, groups, progress=progress)
-    spec = PointSpec(point, args.samples, groups, args.seed)
+    tally = sample_point(
+        point, args.samples, args.seed, groups, progress=progress, records=dict(records)
+    )
+    spec = PointSpec(point, args.samples, groups, args.seed, records)
     write_dataset(tally_to_dataset(tally, groups, spec.attrs()), args.output)
     if not args.quiet:
         print(

@@ -10,6 +10,9 @@ the key, the value and what is allowed, e.g.
 from __future__ import annotations
 
 import copy
+import math
+import os
+import tempfile
 from importlib import resources
 from pathlib import Path
 
@@ -20,7 +23,7 @@ from hyst.plotting.registry import FIGURE_TYPES, binding_problem
 from hyst.studies import DEFAULT_KIND, KINDS, kind_of
 from hyst.studies.base import ConfigError
 
-__all__ = ["ConfigError", "base_schema", "load", "schema", "validate"]
+__all__ = ["ConfigError", "base_schema", "check_results", "load", "schema", "validate"]
 
 
 def base_schema() -> dict:
@@ -94,10 +97,50 @@ def _fill_defaults(instance: dict, sch: dict, defs: dict):
             _fill_defaults(instance[key], sub, defs)
 
 
-def validate(config: dict) -> dict:
-    """Validate a configuration and return a copy with defaults filled in."""
+def _check_finite(value, parts=()) -> None:
+    """Reject NaN and infinite numbers anywhere (YAML .nan, .inf): no schema bound can."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ConfigError(f"{_path(parts)}: {value!r} is not allowed (a finite number)")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _check_finite(v, (*parts, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _check_finite(v, (*parts, i))
+
+
+def check_results(results) -> None:
+    """Raise :class:`ConfigError` unless the results folder can be created and written:
+    an existing folder must be writable, else its nearest existing parent must be a
+    writable folder. Nothing is left behind (a nameless temporary file is the probe)."""
+    path = Path(results).expanduser()
+    probe = path
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if not probe.exists() or not probe.is_dir():
+        what = "exists and is not a folder" if probe == path else f"{probe} is not a folder"
+        raise ConfigError(f"results: {str(results)!r} is not allowed ({what})")
+    try:
+        if not os.access(probe, os.W_OK | os.X_OK):
+            raise PermissionError(f"{probe} is not writable")
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as err:
+        reason = err.strerror or str(err)
+        where = "" if probe == path else f" in {probe}"
+        raise ConfigError(
+            f"results: {str(results)!r} cannot be written ({reason}{where})"
+        ) from None
+
+
+def validate(config: dict, *, check_paths: bool = True) -> dict:
+    """Validate a configuration and return a copy with defaults filled in; with
+    ``check_paths``, also that its results folder can be written."""
     if not isinstance(config, dict):
         raise ConfigError("(top level): the configuration must be a mapping")
+    _check_finite(config)
     config = copy.deepcopy(config)
     studies = config.get("studies")
     if isinstance(studies, dict):
@@ -120,6 +163,8 @@ def validate(config: dict) -> dict:
         problem = binding_problem(figure, binding, config["studies"], kind_of)
         if problem:
             raise ConfigError(problem)
+    if check_paths:
+        check_results(config["results"])
     return config
 
 

@@ -15,12 +15,13 @@ import logging
 import time
 from collections.abc import Callable
 
+from hyst import seeds
 from hyst.sampler import Point, chunk_bounds, chunk_size, sample_chunk
 from hyst.statistics import Tally
 
 
-def _chunk_task(point: Point, seed: int, chunk: int, size: int, groups) -> Tally:
-    return sample_chunk(point, seed, chunk, size, groups, parallel=False)
+def _chunk_task(point: Point, seed: int, chunk: int, size: int, groups, records=None) -> Tally:
+    return sample_chunk(point, seed, chunk, size, groups, parallel=False, records=records)
 
 
 @contextlib.contextmanager
@@ -54,10 +55,11 @@ def client(scheduler_file=None, address=None, threads: int = 1, mem_mb: int = 40
 
 def sample_points(
     dask_client,
-    jobs: list[tuple[Point, int, int, tuple]],
+    jobs: list[tuple],
     log: Callable[[str], None] = print,
 ) -> list[Tally]:
-    """Tally several (point, samples, seed, groups) on a Dask client.
+    """Tally several (point, samples, seed, groups[, records]) on a Dask client (records:
+    records kept per point by name, see :func:`hyst.sampler.sample_chunk`).
 
     Every chunk of every point is submitted at once; each point's chunks are
     merged in chunk order. Logs chunk progress with samples/s.
@@ -65,7 +67,9 @@ def sample_points(
     from distributed import as_completed
 
     futures, owners = [], {}
-    for j, (point, samples, seed, groups) in enumerate(jobs):
+    for j, (point, samples, seed, groups, *rest) in enumerate(jobs):
+        records = rest[0] if rest else None
+        tag = seeds.digest([samples, list(groups), records or {}], 8)
         for k, size in chunk_bounds(samples, chunk_size(point.N)):
             f = dask_client.submit(
                 _chunk_task,
@@ -74,7 +78,8 @@ def sample_points(
                 k,
                 size,
                 groups,
-                key=f"chunk-{point.key()}-{seed}-{samples}-{k}",
+                records,
+                key=f"chunk-{point.key()}-{seed}-{tag}-{k}",
                 pure=False,
             )
             futures.append(f)
@@ -91,7 +96,7 @@ def sample_points(
         rate = samples_done / max(time.perf_counter() - t0, 1e-9)
         log(f"chunk {done}/{total} done ({samples_done} samples, {rate:,.0f} samples/s)")
     tallies = []
-    for j, (point, samples, _seed, _groups) in enumerate(jobs):
+    for j, (point, samples, *_rest) in enumerate(jobs):
         tally = Tally()
         for k, _size in chunk_bounds(samples, chunk_size(point.N)):
             tally.merge(results[(j, k)])

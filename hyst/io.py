@@ -49,9 +49,51 @@ def atomic_write_text(path, text: str) -> Path:
     return atomic_write(path, write)
 
 
+#: Lossless compression: zlib (deflate) at this level, after the byte shuffle filter. It
+#: changes no value; a level above 4 gains little and costs time.
+COMPRESSION = {"zlib": True, "complevel": 4, "shuffle": True}
+#: Variables holding fewer bytes are stored as they are: a compressed (hence chunked) HDF5
+#: variable costs about 3 kB of chunk index, more than deflate saves on a small array
+#: (measured: a point file of 111 variables is 102 kB with every variable compressed and
+#: 61 kB with none; the quick preset's rules dataset without records 606 kB, 583 kB, and
+#: 246 kB compressing only the variables of at least 4 kB).
+COMPRESS_MIN_BYTES = 4096
+#: Encoding keys of a dataset read from disk that would fight the compression.
+_STORAGE_KEYS = (
+    "zlib",
+    "complevel",
+    "shuffle",
+    "compression",
+    "contiguous",
+    "chunksizes",
+    "fletcher32",
+    "szip",
+    "zstd",
+    "bzip2",
+    "blosc",
+    "source",
+    "original_shape",
+    "preferred_chunks",
+)
+
+
+def compressed_encoding(ds: xr.Dataset) -> dict:
+    """The encoding :func:`write_dataset` uses: each variable's own encoding of values
+    (dtype, fill value: no value changes), with :data:`COMPRESSION` for every variable of
+    at least :data:`COMPRESS_MIN_BYTES` (the others, scalars included, stored as they are)."""
+    encoding = {}
+    for name, var in ds.variables.items():
+        own = {k: v for k, v in var.encoding.items() if k not in _STORAGE_KEYS}
+        big = var.ndim > 0 and var.dtype.kind != "O" and var.nbytes >= COMPRESS_MIN_BYTES
+        encoding[name] = {**own, **COMPRESSION} if big else own
+    return encoding
+
+
 def write_dataset(ds: xr.Dataset, path) -> Path:
-    """Write ``ds`` to NetCDF (netCDF4) atomically (see :func:`atomic_write`)."""
-    return atomic_write(path, lambda tmp: ds.to_netcdf(tmp, engine="netcdf4"))
+    """Write ``ds`` to compressed NetCDF (netCDF4, :func:`compressed_encoding`) atomically
+    (see :func:`atomic_write`)."""
+    encoding = compressed_encoding(ds)
+    return atomic_write(path, lambda tmp: ds.to_netcdf(tmp, engine="netcdf4", encoding=encoding))
 
 
 def read_dataset(path) -> xr.Dataset:

@@ -127,18 +127,33 @@ def draw_chunk(point: Point, seed: int, chunk: int, size: int) -> tuple[Systems,
     return systems, start_spins
 
 
+def record_salt(point: Point, seed: int) -> int:
+    """Salt of the bottom-k keys of a point's records (:mod:`hyst.statistics`): a function
+    of the point's identity (rule included) and the base seed only."""
+    return seeds.record_salt(seed, {"records": point.canonical()})
+
+
 def sample_chunk(
-    point: Point, seed: int, chunk: int, size: int, groups, parallel: bool = True
+    point: Point,
+    seed: int,
+    chunk: int,
+    size: int,
+    groups,
+    parallel: bool = True,
+    records: dict | None = None,
 ) -> Tally:
     """Draw chunk ``chunk`` (``size`` systems) of a point and tally its observables.
 
     ``parallel`` runs the kernels on all numba threads; ``False`` keeps them on
     the calling thread (for thread pools such as Dask workers). Same result.
+    ``records``: records to keep per point, by name (``{"l4": 2000}``; default none),
+    as the seeded bottom-k sample of :mod:`hyst.statistics`.
     """
     systems, start_spins = draw_chunk(point, seed, chunk, size)
     N = point.N
     offset = chunk * chunk_size(N)
-    tally = Tally()
+    caps = {k: int(v) for k, v in (records or {}).items() if int(v) > 0}
+    tally = Tally(record_caps=caps, record_salt=record_salt(point, seed))
     tally.add_count("samples", size)
 
     enumerated = [g for g in ENUMERATION_GROUPS if g in groups]
@@ -157,7 +172,9 @@ def sample_chunk(
                 what |= bit
         starts = (start_spins > 0).astype(np.int64) @ (np.int64(1) << np.arange(N, dtype=np.int64))
         out = kernel_calls.enumerate_batch(systems, starts, point.rule, what, parallel=parallel)
-        decoded = decode_enumeration(out, systems, offset, records="transitions" in enumerated)
+        decoded = decode_enumeration(
+            out, systems, offset, records=bool(caps) and "transitions" in enumerated
+        )
         tally.add_measured(decoded, enumerated)
     if "any_self_loop" in groups and "any_self_loop" not in enumerated:
         cols = kernel_calls.any_self_loop_batch(systems, point.rule, parallel=parallel)
@@ -167,7 +184,8 @@ def sample_chunk(
         tally.add_measured(decode_avalanche(cols), ["avalanche"])
     if "saturated_loop" in groups:
         cols = kernel_calls.saturated_loop_batch(systems, point.rule, parallel=parallel)
-        tally.add_measured(decode_saturated_loop(cols, systems, offset), ["saturated_loop"])
+        decoded = decode_saturated_loop(cols, systems, offset, records=bool(caps))
+        tally.add_measured(decoded, ["saturated_loop"])
     if "cyclic" in groups:
         cols, umax = kernel_calls.cyclic_drive_batch(
             systems, start_spins, point.rule, MAX_DRIVE_CYCLES, parallel=parallel
@@ -239,15 +257,29 @@ def decode_cyclic(cols: kernel_calls.Columns, umax: np.ndarray) -> dict:
     }
 
 
-def decode_saturated_loop(cols: kernel_calls.Columns, systems: Systems, offset: int) -> dict:
-    """Named fields of one saturated-loop call, with the L = 4 records of two elements."""
+def decode_saturated_loop(
+    cols: kernel_calls.Columns, systems: Systems, offset: int, records: bool = True
+) -> dict:
+    """Named fields of one saturated-loop call; ``records``: also the L = 4 records of two
+    elements (system, branch and the loop's fields)."""
     outcome, L, n_e = cols["outcome"], cols["L"], cols["n_e"]
     loop = outcome == codes.SELF_LOOP
     l4 = loop & (n_e == 2) & (L == 4)
+    per_system = l4.sum(axis=1)
+    decoded = {
+        "loop_outcome": outcome,
+        "loop_L": L,
+        "loop_n_e": n_e,
+        "loop_events": cols["events"],
+        "l4_count": per_system,
+        "l4_recorded": per_system,
+    }
+    if not records:
+        return decoded
     s, b = np.nonzero(l4)
     k, l = cols["e1"][s, b], cols["e2"][s, b]
     hp, hm = systems.h_plus, systems.h_minus
-    records = {
+    table = {
         "system": s + offset,
         "branch": b,
         "c_kl": cols["c_kl"][s, b] * QUANTUM,
@@ -257,21 +289,14 @@ def decode_saturated_loop(cols: kernel_calls.Columns, systems: Systems, offset: 
         "sigma_k": (hp[s, k] - hm[s, k]) * QUANTUM,
         "sigma_l": (hp[s, l] - hm[s, l]) * QUANTUM,
     }
-    per_system = l4.sum(axis=1)
-    return {
-        "loop_outcome": outcome,
-        "loop_L": L,
-        "loop_n_e": n_e,
-        "loop_events": cols["events"],
-        "l4_count": per_system,
-        "l4_recorded": per_system,
-        "l4_records": records,
-    }
+    decoded["l4_records"] = table
+    return decoded
 
 
 def l4_records(systems: Systems, l4_state, l4_mask, l4_count) -> dict:
-    """Recorded L = 4 loops of two elements k < l: (c_kl, c_lk), spans, and midpoints
-    rescaled by the frozen elements, h̃_i^c = h_i^c − Σ_{j≠k,l} c_ij s_j (field units)."""
+    """Recorded L = 4 loops of two elements k < l: the system, the loop's index among the
+    system's recorded loops, (c_kl, c_lk), spans, and midpoints rescaled by the frozen
+    elements, h̃_i^c = h_i^c − Σ_{j≠k,l} c_ij s_j (field units)."""
     hp, hm, c = systems.to_floats()
     N = systems.N
     K = l4_state.shape[1]
@@ -281,7 +306,7 @@ def l4_records(systems: Systems, l4_state, l4_mask, l4_count) -> dict:
     state = l4_state[s, q]
     bits = (mask[:, None] >> np.arange(N)) & 1
     two = bits.sum(axis=1) == 2
-    s, mask, state, bits = s[two], mask[two], state[two], bits[two]
+    s, q, mask, state, bits = s[two], q[two], mask[two], state[two], bits[two]
     k = np.argmax(bits, axis=1)
     l = N - 1 - np.argmax(bits[:, ::-1], axis=1)
     spins = np.where((state[:, None] >> np.arange(N)) & 1, 1.0, -1.0) * (1 - bits)
@@ -290,6 +315,7 @@ def l4_records(systems: Systems, l4_state, l4_mask, l4_count) -> dict:
     rows = np.arange(s.size)
     return {
         "system": s,
+        "loop_number": q,
         "c_kl": c[s, k, l],
         "c_lk": c[s, l, k],
         "h_tilde_k": mid[s, k] - field[rows, k],
@@ -349,8 +375,10 @@ def sample_point(
     groups=None,
     chunks: list[int] | None = None,
     progress: Callable[[int, int, int, float], None] | None = None,
+    records: dict | None = None,
 ) -> Tally:
-    """Tally ``samples`` systems of ``point`` (all chunks, or only ``chunks``), in chunk order."""
+    """Tally ``samples`` systems of ``point`` (all chunks, or only ``chunks``), in chunk order;
+    ``records``: records kept per point by name (see :func:`sample_chunk`)."""
     if not isinstance(samples, int | np.integer) or samples < 1:
         raise ValueError(f"samples: {samples!r} is not allowed (an integer >= 1)")
     groups = resolve_groups(point, groups)
@@ -361,7 +389,7 @@ def sample_point(
     t0 = time.perf_counter()
     done = 0
     for i, (k, size) in enumerate(bounds):
-        total.merge(sample_chunk(point, seed, k, size, groups))
+        total.merge(sample_chunk(point, seed, k, size, groups, records=records))
         done += size
         if progress is not None:
             progress(i + 1, len(bounds), done, done / max(time.perf_counter() - t0, 1e-9))

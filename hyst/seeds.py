@@ -35,3 +35,36 @@ def generator(seed: int, identity: dict, chunk: int | None = None) -> np.random.
     if chunk is not None:
         root = np.random.SeedSequence(root.entropy, spawn_key=(int(chunk),))
     return np.random.Generator(np.random.PCG64(root))
+
+
+# ---- hash keys of records (the bottom-k samples of hyst.statistics) -----------------------------
+
+_MASK64 = (1 << 64) - 1
+
+
+def _mix64(z: np.ndarray) -> np.ndarray:
+    """The splitmix64 finaliser: a bijection of uint64 that scrambles every bit."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def record_salt(seed: int, identity: dict) -> int:
+    """A 64-bit salt of ``identity`` under the base ``seed`` (from its SeedSequence)."""
+    return int(seed_sequence(seed, identity).generate_state(1, np.uint64)[0])
+
+
+def record_keys(salt: int, *columns) -> np.ndarray:
+    """Pseudo-random uint64 keys of records identified by integer ``columns`` (e.g. the
+    system index, the branch and the loop's index within its system), under ``salt``.
+
+    The key is a fixed function of (salt, column values): the same record gets the same key
+    whatever chunk it was found in, so the records with the k smallest keys are a uniform
+    random sample of k records that can be merged chunk by chunk in any order (a bottom-k
+    sample). Column values are taken modulo 2^64 (−1 is a valid value)."""
+    with np.errstate(over="ignore"):
+        key = np.full(np.shape(columns[0]) if columns else (), np.uint64(salt & _MASK64))
+        for col in columns:
+            value = np.asarray(col).astype(np.int64).view(np.uint64)
+            key = _mix64(key ^ _mix64(value + np.uint64(0x9E3779B97F4A7C15)))
+    return key

@@ -10,8 +10,24 @@ observable catalogue (:mod:`hyst.catalogue`):
 - mean NAME: NAME, NAME_trials, NAME_stderr (standard error of the mean),
   NAME_sum, NAME_sumsq;
 - histogram NAME: NAME along its dimension (counts per bin);
-- records NAME: NAME_<field> along the records' dimension;
+- records NAME: NAME_<field> along the records' dimension (only where asked for);
 - count NAME: an int64 scalar.
+
+Records and their seeded bottom-k sample
+----------------------------------------
+Records (e.g. the L = 4 self-loops of ``l4``) are kept only where a study or the
+user asks for them, at most ``k`` per point (``record_caps = {NAME: k}``). Each
+record gets a pseudo-random 64-bit key, a fixed function of a salt derived from
+the point's identity and the base seed (:func:`hyst.seeds.record_salt`) and of
+the integer columns identifying the record within the point (the catalogue's
+``record_key``: system index, branch, loop index; :func:`hyst.seeds.record_keys`).
+A point keeps the k records with the smallest keys (ties, which need equal
+64-bit keys, are broken by the identifying columns): a uniform random sample
+without replacement. The k smallest of a union are the k smallest of the parts'
+k smallest, so chunks are capped as they are tallied and merge exactly, in any
+order, to the sample of the whole point: the stored records depend only on the
+point, its seed, its sample count and k, never on the chunking. Stored records
+are sorted by their identifying columns, in the catalogue's dtypes.
 """
 
 from __future__ import annotations
@@ -21,17 +37,27 @@ from dataclasses import dataclass, field
 import numpy as np
 import xarray as xr
 
-from hyst.catalogue import COUNT, HISTOGRAM, MEAN, OBSERVABLES, PROBABILITY, RECORDS
+from hyst.catalogue import CATALOGUE, COUNT, HISTOGRAM, MEAN, OBSERVABLES, PROBABILITY, RECORDS
+from hyst.seeds import record_keys
+
+#: Column of a record table holding its bottom-k key (never stored in a dataset).
+KEY = "_key"
 
 
 @dataclass
 class Tally:
-    """Mergeable sufficient statistics of a point (counts, sums, histograms, records)."""
+    """Mergeable sufficient statistics of a point (counts, sums, histograms, records).
+
+    ``record_caps``: records kept per point by name (absent: none kept); ``record_salt``:
+    the salt of the records' bottom-k keys (see the module docstring).
+    """
 
     counts: dict = field(default_factory=dict)
     sums: dict = field(default_factory=dict)
     hists: dict = field(default_factory=dict)
     records: dict = field(default_factory=dict)
+    record_caps: dict = field(default_factory=dict)
+    record_salt: int = 0
 
     def add_count(self, name, value):
         self.counts[name] = self.counts.get(name, 0) + int(value)
@@ -54,19 +80,33 @@ class Tally:
         self.hists[name] = new
 
     def add_records(self, name, table: dict):
-        """Append a table of equal-length columns. Tables with other columns (e.g. L = 4
-        records of the enumeration and of the saturated loop in one point) are joined on
-        the union of their columns; a missing column is filled with −1 (integers) or NaN."""
-        table = {k: np.asarray(v) for k, v in table.items()}
-        old = self.records.get(name)
-        if old is None:
-            self.records[name] = table
+        """Offer a table of equal-length columns to the bottom-k sample of ``name``.
+
+        Nothing is kept unless ``record_caps`` asks for ``name``. Columns are cast to the
+        catalogue's dtypes and keyed (unless the table carries its keys, as a tally's
+        own tables do). Tables with other columns (e.g. L = 4 records of the enumeration
+        and of the saturated loop in one point) are joined on the union of their columns;
+        a missing column is filled with −1 (integers) or NaN."""
+        cap = int(self.record_caps.get(name, 0))
+        if cap <= 0:
             return
-        merged = {}
-        for k in dict.fromkeys([*old, *table]):
-            parts = [_column(t, k, like) for t, like in ((old, table), (table, old))]
-            merged[k] = np.concatenate(parts)
-        self.records[name] = merged
+        spec = CATALOGUE[name]
+        table = {k: np.asarray(v) for k, v in table.items()}
+        n = len(next(iter(table.values()))) if table else 0
+        table = {
+            k: v.astype(spec.record_dtypes[k]) if k in spec.record_dtypes else v
+            for k, v in table.items()
+        }
+        if KEY not in table:
+            ids = [table.get(c, np.full(n, -1, np.int64)) for c in spec.record_key]
+            table[KEY] = record_keys(self.record_salt, *ids) if n else np.zeros(0, np.uint64)
+        old = self.records.get(name)
+        if old is not None:
+            table = {
+                k: np.concatenate([_column(t, k, like) for t, like in ((old, table), (table, old))])
+                for k in dict.fromkeys([*old, *table])
+            }
+        self.records[name] = _bottom_k(table, cap, spec.record_key)
 
     def merge(self, other: Tally):
         for k, v in other.counts.items():
@@ -76,6 +116,12 @@ class Tally:
             self.sums[k] = (n0 + n, s0 + s, s20 + s2)
         for k, v in other.hists.items():
             self.add_hist(k, v)
+        for k, cap in other.record_caps.items():
+            if self.record_caps.setdefault(k, cap) != cap:
+                raise ValueError(
+                    f"records {k!r}: cannot merge samples of {cap} and "
+                    f"{self.record_caps[k]} records"
+                )
         for k, v in other.records.items():
             self.add_records(k, v)
 
@@ -111,6 +157,19 @@ def _column(table: dict, key: str, other: dict) -> np.ndarray:
     n = len(next(iter(table.values()))) if table else 0
     like = other[key]
     return np.full(n, np.nan if like.dtype.kind == "f" else -1, like.dtype)
+
+
+def _bottom_k(table: dict, cap: int, key_columns) -> dict:
+    """The ``cap`` records of smallest key (ties broken by the identifying columns), sorted
+    by the identifying columns."""
+    n = table[KEY].size
+    ids = [table[c] for c in key_columns if c in table]
+    if n > cap:
+        order = np.lexsort((*reversed(ids), table[KEY]))[:cap]
+        table = {k: v[order] for k, v in table.items()}
+        ids = [table[c] for c in key_columns if c in table]
+    order = np.lexsort(tuple(reversed(ids))) if ids else np.arange(table[KEY].size)
+    return {k: v[order] for k, v in table.items()}
 
 
 def binomial(count: int, trials: int) -> tuple[float, float]:
@@ -171,7 +230,8 @@ def tally_to_dataset(tally: Tally, groups, attrs: dict | None = None) -> xr.Data
             data[o.name] = xr.DataArray(np.int64(c[o.name]), attrs={"long_name": o.description})
         elif o.kind == RECORDS and o.name in tally.records:
             for k, v in tally.records[o.name].items():
-                data[f"{o.name}_{k}"] = xr.DataArray(np.asarray(v), dims=(o.dim,))
+                if k != KEY:
+                    data[f"{o.name}_{k}"] = xr.DataArray(np.asarray(v), dims=(o.dim,))
     ds = xr.Dataset(data)
     ds.attrs.update(attrs or {})
     return ds

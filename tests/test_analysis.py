@@ -71,22 +71,34 @@ def scalar(da):
 # ----------------------------------------------------------------- power laws
 
 
+def _curve(ds, N, name=OBS):
+    """(y, x, counts, trials) of one curve of a synthetic study."""
+    sel = {"couplings": 0, "spans": 0, "rule": 0}
+    y = ds[name].isel(sel).sel(N=N)
+    return (
+        y.values,
+        y.NJ0.values,
+        ds[f"{name}_count"].isel(sel).sel(N=N).values,
+        ds[f"{name}_trials"].isel(sel).sel(N=N).values,
+    )
+
+
 def test_power_law_fit_recovers_exponent():
     # one draw (seed 1); calibration over many draws: test_power_law_confidence_intervals_cover
     ds = make_study(power_law(3.0), seed=1)
-    curve = ds[OBS].isel(couplings=0, spans=0, rule=0).sel(N=5)
-    err = ds[f"{OBS}_stderr"].isel(couplings=0, spans=0, rule=0).sel(N=5)
-    r = A.power_law_fit(curve, err, "NJ0")
-    assert r["reason"] == ""
+    y, x, counts, trials = _curve(ds, 5)
+    r = A.power_law_fit(y, x, counts=counts, trials=trials)
+    assert r["reason"] == "" and r["family"] == "binomial"
     assert abs(r["exponent"] - 3.0) < 3 * r["exponent_stderr"]
-    assert abs(r["exponent"] - 3.0) < 0.15
-    assert r["exponent_hi"] - r["exponent_lo"] < 0.6
-    assert 0 < r["exponent_stderr"] < 0.1
-    assert r["points"] >= 4 and r["x_max"] <= 100
-    assert abs(math.log(r["amplitude"] / 1e-2)) < 0.2  # P = 1e-2 (N J0)^3 for every N
-    # every point used is in the small-value range
-    used = curve.values[(curve.NJ0.values >= r["x_min"]) & (curve.NJ0.values <= r["x_max"])]
-    assert np.all(used <= 0.2)
+    assert abs(r["exponent"] - 3.0) < 0.3
+    assert r["exponent_hi"] - r["exponent_lo"] < 1.0
+    assert 0 < r["exponent_stderr"] < 0.2
+    assert r["points"] >= 2 and r["x_max"] <= 100
+    assert abs(math.log(r["amplitude"] / 1e-2)) < 0.5  # P = 1e-2 (N J0)^3 for every N
+    # the window: at least 20 events, below 2 % of the plateau (0.6)
+    used = (x >= r["x_min"]) & (x <= r["x_max"])
+    assert np.all(y[used] <= 0.012) and np.all(counts[used] >= 20)
+    assert r["events_min"] >= 20 and 0.02 <= r["p_value"] <= 1
 
 
 @pytest.mark.parametrize("k, amp", [(2.0, 3e-2), (4.0, 1e-3)])
@@ -95,38 +107,144 @@ def test_power_law_confidence_intervals_cover(k, amp):
     hits, pooled, pulls = [], [], []
     for seed in range(25):
         e = A.small_coupling_exponents(make_study(power_law(k, amp), seed=seed), OBS)
-        ok = (e.points >= 3).values
+        ok = (e.points >= 2).values
         hits += list(((e.exponent_lo <= k) & (k <= e.exponent_hi)).values[ok])
         pulls += list(((e.exponent - k) / e.exponent_stderr).values[ok])
         pooled.append(bool((e.pooled_exponent_lo <= k) & (k <= e.pooled_exponent_hi)))
-    assert 0.9 <= np.mean(hits) and 0.8 <= np.mean(pooled)
+    assert 0.9 <= np.mean(hits) and 0.85 <= np.mean(pooled)
     assert abs(np.mean(pulls)) < 0.25 and 0.7 < np.std(pulls) < 1.3  # unbiased, calibrated
 
 
-def test_power_law_fit_uses_only_the_contiguous_low_x_range():
-    x = np.array([0.1, 0.2, 0.4, 0.8, 1.6, 3.2])
-    y = np.array([0.001, 0.008, 0.064, 0.5, 0.15, 0.19])  # y ~ x^3, then a spike
-    r = A.power_law_fit(y, 0.05 * y, x, max_value=0.2)
-    assert r["points"] == 3 and r["x_max"] == pytest.approx(0.4)
-    assert r["exponent"] == pytest.approx(3.0, abs=1e-9)
+def test_window_needs_twenty_events_and_stays_well_below_the_plateau():
+    from hyst.analysis.power_laws import MIN_EVENTS, PLATEAU_FRACTION
+
+    assert MIN_EVENTS == 20 and PLATEAU_FRACTION == 0.02
+    x = np.array([0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8])
+    trials = np.full(8, 100_000)
+    # 3 and 19 events: out; then 20 ... 1600; the cut is 0.02 x 0.95 = 0.019: the window
+    # ends at 0.05 (a spike) even though the curve comes back below the cut afterwards
+    counts = np.array([3, 19, 20, 160, 1280, 5000, 1000, 95_000])
+    y = counts / trials
+    r = A.power_law_fit(y, x, counts=counts, trials=trials)
+    assert r["points"] == 3 and r["x_min"] == pytest.approx(0.4) and r["x_max"] == 1.6
+    assert r["events_min"] == 20 and r["exponent"] == pytest.approx(3.0, abs=0.05)
+    r = A.power_law_fit(y, x, counts=counts, trials=trials, max_value=0.005)
+    assert r["x_max"] == pytest.approx(0.8)  # 0.0128 > 0.005: the absolute bound
 
 
 def test_power_law_fit_too_few_points_gives_nan_and_reason():
     x = np.array([0.1, 0.2, 0.4, 0.8])
-    y = np.array([0.0, 0.05, 0.3, 0.6])  # a single positive point below 0.2
-    r = A.power_law_fit(y, np.full(4, 0.01), x)
+    trials = np.full(4, 10_000)
+    counts = np.array([0, 50, 3000, 6000])  # a single point with events below the cut
+    r = A.power_law_fit(counts / trials, x, counts=counts, trials=trials)
     assert r["points"] == 1 and "too few" in r["reason"]
     assert all(math.isnan(r[k]) for k in ("exponent", "exponent_stderr", "exponent_lo"))
-    r = A.power_law_fit(np.zeros(4), np.zeros(4), x)
+    zero = np.zeros(4)
+    r = A.power_law_fit(zero, x, counts=zero, trials=trials)
     assert r["points"] == 0 and "too few" in r["reason"] and math.isnan(r["exponent"])
+    with pytest.raises(ValueError, match="counts and trials"):
+        A.power_law_fit(zero, x)
 
 
-def test_power_law_fit_zero_errors_are_floored():
-    x = np.array([0.1, 0.2, 0.4, 0.8])
-    y = 0.1 * x**2
-    e = np.array([0.0, 1e-4, 0.0, 1e-3])
-    r = A.power_law_fit(y, e, x)
-    assert r["exponent"] == pytest.approx(2.0, abs=1e-9) and np.isfinite(r["exponent_stderr"])
+def kinked(k_low=2.0, k_high=4.0, x_c=0.6, amp=3e-4, cap=0.6):
+    """A crossover: P = a_N (u/x_c)^2 below x_c and a_N (u/x_c)^4 above (continuous), with an
+    N-dependent prefactor a_N = amp·N/4, capped at ``cap``."""
+
+    def f(u, n):
+        a = amp * n / 4.0
+        return np.minimum(np.where(u < x_c, a * (u / x_c) ** k_low, a * (u / x_c) ** k_high), cap)
+
+    return f
+
+
+@pytest.mark.parametrize(
+    "grid, trials, amp, tol",
+    [
+        (np.logspace(-1, 2, 13), 100_000, 3e-5, 0.2),
+        (np.logspace(-1, 2, 25), 1_000_000, 3e-4, 0.1),
+    ],
+    ids=["paper-grid", "fine-grid"],
+)
+def test_crossover_slope_two_then_four_recovers_the_slope_above(grid, trials, amp, tol):
+    """Binomial noise, slope 2 at tiny N J0 and 4 above, prefactors growing with N: the
+    per-N fits and the pooled fit give 4. Paper grid (4 per decade, 10^5 systems): the
+    slope-2 part has fewer than 20 events per point (the old fit took such points in);
+    fine grid (8 per decade, 10^6 systems): it has hundreds, and the window drops the
+    points below the crossover."""
+    for seed in range(3):
+        ds = make_study(kinked(amp=amp), seed=seed, nj0=grid, trials=trials)
+        e = A.small_coupling_exponents(ds, OBS)
+        k, dk = scalar(e.pooled_exponent), scalar(e.pooled_exponent_stderr)
+        assert abs(k - 4.0) < max(3 * dk, 1e-9) and abs(k - 4.0) < tol, (k, dk)
+        assert scalar(e.pooled_consistency_p) >= 0.001 and scalar(e.pooled_curves) >= 3
+        pulls = (np.abs(e.exponent - 4.0) / e.exponent_stderr).where(e.points >= 2)
+        assert np.all(pulls.fillna(0) < 4)
+        if amp < 1e-4:
+            continue
+        # the local slopes show the crossover: 2 below x_c, 4 above
+        one = {"couplings": 0, "spans": 0, "rule": 0}
+        slopes = e.local_slope.isel(one).sel(N=10).values
+        errors = e.local_slope_stderr.isel(one).sel(N=10).values
+        xs = e.local_slope_x.isel(one).sel(N=10).values
+        for side, expected in ((xs < 0.5, 2.0), ((xs > 0.7) & (xs < 3), 4.0)):
+            ok = side & np.isfinite(slopes)
+            w = 1 / errors[ok] ** 2
+            mean, err = np.sum(w * slopes[ok]) / w.sum(), 1 / np.sqrt(w.sum())
+            assert abs(mean - expected) < 4 * err, (side, mean, err)
+
+
+def test_pooling_allows_n_dependent_prefactors_and_refuses_inconsistent_exponents():
+    ds = make_study(lambda u, n: np.minimum(1e-4 * n**2 * u**3, 0.6), seed=4)
+    e = A.small_coupling_exponents(ds, OBS)
+    assert abs(scalar(e.pooled_exponent) - 3.0) < 3 * scalar(e.pooled_exponent_stderr)
+    assert scalar(e.pooled_consistency_p) > 0.001 and scalar(e.pooled_n_min) == 2
+    assert str(e.pooled_reason.values.squeeze()) == ""
+    # the pooled local slope (window end points, all N) agrees
+    assert abs(scalar(e.pooled_local_slope) - 3.0) < 3 * scalar(e.pooled_local_slope_stderr)
+    # N = 2 with another exponent: left out, the others pooled
+    outlier = make_study(lambda u, n: np.minimum(1e-3 * u ** np.where(n == 2, 1.5, 3.0), 0.6))
+    e = A.small_coupling_exponents(outlier, OBS)
+    assert scalar(e.pooled_n_min) == 3 and scalar(e.pooled_curves) == len(NS) - 1
+    assert abs(scalar(e.pooled_exponent) - 3.0) < 3 * scalar(e.pooled_exponent_stderr)
+    # exponents that drift with N: no pooled value
+    drifting = make_study(lambda u, n: np.minimum(1e-2 * u ** (n / 2.0), 0.6), trials=10**6)
+    e = A.small_coupling_exponents(drifting, OBS)
+    assert math.isnan(scalar(e.pooled_exponent)) and scalar(e.pooled_consistency_p) < 0.001
+    assert "inconsistent" in str(e.pooled_reason.values.squeeze())
+    per_n = e.exponent.squeeze().dropna("N")
+    pulls = (per_n - per_n.N / 2.0) / e.exponent_stderr.squeeze().sel(N=per_n.N)
+    assert per_n.size >= 5 and np.all(np.abs(pulls) < 4)
+
+
+def test_local_slopes_of_an_exact_power_law_and_their_errors():
+    x = np.logspace(-1, 1, 9)
+    n = np.full(9, 1e6)
+    p = 1e-3 * x**2.5
+    s = A.local_slopes(x, p, p * n, n)
+    np.testing.assert_allclose(s["slope"], 2.5, rtol=1e-12)
+    np.testing.assert_allclose(s["x_mid"], np.sqrt(x[:-1] * x[1:]))
+    var = (1 - p) / (p * n)
+    np.testing.assert_allclose(s["stderr"], np.sqrt(var[:-1] + var[1:]) / np.log(x[1] / x[0]))
+    s = A.local_slopes(x, np.where(x < 0.15, 0.0, p), np.where(x < 0.15, 0, p * n), n)
+    assert np.isnan(s["slope"][0]) and np.isfinite(s["slope"][1:]).all()
+
+
+def test_mean_observables_are_fitted_as_quasi_poisson_counts():
+    """f_G-like means: most systems contribute 0, a fraction p = A x^k contribute an
+    exponential value; the mean, its standard error and the fit from the sums."""
+    rng = np.random.default_rng(11)
+    x = np.logspace(-1, 2, 13)
+    n = 100_000
+    p = np.minimum(2e-3 * x**3, 1.0)
+    hits = rng.binomial(n, p)
+    sums = np.array([rng.exponential(0.2, h).sum() for h in hits])
+    sumsq = np.array([(rng.exponential(0.2, h) ** 2).sum() for h in hits])
+    mean = sums / n
+    stderr = np.sqrt(np.maximum(sumsq / n - mean**2, 0) / (n - 1))
+    r = A.power_law_fit(mean, x, stderr=stderr)
+    assert r["family"] == "poisson" and r["reason"] == ""
+    assert abs(r["exponent"] - 3.0) < 3 * r["exponent_stderr"] and r["exponent_stderr"] < 0.25
+    assert r["events_min"] >= 20
 
 
 def test_small_coupling_exponents_per_curve_and_pooled():
@@ -134,25 +252,26 @@ def test_small_coupling_exponents_per_curve_and_pooled():
     e = A.small_coupling_exponents(ds, OBS)
     assert e.exponent.dims == ("couplings", "spans", "rule", "N")
     assert e.pooled_exponent.dims == ("couplings", "spans", "rule")
-    ok = e.points >= 3
+    assert e.local_slope.dims == ("couplings", "spans", "rule", "N", "slope_step")
+    ok = e.points >= 2
     assert ok.sum() >= 10
     inside = (e.exponent_lo <= 4.0) & (4.0 <= e.exponent_hi)
-    assert inside.where(ok).sum() >= 0.8 * ok.sum()  # 95 % intervals
-    assert np.all(np.abs(e.exponent.where(ok) - 4.0).fillna(0) < 0.5)
+    # 95 % intervals (14 fits: a loose bound; calibration over many draws is tested above)
+    assert inside.where(ok).sum() >= 0.7 * ok.sum()
+    assert np.all(np.abs(e.exponent.where(ok) - 4.0).fillna(0) < 0.6)
     assert np.all((e.pooled_exponent_lo <= 4.0) & (4.0 <= e.pooled_exponent_hi))
-    assert np.all(np.abs(e.pooled_exponent - 4.0) < 0.1)
-    assert np.all(e.pooled_points > e.points.max())
-    assert np.all(e.pooled_chi2_reduced < 2.0)  # one power law for all N: collapse
+    assert np.all(np.abs(e.pooled_exponent - 4.0) < 3 * e.pooled_exponent_stderr)
+    assert np.all(e.pooled_exponent_stderr < 0.1) and np.all(e.pooled_points > e.points.max())
+    assert np.all(e.pooled_consistency_p > 0.001)  # one exponent for all N
+    # local slopes inside the window are those between the window's points
+    in_window = e.local_slope_in_window.astype(bool)
+    inside = (e.local_slope_x > e.x_min) & (e.local_slope_x < e.x_max)
+    assert in_window.sum() > 0 and np.all(~in_window | inside)
+    assert np.all(np.abs(e.local_slope.where(in_window) - 4.0).fillna(0) < 1.0)
     assert set(np.unique(e.reason.where(~ok, "").values)) <= {
         "",
         *[str(r) for r in e.reason.values.ravel() if "too few" in str(r)],
     }
-
-
-def test_pooled_fit_detects_missing_collapse():
-    ds = make_study(power_law(3.0), a=0.5)  # collapses against N^0.5 J0, not N J0
-    e = A.small_coupling_exponents(ds, OBS)
-    assert scalar(e.pooled_chi2_reduced) > 10
 
 
 def test_exponents_with_j0_dimension():
@@ -400,16 +519,36 @@ def test_analyse_study_writes_netcdf(tmp_path):
 
 
 def test_curve_saturating_below_the_cut_is_not_fitted_on_its_plateau():
-    """P = 0.15 (1 − exp(−(NJ0/3)^4)) saturates below max_value = 0.2: the fit uses
-    only the rising part and recovers k = 4 (without the relative cut it gets ~0.5)."""
-    from hyst.analysis import power_law_fit
-
+    """P = 0.15 (1 − exp(−(NJ0/3)^4)) saturates at 0.15: the window stays below a tenth of
+    it, so the fit uses only the rising part and recovers k = 4."""
     x = np.logspace(-1, 2, 13)
+    n = np.full(13, 10**7)
     y = 0.15 * (1 - np.exp(-((x / 3.0) ** 4)))
-    n = 10**7
-    err = np.sqrt(y * (1 - y) / n)
-    fit = power_law_fit(
-        xr.DataArray(y, dims="NJ0", coords={"NJ0": x}),
-        xr.DataArray(err, dims="NJ0", coords={"NJ0": x}),
+    fit = A.power_law_fit(y, x, counts=y * n, trials=n)
+    assert abs(fit["exponent"] - 4) < 0.1 and fit["x_max"] < 3.0, fit
+
+
+def test_captions_quote_rule_independent_exponents_once():
+    """P_g^0 is the same data under every rule (the rules see the same systems): quoted
+    once; P_sl differs between rules: quoted per rule; a non-pooled exponent says why."""
+    from hyst.report import exponents
+
+    rules = ("0", "1", "1p", "2")
+    gap = make_study(power_law(4.0, amp=1e-3), name="gap_probability_at_zero", rules=("1",))
+    same = xr.concat([gap.isel(rule=0)] * 4, dim="rule").assign_coords(rule=list(rules))
+    ds = make_study(power_law(3.0), rules=rules, seed=2).merge(same)
+    drifting = make_study(
+        lambda u, n: np.minimum(1e-2 * u ** (n / 2.0), 0.6),
+        name="self_loop_probability_at_zero",
+        rules=rules,
+        trials=10**6,
     )
-    assert abs(fit["exponent"] - 4) < 0.3, fit
+    ds = ds.merge(drifting)
+    text = exponents(A.analyse_study(ds))
+    gaps = [t for t in text if t.startswith("P_g^0")]
+    assert len(gaps) == 1 and gaps[0].endswith("[every rule]") and "(paper 4)" in gaps[0]
+    loops = [t for t in text if t.startswith("P_sl ~")]
+    assert len(loops) == 4 and [t.split("[")[-1] for t in loops] == [f"rule={r}]" for r in rules]
+    assert all("(paper 3)" in t and " N >= " in t for t in loops)
+    zero = [t for t in text if t.startswith("P_sl^0")]
+    assert len(zero) == 4 and all("inconsistent with one exponent" in t for t in zero)

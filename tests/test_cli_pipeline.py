@@ -10,7 +10,7 @@ from hyst.cli import main
 def test_config_check_reports_and_rejects(tmp_path, capsys):
     assert main(["config", "check", "config/quick.yaml"]) == 0
     out = capsys.readouterr().out
-    assert "valid; 16 studies" in out and "23 figures" in out
+    assert "valid; 16 studies" in out and "29 figures" in out
     assert "study n2_pairs (pairs): 3 jobs" in out and "study loops (loops): 22 jobs" in out
     assert "20 networks" in out  # 13 distinct (d1, d2) panels and 7 N of random chains
     bad = tmp_path / "bad.yaml"

@@ -231,7 +231,8 @@ def test_saturated_loop_l4_records_lie_in_the_two_spin_region(spans):
     |c_kl − c_lk| > |h̃_l − h̃_k| (the N = 2 spin condition with rescaled midpoints)."""
     from hyst.sampler import Point, sample_point
 
-    tally = sample_point(Point("random", spans, "1", 64, 10.0), 300, 3, ["saturated_loop"])
+    point = Point("random", spans, "1", 64, 10.0)
+    tally = sample_point(point, 300, 3, ["saturated_loop"], records={"l4": 10**6})
     rec = tally.records["l4"]
     assert tally.counts["saturated_loop_probability"] > 100
     assert rec["c_kl"].size > 20

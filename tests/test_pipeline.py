@@ -86,7 +86,9 @@ def test_local_run_matches_direct_kernel_calls(local_run):
     assert ds["tiny_large_n"].attrs["sweep"] == "J0" and ds["tiny_random"].attrs["sweep"] == "NJ0"
     for name, study in config["studies"].items():
         for labels, spec in study_specs(study, config["seed"]):
-            tally = sample_point(spec.point, spec.samples, spec.seed, spec.groups)
+            tally = sample_point(
+                spec.point, spec.samples, spec.seed, spec.groups, records=dict(spec.records)
+            )
             direct = tally_to_dataset(tally, spec.groups, spec.attrs())
             xr.testing.assert_identical(read_dataset(work / spec.path("results")), direct)
             sel = ds[name].sel({k: v for k, v in labels.items()})
@@ -320,7 +322,10 @@ def test_quick_preset_renders_every_figure_with_captions_and_report(quick_run):
             assert (figures / f"{name}.{ext}").stat().st_size > 1000, name
     caption = (figures / "fig2_random_hysterons.caption.rst").read_text()
     assert "4000 samples per point" in caption and "Small-coupling exponents" in caption
-    assert "P_sl ~ (N J0)^" in caption and "(paper 3)" in caption
+    # 4000 samples at 2 NJ0 per decade: a window of >= 20 events below 2 % of the plateau
+    # may hold too few points; the caption says so, next to the paper's slope
+    assert re.search(r"P_sl(?: ~ \(N J0\)\^|: per-N| not determined)", caption), caption
+    assert "(paper 3)" in caption
     report = work / "report.html"
     snakemake(work, cfg, "--report", str(report))
     text = report.read_text(errors="ignore")

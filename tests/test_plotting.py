@@ -85,14 +85,10 @@ def make_study(
     data["l4_h_tilde_l"] = (("l4_loop",), np.where(flip, hk, hk + dh))
     data["l4_sigma_k"] = (("l4_loop",), np.zeros(l4))
     data["l4_sigma_l"] = (("l4_loop",), np.zeros(l4))
-    data["l4_spans"] = (
-        ("l4_loop",),
-        np.array(["spin", "hysteron"] * (l4 // 2) + ["spin"] * (l4 % 2)),
-    )
-    data["l4_couplings"] = (("l4_loop",), np.full(l4, couplings[0]))
-    data["l4_rule"] = (("l4_loop",), np.full(l4, rules[0]))
-    data["l4_N"] = (("l4_loop",), np.full(l4, 1024))
-    data["l4_NJ0"] = (("l4_loop",), np.full(l4, 10.0))
+    # each record's point as indices into the coordinates (the collected layout)
+    data["l4_spans_index"] = (("l4_loop",), (np.arange(l4) % len(spans)).astype(np.int8))
+    for axis in ("couplings", "rule", "N", "NJ0"):
+        data[f"l4_{axis}_index"] = (("l4_loop",), np.zeros(l4, np.int8))
     coords = {
         "couplings": list(couplings),
         "spans": list(spans),
@@ -143,7 +139,9 @@ def make_datasets(NJ0=(0.1, 1.0, 10.0, 100.0), nan_at=None) -> dict:
             "well_behaved_rule2", couplings=("columns", "rows", "symmetric"), rules=("2",), **kw
         ),
         "pairs": make_pairs(),
-        "large_l4": make_study("large_l4", N=(2,), NJ0=(10.0,), l4=200),
+        "large_l4": make_study(
+            "large_l4", spans=("spin", "hysteron"), N=(1024,), NJ0=(10.0,), l4=200
+        ),
         "beyond": make_study("beyond", N=(2, 4, 8, 12, 14, 16), spans=SPANS, **kw),
     }
 
@@ -227,6 +225,7 @@ BINDINGS = {
     "random_chains": ["chains"],
     "fundamental_loops": ["loops"],
     "self_loop_free_versus_n": ["beyond"],
+    "local_slopes": ["random_hysterons"],
 }
 FIG2 = (
     "gap_probability_at_zero",
@@ -234,6 +233,7 @@ FIG2 = (
     "self_loop_probability_at_zero",
     "self_loop_probability",
 )
+SLOPE = r"$d \ln P / d \ln (N J_0)$"
 #: Per figure type: (number of main panels, the y label of each panel, from the catalogue).
 CONTENT = {
     "gaps_and_self_loops": (4, [catalogue.label(o) for o in FIG2]),
@@ -272,6 +272,8 @@ CONTENT = {
         4,
         [catalogue.label("self_loop_probability")] * 3 + [r"$1-P_{sl}$"],
     ),
+    # P_g^0, P_sl^0, P_sl, P_RC and f_G: three per row, the slope label on the first column
+    "local_slopes": (5, [SLOPE, "", "", SLOPE, ""]),
 }
 
 

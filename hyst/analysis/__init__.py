@@ -1,19 +1,17 @@
-"""Quantitative analysis: fits of single curves (:mod:`hyst.analysis.fits`) and analyses of
-study datasets (:mod:`hyst.analysis.study`)."""
+"""Quantitative analysis: small-coupling power laws fitted to counts
+(:mod:`hyst.analysis.power_laws`, laid out over datasets by :mod:`hyst.analysis.exponents`),
+exponential decays and collapses (:mod:`hyst.analysis.fits`), and the analyses of study
+datasets (:mod:`hyst.analysis.study`)."""
 
-from hyst.analysis.fits import (
-    collapse_fit,
-    collapse_quality,
-    exponential_fit,
-    power_law_fit,
-)
+from hyst.analysis.curves import CURVE_DIMS
+from hyst.analysis.exponents import small_coupling_exponents
+from hyst.analysis.fits import collapse_fit, collapse_quality, exponential_fit
+from hyst.analysis.power_laws import local_slopes, power_law_fit
 from hyst.analysis.study import (
-    CURVE_DIMS,
     analyse_study,
     collapse_exponent,
     plateau,
     plateau_versus_n,
-    small_coupling_exponents,
 )
 
 __all__ = [
@@ -23,6 +21,7 @@ __all__ = [
     "collapse_fit",
     "collapse_quality",
     "exponential_fit",
+    "local_slopes",
     "plateau",
     "plateau_versus_n",
     "power_law_fit",

@@ -1,5 +1,5 @@
-"""Fits of single curves and of families of curves (no datasets): power laws, exponential
-decay, and the quality of a scaling collapse.
+"""Fits of single curves and of families of curves (no datasets): exponential decay and the
+quality of a scaling collapse (small-coupling power laws: :mod:`hyst.analysis.power_laws`).
 
 All functions are pure: numpy arrays in, dicts out. Error floors: a zero or
 invalid error is replaced by the smallest positive error of the same curve.
@@ -10,26 +10,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import xarray as xr
 from scipy import interpolate, optimize, stats
 
 _SIGMA_FLOOR = 1e-6  # smallest relative (log-space) error allowed in fits
-_IRLS_STEPS = 4  # reweighting passes of the log-log fits
 
 
 # --------------------------------------------------------------------------
 # one-curve fits
 # --------------------------------------------------------------------------
-
-
-def _as_values(v, like: xr.DataArray | None = None) -> np.ndarray:
-    if isinstance(v, str):
-        if like is None:
-            raise ValueError(f"x={v!r} given by name needs y as a DataArray")
-        return np.asarray(like[v].values, dtype=float)
-    if isinstance(v, xr.DataArray):
-        return np.asarray(v.values, dtype=float)
-    return np.asarray(v, dtype=float)
 
 
 def _weighted_line(t: np.ndarray, z: np.ndarray, s: np.ndarray | None) -> dict:
@@ -66,115 +54,6 @@ def _log_sigma(y: np.ndarray, yerr: np.ndarray) -> np.ndarray | None:
         return None
     s = np.where(good, s, s[good].min())
     return np.maximum(s, _SIGMA_FLOOR)
-
-
-#: The small-coupling range also stays below this fraction of the curve's largest value,
-#: so that a curve saturating below ``max_value`` is not fitted on its plateau.
-MAX_FRACTION_OF_PLATEAU = 0.25
-
-
-def _select_power_law(x: np.ndarray, y: np.ndarray, max_value: float) -> np.ndarray:
-    """Indices (in x order) of the small-value range: 0 < y ≤ max_value and
-    y ≤ MAX_FRACTION_OF_PLATEAU × max(y), x > 0, and only before y first exceeds
-    that bound (NaN and zero points are skipped without breaking the range)."""
-    finite = y[np.isfinite(y)]
-    if finite.size:
-        max_value = min(max_value, MAX_FRACTION_OF_PLATEAU * float(finite.max()))
-    order = np.argsort(x, kind="stable")
-    keep = []
-    for i in order:
-        if not (np.isfinite(x[i]) and x[i] > 0 and np.isfinite(y[i])):
-            continue
-        if y[i] > max_value:
-            break
-        if y[i] > 0:
-            keep.append(i)
-    return np.asarray(keep, dtype=int)
-
-
-def _nan_power_law(points: int, reason: str, x_min=math.nan, x_max=math.nan) -> dict:
-    return {
-        "exponent": math.nan,
-        "exponent_stderr": math.nan,
-        "exponent_lo": math.nan,
-        "exponent_hi": math.nan,
-        "amplitude": math.nan,
-        "log_amplitude_stderr": math.nan,
-        "chi2_reduced": math.nan,
-        "points": int(points),
-        "x_min": float(x_min),
-        "x_max": float(x_max),
-        "reason": reason,
-    }
-
-
-def _fit_loglog(x, y, yerr, min_points: int, confidence: float = 0.95) -> dict:
-    n = x.size
-    if n == 0:
-        return _nan_power_law(0, "too few points: none in the small-value range")
-    if n < max(min_points, 2):
-        return _nan_power_law(n, f"too few points: {n} < {max(min_points, 2)}", x.min(), x.max())
-    if np.unique(x).size < 2:
-        return _nan_power_law(n, "too few distinct x values", x.min(), x.max())
-    s = _log_sigma(y, yerr)
-    lx, ly = np.log(x), np.log(y)
-    f = _weighted_line(lx, ly, s)
-    if s is not None:
-        # Iteratively reweighted: a point's relative error scales as
-        # 1/sqrt(expected count), so rescale the observed σ_log by
-        # sqrt(y/ŷ) with ŷ the fitted curve. Weights from the observed values
-        # favour upward fluctuations at low counts and bias the exponent.
-        for _ in range(_IRLS_STEPS):
-            ratio = np.exp(ly - (f["coef"][0] + f["coef"][1] * lx))
-            f = _weighted_line(lx, ly, np.maximum(s * np.sqrt(ratio), _SIGMA_FLOOR))
-    k = float(f["coef"][1])
-    se = float(math.sqrt(f["cov"][1, 1])) if np.isfinite(f["cov"][1, 1]) else math.nan
-    if f["dof"] > 0:
-        half = float(stats.t.ppf(0.5 + confidence / 2, f["dof"])) * se
-    else:
-        half = math.nan
-    return {
-        "exponent": k,
-        "exponent_stderr": se,
-        "exponent_lo": k - half,
-        "exponent_hi": k + half,
-        "amplitude": float(math.exp(f["coef"][0])),
-        "log_amplitude_stderr": float(math.sqrt(f["cov"][0, 0]))
-        if np.isfinite(f["cov"][0, 0])
-        else math.nan,
-        "chi2_reduced": float(f["chi2_reduced"]),
-        "points": int(n),
-        "x_min": float(x.min()),
-        "x_max": float(x.max()),
-        "reason": "",
-    }
-
-
-def power_law_fit(y, yerr, x="NJ0", *, max_value: float = 0.2, min_points: int = 3) -> dict:
-    """Fit y ≈ A·x^k on the small-coupling side of one curve.
-
-    Weighted least squares of log y against log x, using the points with
-    0 < y ≤ ``max_value`` in the contiguous low-x range before y first exceeds
-    ``max_value``; σ(log y) = yerr/y (zero errors replaced by the smallest
-    positive one), iteratively reweighted to the fitted curve as
-    σ·sqrt(y/ŷ) (counting statistics; avoids the bias of weighting by the
-    observed fluctuations at low counts). The covariance is scaled by χ²_red
-    when χ²_red > 1; the 95 % interval uses Student's t with n − 2 degrees of
-    freedom.
-
-    ``y``, ``yerr``: 1-D arrays or DataArrays; ``x``: the abscissa values, or
-    the name of a coordinate of ``y``. Returns a dict with exponent,
-    exponent_stderr, exponent_lo, exponent_hi, amplitude (A),
-    log_amplitude_stderr, chi2_reduced, points, x_min, x_max and reason
-    ("" on success; otherwise all fitted numbers are NaN).
-    """
-    xv = _as_values(x, y if isinstance(y, xr.DataArray) else None)
-    yv = _as_values(y)
-    ev = _as_values(yerr)
-    if not (xv.shape == yv.shape == ev.shape) or yv.ndim != 1:
-        raise ValueError("power_law_fit needs 1-D y, yerr, x of equal length")
-    idx = _select_power_law(xv, yv, max_value)
-    return _fit_loglog(xv[idx], yv[idx], ev[idx], min_points)
 
 
 def exponential_fit(n, y, yerr, *, min_points: int = 3) -> dict:

@@ -18,188 +18,34 @@ always N·J0: on a J0 grid it is the 2-D coordinate NJ0 = N·J0, so exponents an
 the collapse are reported against N·J0 whatever the grid. All functions are
 pure: xarray in, xarray Datasets out.
 
-Error floors: a probability estimated as 0 or 1 has a binomial standard error
-of 0; its error is floored at one count, 1/trials.
+The small-coupling exponents (per N, pooled where consistent, local slopes) are
+those of :mod:`hyst.analysis.exponents`. Error floors: a probability estimated
+as 0 or 1 has a binomial standard error of 0; its error is floored at one count,
+1/trials.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import xarray as xr
 
 from hyst import catalogue
-from hyst.analysis.fits import (
-    _fit_loglog,
-    _select_power_law,
-    collapse_fit,
-    exponential_fit,
-)
+from hyst.analysis.curves import CURVE_DIMS, Curves, collect, finish
+from hyst.analysis.exponents import DESCRIPTIONS, small_coupling_exponents
+from hyst.analysis.fits import collapse_fit, exponential_fit
+from hyst.analysis.power_laws import MAX_VALUE
 
-#: Dimensions that label one curve (besides the abscissa).
-CURVE_DIMS = ("couplings", "spans", "rule", "N")
-
-
-def _x_dim(da: xr.DataArray, ds: xr.Dataset, x: str) -> str:
-    if x in da.dims:
-        return x
-    if x not in ds.variables:
-        raise KeyError(f"{x!r} is neither a dimension nor a coordinate of the dataset")
-    cands = [d for d in ds[x].dims if d in da.dims and d not in CURVE_DIMS]
-    if len(cands) != 1:
-        raise ValueError(f"cannot tell the abscissa dimension of {x!r} (dims {ds[x].dims})")
-    return cands[0]
-
-
-def _errors(ds: xr.Dataset, observable: str) -> xr.DataArray:
-    """Standard errors with the module's floors (see the module docstring)."""
-    y = ds[observable]
-    if f"{observable}_stderr" in ds:
-        e = ds[f"{observable}_stderr"].astype(float)
-    else:
-        e = xr.full_like(y, np.nan, dtype=float)
-    if f"{observable}_count" in ds and f"{observable}_trials" in ds:
-        trials = ds[f"{observable}_trials"].astype(float)
-        floor = 1.0 / trials.where(trials > 0)
-        e = xr.where(np.isfinite(e), np.maximum(e, floor), floor)
-    return e.where(np.isfinite(y))
-
-
-class _Curves:
-    """An observable arranged as (*curve dims, x) numpy arrays."""
-
-    def __init__(self, ds: xr.Dataset, observable: str, x: str):
-        if observable not in ds:
-            raise KeyError(f"observable {observable!r} not in dataset")
-        da = ds[observable].astype(float)
-        self.xdim = _x_dim(da, ds, x)
-        self.dims = tuple(d for d in da.dims if d != self.xdim)
-        order = (*self.dims, self.xdim)
-        self.y = da.transpose(*order).values
-        self.e = _errors(ds, observable).broadcast_like(da).transpose(*order).values
-        xv = ds[x].astype(float).broadcast_like(da)
-        self.x = xv.transpose(*order).values
-        self.coords = {
-            d: ds[d].values if d in ds.coords else np.arange(ds.sizes[d]) for d in self.dims
-        }
-        self.shape = self.y.shape[:-1]
-        self.ds = ds
-
-    def group_dims(self) -> tuple[str, ...]:
-        return tuple(d for d in self.dims if d != "N")
-
-    def n_values(self) -> np.ndarray:
-        return np.asarray(self.coords["N"], float)
-
-    def groups(self):
-        """Yield (group index tuple, list of (N, x, y, e)) over non-N dims."""
-        gd = self.group_dims()
-        gshape = tuple(self.y.shape[self.dims.index(d)] for d in gd)
-        nax = self.dims.index("N") if "N" in self.dims else None
-        for gi in np.ndindex(*gshape):
-            curves = []
-            nlen = self.y.shape[nax] if nax is not None else 1
-            for k in range(nlen):
-                full = list(gi)
-                if nax is not None:
-                    full.insert(nax, k)
-                full = tuple(full)
-                nval = float(self.coords["N"][k]) if nax is not None else math.nan
-                curves.append((nval, self.x[full], self.y[full], self.e[full]))
-            yield gi, curves
-
-    def make(self, dims: Sequence[str], data: dict, attrs: dict | None = None) -> xr.Dataset:
-        coords = {d: self.coords[d] for d in dims}
-        out = xr.Dataset({k: (tuple(dims), v) for k, v in data.items()}, coords=coords)
-        out.attrs.update(attrs or {})
-        return out
-
-
-def _collect(keys: Iterable[str], shape) -> dict:
-    return {k: np.empty(shape, dtype=object) for k in keys}
-
-
-def _finish(arrays: dict) -> dict:
-    out = {}
-    for k, a in arrays.items():
-        flat = list(a.ravel())
-        if flat and isinstance(flat[0], str):
-            out[k] = np.array(flat, dtype=str).reshape(a.shape)
-        elif flat and isinstance(flat[0], int | np.integer):
-            out[k] = np.array(flat, dtype=np.int32).reshape(a.shape)
-        else:
-            out[k] = np.array(flat, dtype=float).reshape(a.shape)
-    return out
-
-
-_PL_KEYS = (
-    "exponent",
-    "exponent_stderr",
-    "exponent_lo",
-    "exponent_hi",
-    "amplitude",
-    "chi2_reduced",
-    "points",
-    "x_min",
-    "x_max",
-    "reason",
-)
-
-
-# --------------------------------------------------------------------------
-# dataset-level analyses
-# --------------------------------------------------------------------------
-
-
-def small_coupling_exponents(
-    ds: xr.Dataset, observable: str, *, x: str = "NJ0", max_value: float = 0.2, min_points: int = 3
-) -> xr.Dataset:
-    """Small-coupling power-law exponent k in P ≈ A·(N J0)^k, per curve and pooled.
-
-    Per curve (every couplings × spans × rule × N): :func:`power_law_fit` of
-    the observable against ``x``. Pooled (every couplings × spans × rule): one
-    weighted log-log fit through the selected points of all N together — the
-    paper's collapse claim means one exponent and amplitude for all N, so the
-    pooled χ²_red is also a test of the collapse on the power-law side.
-    Variables: exponent, exponent_stderr, exponent_lo, exponent_hi (95 %),
-    amplitude, chi2_reduced, points, x_min, x_max, reason, and pooled_* for each.
-    """
-    c = _Curves(ds, observable, x)
-    per = _collect(_PL_KEYS, c.shape)
-    for idx in np.ndindex(*c.shape):
-        sel = _select_power_law(c.x[idx], c.y[idx], max_value)
-        r = _fit_loglog(c.x[idx][sel], c.y[idx][sel], c.e[idx][sel], min_points)
-        for k in _PL_KEYS:
-            per[k][idx] = r[k]
-    out = c.make(c.dims, _finish(per))
-    gd = c.group_dims()
-    gshape = tuple(c.y.shape[c.dims.index(d)] for d in gd)
-    pooled = _collect(_PL_KEYS, gshape)
-    for gi, curves in c.groups():
-        xs, ys, es = [], [], []
-        for _n, xv, yv, ev in curves:
-            sel = _select_power_law(xv, yv, max_value)
-            xs.append(xv[sel])
-            ys.append(yv[sel])
-            es.append(ev[sel])
-        r = _fit_loglog(np.concatenate(xs), np.concatenate(ys), np.concatenate(es), min_points)
-        for k in _PL_KEYS:
-            pooled[k][gi] = r[k]
-    pooled_ds = c.make(gd, {f"pooled_{k}": v for k, v in _finish(pooled).items()})
-    out = xr.merge([out, pooled_ds])
-    out.attrs.update(
-        {
-            "observable": observable,
-            "x": x,
-            "max_value": float(max_value),
-            "min_points": int(min_points),
-            "description": "small-coupling power law P ~ A x^k: weighted LSQ of log P vs log x "
-            "on 0 < P <= max_value before P first exceeds max_value",
-        }
-    )
-    return out
+__all__ = [
+    "CURVE_DIMS",
+    "analyse_study",
+    "collapse_exponent",
+    "paper_slopes",
+    "plateau",
+    "plateau_versus_n",
+]
 
 
 def plateau(ds: xr.Dataset, observable: str, *, x: str = "NJ0", n_last: int = 1) -> xr.Dataset:
@@ -212,7 +58,7 @@ def plateau(ds: xr.Dataset, observable: str, *, x: str = "NJ0", n_last: int = 1)
     """
     if n_last < 1:
         raise ValueError("n_last must be >= 1")
-    c = _Curves(ds, observable, x)
+    c = Curves(ds, observable, x)
     val = np.full(c.shape, np.nan)
     err = np.full(c.shape, np.nan)
     xmin = np.full(c.shape, np.nan)
@@ -268,7 +114,7 @@ def plateau_versus_n(
     against N (zeros skipped, only N ≥ ``n_min`` when given) gives xi,
     xi_stderr, rate = 1/ξ, amplitude, chi2_reduced and p_value (goodness).
     """
-    c = _Curves(ds, observable, x)
+    c = Curves(ds, observable, x)
     if "N" not in c.dims:
         raise ValueError("plateau_versus_n needs an N dimension")
     val = np.full(c.shape, np.nan)
@@ -303,7 +149,7 @@ def plateau_versus_n(
     gd = c.group_dims()
     nax = c.dims.index("N")
     gshape = tuple(c.y.shape[c.dims.index(d)] for d in gd)
-    res = _collect(keys, gshape)
+    res = collect(keys, gshape)
     nv = c.n_values()
     for gi in np.ndindex(*gshape):
         sl = list(gi)
@@ -315,7 +161,7 @@ def plateau_versus_n(
             res[k][gi] = r[k]
     fit = c.make(
         gd,
-        {f"decay_{k}" if k not in ("xi", "xi_stderr") else k: a for k, a in _finish(res).items()},
+        {f"decay_{k}" if k not in ("xi", "xi_stderr") else k: a for k, a in finish(res).items()},
     )
     out = xr.merge([out, fit])
     out.attrs.update(
@@ -343,11 +189,11 @@ def collapse_exponent(
     dof, terms, reason and q (Q on the ``a`` grid dimension). It is the
     dict of :func:`collapse_fit` laid out over the group dimensions.
     """
-    c = _Curves(ds, observable, x)
+    c = Curves(ds, observable, x)
     gd = c.group_dims()
     gshape = tuple(c.y.shape[c.dims.index(d)] for d in gd)
     keys = ("a_best", "a_stderr", "a_lo", "a_hi", "q_min", "dof", "terms", "reason")
-    res = _collect(keys, gshape)
+    res = collect(keys, gshape)
     grid = np.linspace(0.0, 2.0, 81) if a_grid is None else np.asarray(a_grid, float)
     q = np.full((*gshape, grid.size), np.nan)
     for gi, curves in c.groups():
@@ -355,7 +201,7 @@ def collapse_exponent(
         for k in keys:
             res[k][gi] = r[k]
         q[gi] = r["q_grid"]
-    out = c.make(gd, _finish(res))
+    out = c.make(gd, finish(res))
     out["q"] = ((*gd, "a"), q)
     out = out.assign_coords(a=grid)
     out.attrs.update(
@@ -375,16 +221,6 @@ def collapse_exponent(
 # --------------------------------------------------------------------------
 
 _ATTRS = {
-    "exponent": "small-coupling power-law exponent k, P ~ A x^k (per curve)",
-    "exponent_stderr": "standard error of k (scaled by sqrt(chi2_red) when > 1)",
-    "exponent_lo": "lower 95% limit of k (Student t, n-2 dof)",
-    "exponent_hi": "upper 95% limit of k (Student t, n-2 dof)",
-    "amplitude": "power-law amplitude A",
-    "chi2_reduced": "reduced chi2 of the log-log fit",
-    "points": "number of points in the fit",
-    "x_min": "smallest x in the fit",
-    "x_max": "largest x in the fit",
-    "reason": "why the fit is NaN ('' when it succeeded)",
     "paper_slope": "the paper's small-coupling slope for this ensemble (NaN: none stated)",
     "plateau": "large-coupling value: weighted mean over the largest x values",
     "plateau_stderr": "standard error of the plateau",
@@ -416,7 +252,7 @@ _ATTRS = {
 
 def _describe(name: str) -> str:
     base = name[len("pooled_") :] if name.startswith("pooled_") else name
-    text = _ATTRS.get(base, base)
+    text = _ATTRS.get(base) or DESCRIPTIONS.get(base, base)
     return f"pooled over N: {text}" if name.startswith("pooled_") else text
 
 
@@ -440,7 +276,7 @@ def analyse_study(
     observables: Sequence[str] | None = None,
     *,
     x: str = "NJ0",
-    max_value: float = 0.2,
+    max_value: float = MAX_VALUE,
     at: float = 100.0,
     n_last: int = 1,
     collapse_max_value: float | None = None,
@@ -511,8 +347,9 @@ def analyse_study(
             if collapse_max_value is None
             else float(collapse_max_value),
             "observables": ",".join(observables),
-            "description": "hyst.analysis: small-coupling power laws against N J0, plateaus, "
-            "1-P vs N decay, collapse exponent a in N^a J0 (paper: a = 1)",
+            "description": "hyst.analysis: small-coupling power laws against N J0 (per N, "
+            "pooled where consistent, local slopes), plateaus, 1-P vs N decay, collapse "
+            "exponent a in N^a J0 (paper: a = 1)",
         }
     )
     return out

@@ -74,7 +74,13 @@ class Scaling:
 
 @dataclass(frozen=True)
 class Observable:
-    """One observable of a sampled point (see the module docstring)."""
+    """One observable of a sampled point (see the module docstring).
+
+    Records only: ``record_key`` names the integer columns that identify one record within
+    its point (e.g. system index, branch, loop index; a column a table lacks counts as −1),
+    which key the point's seeded bottom-k sample (:mod:`hyst.statistics`);
+    ``record_dtypes`` the stored dtype of each column.
+    """
 
     name: str
     kind: str
@@ -86,6 +92,8 @@ class Observable:
     units: str = ""
     trials: Callable | None = field(default=None, repr=False)
     dim: str = ""
+    record_key: tuple[str, ...] = ()
+    record_dtypes: dict = field(default_factory=dict, hash=False)
     scaling: Scaling | None = None
     paper_slopes: tuple[PaperSlope, ...] = ()
     paper_values: tuple[PaperValue, ...] = ()
@@ -100,6 +108,8 @@ class Observable:
             raise ValueError(f"{self.name}: unknown group {unknown[0]!r}")
         if self.kind in (HISTOGRAM, RECORDS) and not self.dim:
             raise ValueError(f"{self.name}: a {self.kind} needs its dimension name")
+        if self.kind == RECORDS and not self.record_key:
+            raise ValueError(f"{self.name}: records need the integer columns that identify one")
 
     def paper_slope(self, couplings=None, spans=None, rule=None) -> float:
         """The paper's slope for this ensemble (NaN where the paper states none)."""

@@ -385,10 +385,28 @@ OBSERVABLES: tuple[Observable, ...] = (
         (_TRANSITIONS, _SATURATED),
         "L = 4 self-loops of two elements k < l: system index, c_kl, c_lk, spans and midpoints "
         "rescaled by the frozen elements h~_i = h_i^c - sum_{j != k,l} c_ij s_j (saturated "
-        "loop: and the branch)",
+        "loop: and the branch; enumeration: loop_number, the loop's index among its system's "
+        "recorded loops). Stored only when a study asks (`records: {l4: k}`): at most k per "
+        "point, the seeded bottom-k sample of hyst.statistics. c_kl, c_lk, sigma_k and sigma_l are "
+        "float32 (7 significant digits: they place points in a scatter plot, and the exact "
+        "quantised values are reproduced by re-sampling the point with its seed and system "
+        "index); the midpoints h~ stay float64 because the rescaled plane divides by their "
+        "difference",
         lambda d: d.get("l4_records"),
         dim="l4_loop",
         units="field units",
+        record_key=("system", "branch", "loop_number"),
+        record_dtypes={
+            "system": "int64",
+            "branch": "int8",
+            "loop_number": "int32",
+            "c_kl": "float32",
+            "c_lk": "float32",
+            "h_tilde_k": "float64",
+            "h_tilde_l": "float64",
+            "sigma_k": "float32",
+            "sigma_l": "float32",
+        },
     ),
     # ---- diagnostic counts ---------------------------------------------------------------------
     Observable(
@@ -473,7 +491,8 @@ OBSERVABLES: tuple[Observable, ...] = (
         "l4_loops_recorded",
         COUNT,
         (_TRANSITIONS, _SATURATED),
-        "L = 4 self-loops of two elements recorded (at most L4_PER_SYSTEM per system)",
+        "L = 4 self-loops of two elements recorded by the kernels (at most L4_PER_SYSTEM per "
+        "system), offered to the record sample",
         lambda d: int(d["l4_recorded"].sum()),
     ),
     Observable(

@@ -8,6 +8,7 @@
 - :mod:`hyst.plotting.large_systems`: large strictly self-loop-free systems (Fig. 4 and more);
 - :mod:`hyst.plotting.networks`: networks of bilinear elements (Fig. 3, the Supplemental's
   serially-coupled elements, random chains);
+- :mod:`hyst.plotting.slopes`: local slopes d ln P / d ln(N J0) of the small-coupling fits;
 - :mod:`hyst.plotting.registry`: the figure types and what each needs from its studies.
 
 :func:`render` draws a figure type from its bound datasets; :func:`save` writes

@@ -11,6 +11,7 @@ import xarray as xr
 from matplotlib.figure import Figure
 
 from hyst.plotting.style import SCATTER_COLOR, new_figure, panel_letter, style
+from hyst.studies.points import record_labels
 from hyst.two_elements import l4_region_polygons
 
 
@@ -114,6 +115,18 @@ def l4_rescaled(ds: xr.Dataset, mask=None) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
+def _loops_met(ds: xr.Dataset, spans: str, N=None) -> int:
+    """L = 4 loops met (exact count ``l4_loops``) for one span ensemble (and N)."""
+    if "l4_loops" not in ds:
+        return 0
+    met = ds["l4_loops"]
+    if "spans" in met.dims:
+        met = met.sel(spans=spans) if spans in ds["spans"].values else met.isel(spans=[])
+    if N is not None and "N" in met.dims:
+        met = met.sel(N=[N]) if N in ds["N"].values else met.isel(N=[])
+    return int(met.sum())
+
+
 def fig_large_l4(
     ds: xr.Dataset,
     *,
@@ -127,19 +140,18 @@ def fig_large_l4(
 ) -> Figure:
     """Supplemental "Self-loops of size 4 in large systems" (N = 1024, N·J0 = 10).
 
-    One panel per span ensemble (``l4_spans``): each recorded L = 4 self-loop of
+    One panel per span ensemble (the records' spans): each stored L = 4 self-loop of
     elements k, l as a point (c_kl/Δh̃, c_lk/Δh̃), Δh̃ = h̃_l^c − h̃_k^c > 0
     (k, l swapped when negative), with the N = 2 spin region |x − y| > 1,
     x y < 0 dashed; the fraction of records inside it is printed.
     """
-    labels = (
-        np.asarray(ds["l4_spans"].values).astype(str) if "l4_spans" in ds else np.array([], str)
-    )
+    labels = record_labels(ds, "l4", "spans").astype(str) if "spans" in ds else np.array([], str)
+    record_N = record_labels(ds, "l4", "N") if "N" in ds else np.array([])
     base = np.ones(labels.size, bool)
-    if N is not None and "l4_N" in ds:
-        base &= np.asarray(ds["l4_N"].values) == N
-    if NJ0 is not None and "l4_NJ0" in ds:
-        base &= np.isclose(np.asarray(ds["l4_NJ0"].values, float), NJ0)
+    if N is not None and record_N.size:
+        base &= record_N == N
+    if NJ0 is not None and "NJ0" in ds.dims:
+        base &= np.isclose(np.asarray(record_labels(ds, "l4", "NJ0"), float), NJ0)
     spans = list(spans)
     n = len(spans)
     size = size or (2.6 * n + 0.3, 2.8)
@@ -158,10 +170,12 @@ def fig_large_l4(
             ok = np.isfinite(x) & np.isfinite(y)
             if ok.any():
                 inside = ((np.abs(x - y) > 1) & (x * y < 0))[ok].mean()
+                met = _loops_met(ds, sp, N)
+                shown = f"{ok.sum()} of {met} loops" if met > ok.sum() else f"{ok.sum()} loops"
                 ax.text(
                     0.97,
                     0.97,
-                    f"{ok.sum()} loops\n{100 * inside:.1f}% in region",
+                    f"{shown}\n{100 * inside:.1f}% in region",
                     transform=ax.transAxes,
                     ha="right",
                     va="top",
@@ -169,7 +183,7 @@ def fig_large_l4(
                 )
             else:
                 ax.text(0.5, 0.5, "no records", transform=ax.transAxes, ha="center")
-            nn = np.unique(np.asarray(ds["l4_N"].values)[m]) if "l4_N" in ds and m.any() else []
+            nn = np.unique(record_N[m]) if m.any() else []
             if len(nn) == 1:
                 ax.text(0.03, 0.03, rf"$N = {nn[0]}$", transform=ax.transAxes, fontsize=7)
     return fig

@@ -19,14 +19,16 @@ from dataclasses import dataclass, field
 @dataclass(frozen=True)
 class Need:
     """What a figure needs from one study: its kind, the swept coupling axis ("NJ0", "J0"
-    or None for any), the observable groups its datasets must hold, and whether the figure
-    can do without it (then bind it or leave it out at the end of ``studies``)."""
+    or None for any), the observable groups its datasets must hold, whether the figure
+    can do without it (then bind it or leave it out at the end of ``studies``), and the
+    records (catalogue kind records) the study must store (its ``records:`` option)."""
 
     what: str
     kind: str = "points"
     sweep: str | None = None
     groups: tuple[str, ...] = ()
     optional: bool = False
+    records: tuple[str, ...] = ()
 
     def problem(self, study_name: str, study: dict, kind, sweep: dict) -> str | None:
         """Why ``study`` cannot serve this need (None if it can)."""
@@ -43,6 +45,12 @@ class Need:
             return (
                 f"study {study_name!r} does not compute {', '.join(missing)}; this figure needs "
                 f"{self.what}"
+            )
+        unstored = [r for r in self.records if r not in sweep.get("records", ())]
+        if unstored:
+            return (
+                f"study {study_name!r} stores no {', '.join(unstored)} records; this figure "
+                f"needs {self.what} (add records: {{{unstored[0]}: 2000}} to the study)"
             )
         return None
 
@@ -164,6 +172,13 @@ FIGURE_TYPES: dict[str, FigureType] = {
             ),
         ),
         FigureType(
+            "local_slopes",
+            "hyst.plotting.slopes:fig_local_slopes",
+            "Local slopes d ln P / d ln(N J0) versus N J0 per N, with each N's fit window, "
+            "the pooled small-coupling exponent and the paper's slope: crossovers show as steps",
+            (_sweep_need("a points study over N and NJ0", ()),),
+        ),
+        FigureType(
             "l4_pairs",
             f"{_L4}:fig_pairs_l4",
             "Supplemental: L = 4 self-loops of N = 2 elements in the (c12, c21) plane per span "
@@ -175,7 +190,13 @@ FIGURE_TYPES: dict[str, FigureType] = {
             f"{_L4}:fig_large_l4",
             "Supplemental: L = 4 self-loops in large systems in the rescaled (c_kl, c_lk)/Delta "
             "h~ plane, one panel per span ensemble, with the N = 2 spin region",
-            (Need("a points study with the saturated_loop group", groups=("saturated_loop",)),),
+            (
+                Need(
+                    "a points study with the saturated_loop group storing l4 records",
+                    groups=("saturated_loop",),
+                    records=("l4",),
+                ),
+            ),
         ),
         FigureType(
             "networks_fig3",

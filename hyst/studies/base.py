@@ -82,8 +82,9 @@ class StudyKind(ABC):
 
     def sweep(self, study: dict) -> dict:
         """What a figure can require of this study's dataset: {"x": the swept coupling
-        axis or None, "dims": dimensions that vary, "groups": computed groups}."""
-        return {"x": None, "dims": (), "groups": ()}
+        axis or None, "dims": dimensions that vary, "groups": computed groups, "records":
+        the records it stores}."""
+        return {"x": None, "dims": (), "groups": (), "records": ()}
 
     def analysable(self, study: dict) -> bool:
         """Whether the scaling analysis (:mod:`hyst.analysis`) applies to this study."""

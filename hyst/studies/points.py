@@ -36,7 +36,8 @@ from hyst.sampler import Point, check_self_loop_free, chunk_size, resolve_groups
 from hyst.studies.base import ConfigError, Job, StudyKind
 
 #: Version of the point-file layout; part of the provenance, bumped when the layout changes.
-FORMAT_VERSION = 3
+#: 4: records only where asked for (seeded bottom-k sample), catalogue dtypes, compressed.
+FORMAT_VERSION = 4
 #: Dimensions of a points dataset before the swept coupling axis.
 AXES = ("couplings", "spans", "rule", "N")
 #: The swept coupling axes: N·J0, or J0 (then NJ0 = N·J0 is a 2-D coordinate).
@@ -64,12 +65,14 @@ def fingerprint() -> str:
 
 @dataclass(frozen=True)
 class PointSpec:
-    """A point with everything that determines its result."""
+    """A point with everything that determines its result (``records``: records kept per
+    point by name, as a sorted tuple of (name, k); empty: none)."""
 
     point: Point
     samples: int
     groups: tuple
     seed: int
+    records: tuple = ()
 
     def identity(self) -> dict:
         return {
@@ -77,6 +80,7 @@ class PointSpec:
             "samples": self.samples,
             "observables": list(self.groups),
             "seed": self.seed,
+            "records": dict(self.records),
             "format_version": FORMAT_VERSION,
         }
 
@@ -106,6 +110,7 @@ class PointSpec:
             "samples": int(self.samples),
             "seed": int(self.seed),
             "observables": ",".join(self.groups),
+            "records": ",".join(f"{k}={v}" for k, v in self.records) or "none",
             "chunk_size": chunk_size(p.N),
             "quantum_bits": QUANTUM_BITS,
             "point_key": p.key(),
@@ -118,7 +123,23 @@ class PointSpec:
     @classmethod
     def from_identity(cls, d: dict) -> PointSpec:
         point = Point(d["couplings"], d["spans"], d["rule"], int(d["N"]), float(d["NJ0"]))
-        return cls(point, int(d["samples"]), tuple(d["observables"]), int(d["seed"]))
+        return cls(
+            point,
+            int(d["samples"]),
+            tuple(d["observables"]),
+            int(d["seed"]),
+            record_caps(d.get("records")),
+        )
+
+
+def record_caps(records, groups=None) -> tuple:
+    """Records kept per point as a sorted tuple of (name, k > 0); with ``groups``, only the
+    records those groups produce."""
+    caps = {str(k): int(v) for k, v in (records or {}).items() if int(v) > 0}
+    if groups is not None:
+        produced = {o.name for o in observables(RECORDS, groups)}
+        caps = {k: v for k, v in caps.items() if k in produced}
+    return tuple(sorted(caps.items()))
 
 
 def study_specs(study: dict, seed: int) -> list[tuple[dict, PointSpec]]:
@@ -127,6 +148,7 @@ def study_specs(study: dict, seed: int) -> list[tuple[dict, PointSpec]]:
     axis = sweep_axis(study)
     values = grid(study[axis])
     groups_cfg = None if study["observables"] == "all" else study["observables"]
+    records = study.get("records", {})
     for couplings in study["couplings"]:
         for spans in study["spans"]:
             for rule in study["rule"]:
@@ -142,7 +164,9 @@ def study_specs(study: dict, seed: int) -> list[tuple[dict, PointSpec]]:
                             "N": N,
                             axis: v,
                         }
-                        out.append((labels, PointSpec(point, study["samples"], groups, seed)))
+                        caps = record_caps(records, groups)
+                        spec = PointSpec(point, study["samples"], groups, seed, caps)
+                        out.append((labels, spec))
     return out
 
 
@@ -160,6 +184,20 @@ def _read_point(path) -> tuple[dict, dict, dict]:
             dims[name] = var.dimensions
             attrs[name] = {k: var.getncattr(k) for k in var.ncattrs() if k != "_FillValue"}
     return values, dims, attrs
+
+
+def _index_dtype(n: int):
+    """The smallest signed integer dtype indexing ``n`` values."""
+    return np.int8 if n <= 127 else np.int16 if n <= 32767 else np.int32
+
+
+def record_labels(ds: xr.Dataset, records: str, axis: str) -> np.ndarray:
+    """The ``axis`` label (e.g. spans, N, NJ0) of every record ``records`` of a collected
+    points dataset, from its index variable ``<records>_<axis>_index``."""
+    index = f"{records}_{axis}_index"
+    if index not in ds:
+        return np.asarray(ds[axis].values[:0])
+    return np.asarray(ds[axis].values)[np.asarray(ds[index].values, np.int64)]
 
 
 class PointsKind(StudyKind):
@@ -270,6 +308,23 @@ class PointsKind(StudyKind):
                     "x-hyst-message": f"all, or a list of {', '.join(names)}",
                     "default": "all",
                 },
+                "records": {
+                    "description": "Records to store, by name, with the most kept per point "
+                    "(e.g. {l4: 2000}); default none. The kept records are a seeded random "
+                    "sample, the same whatever the chunking (hyst.statistics). Ask only where a "
+                    "figure reads them: they dominate the size of datasets.",
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        o.name: {
+                            "description": o.description,
+                            "type": "integer",
+                            "minimum": 1,
+                        }
+                        for o in observables(RECORDS)
+                    },
+                    "default": {},
+                },
             },
             "oneOf": [{"required": ["NJ0"]}, {"required": ["J0"]}],
             "x-hyst-message": "give exactly one of NJ0 or J0",
@@ -297,6 +352,16 @@ class PointsKind(StudyKind):
                     raise ConfigError(
                         f"studies.{name}.observables: {g!r} needs N <= {group.max_N} (N = {big[0]})"
                     )
+        computed = self.sweep(study)["groups"]
+        for record in study.get("records", {}):
+            source = observables(RECORDS)
+            groups = next(o.groups for o in source if o.name == record)
+            if not set(groups) & set(computed):
+                raise ConfigError(
+                    f"studies.{name}.records.{record}: this study computes no group that "
+                    f"produces {record!r} records (they come from {' or '.join(groups)}; "
+                    f"it computes {', '.join(computed)})"
+                )
 
     # ---- jobs ---------------------------------------------------------------------------------
 
@@ -368,7 +433,9 @@ class PointsKind(StudyKind):
             with client(dask.get("scheduler_file"), dask.get("address"), threads, mem_mb) as c:
                 t1 = time.perf_counter()
                 tallies = sample_points(
-                    c, [(s.point, s.samples, s.seed, s.groups) for s in todo], log=log
+                    c,
+                    [(s.point, s.samples, s.seed, s.groups, dict(s.records)) for s in todo],
+                    log=log,
                 )
                 dt = time.perf_counter() - t1
             for spec, tally in zip(todo, tallies, strict=True):
@@ -390,7 +457,9 @@ class PointsKind(StudyKind):
 
         Scalars become arrays over (couplings, spans, rule, N, NJ0 or J0);
         histograms get their own trailing dimension, zero-padded to the longest;
-        records are concatenated along their dimension with their point's labels.
+        records are concatenated along their dimension, each with its point as one small
+        integer index per axis, ``<records>_<axis>_index`` into the coordinate ``<axis>``
+        (no per-record strings; :func:`record_labels` turns them into labels).
         """
         specs = study_specs(study, config["seed"])
         axis = sweep_axis(study)
@@ -430,8 +499,9 @@ class PointsKind(StudyKind):
                 if rvars:
                     n = values[rvars[0]].shape[0]
                     for a in names:
-                        records.setdefault(f"{prefix}_{a}", (rdim, []))[1].append(
-                            np.full(n, labels[a])
+                        i = index[a][labels[a]]
+                        records.setdefault(f"{prefix}_{a}_index", (rdim, []))[1].append(
+                            np.full(n, i, _index_dtype(len(coords[a])))
                         )
         ds = xr.Dataset(
             {v: xr.DataArray(data[v], dims=var_dims[v], attrs=var_attrs[v]) for v in data},
@@ -444,6 +514,12 @@ class PointsKind(StudyKind):
             ds = ds.assign_coords(NJ0=ds.N * ds.J0)
         for v, (rdim, parts) in records.items():
             ds[v] = (rdim, np.concatenate(parts))
+            if v.endswith("_index"):
+                axis_name = v[: -len("_index")].split("_")[-1]
+                ds[v].attrs["long_name"] = (
+                    f"index of the record's point along {axis_name} (into the coordinate "
+                    f"{axis_name})"
+                )
         groups = specs[0][1].groups
         ds.attrs.update(
             {
@@ -471,7 +547,12 @@ class PointsKind(StudyKind):
             point = Point(study["couplings"][0], study["spans"][0], study["rule"][0], N, 1.0)
             obs = None if study["observables"] == "all" else study["observables"]
             groups |= set(resolve_groups(point, obs))
-        return {"x": sweep_axis(study), "dims": tuple(dims), "groups": tuple(sorted(groups))}
+        return {
+            "x": sweep_axis(study),
+            "dims": tuple(dims),
+            "groups": tuple(sorted(groups)),
+            "records": tuple(sorted(study.get("records", {}))),
+        }
 
     def analysable(self, study: dict) -> bool:
         return len(study["N"]) >= 2 and len(grid(study[sweep_axis(study)])) >= 3
