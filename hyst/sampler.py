@@ -35,6 +35,13 @@ MAX_CHUNK_SIZE = 10_000
 MAX_DRIVE_CYCLES = 100_000
 #: Groups served by the enumeration kernel (the others run event by event, any N).
 ENUMERATION_GROUPS = ("transitions", "zero_field")
+#: Saturated loop: transitions driven back from every turning point of the main branches,
+#: and self-loops a main branch drives through before it ends at the next one
+#: (``hyst.kernels.drive.saturated_loop_batch``).
+SATURATED_RETURN_EVENTS = 2
+SATURATED_MAX_LOOPS = 8
+#: Saturated loop: transitions that did not end stable recorded per system (counts are exact).
+SATURATED_RECORDS = 128
 
 
 def chunk_size(N: int) -> int:
@@ -161,8 +168,15 @@ def sample_chunk(
         cols = kernel_calls.avalanche_batch(systems, start_spins, point.rule, parallel=parallel)
         tally.add_measured(decode_avalanche(cols), ["avalanche"])
     if "saturated_loop" in groups:
-        cols = kernel_calls.saturated_loop_batch(systems, point.rule, parallel=parallel)
-        tally.add_measured(decode_saturated_loop(cols, systems, offset), ["saturated_loop"])
+        out = kernel_calls.saturated_loop_batch(
+            systems,
+            point.rule,
+            return_events=SATURATED_RETURN_EVENTS,
+            max_loops=SATURATED_MAX_LOOPS,
+            records_per_system=SATURATED_RECORDS,
+            parallel=parallel,
+        )
+        tally.add_measured(decode_saturated_loop(out, systems, offset), ["saturated_loop"])
     if "cyclic" in groups:
         cols, umax = kernel_calls.cyclic_drive_batch(
             systems, start_spins, point.rule, MAX_DRIVE_CYCLES, parallel=parallel
@@ -223,34 +237,43 @@ def decode_cyclic(cols: kernel_calls.Columns, umax: np.ndarray) -> dict:
     }
 
 
-def decode_saturated_loop(cols: kernel_calls.Columns, systems: Systems, offset: int) -> dict:
-    """Named fields of one saturated-loop call, with the L = 4 records of two elements."""
-    outcome, L, n_e = cols["outcome"], cols["L"], cols["n_e"]
-    loop = outcome == codes.SELF_LOOP
-    l4 = loop & (n_e == 2) & (L == 4)
-    s, b = np.nonzero(l4)
-    k, l = cols["e1"][s, b], cols["e2"][s, b]
+def decode_saturated_loop(
+    out: kernel_calls.SaturatedLoopOutput, systems: Systems, offset: int
+) -> dict:
+    """Named fields of one saturated-loop call: the per-system counts (``saturated_<column>``
+    of ``codes.SATURATED_COLUMNS``), the recorded loops (``saturated_records``: source, L,
+    n_e of every recorded transition that ended in a self-loop) and the records of the
+    distinct L = 4 self-loops of two elements (a loop met again, from another state or
+    field, is recorded once: same elements and same frozen state)."""
+    d = {f"saturated_{name}": out.summary[name] for name in out.summary.names}
+    d["saturated_records_total"] = int(out.recorded.sum())
+    rec = out.loops
+    filled = np.arange(rec.array.shape[1])[None, :] < out.recorded[:, None]
+    s, q = np.nonzero(filled & (rec["outcome"] == codes.SELF_LOOP))
+    d["saturated_records"] = {name: rec[name][s, q] for name in ("source", "L", "n_e")}
+    l4 = (rec["L"][s, q] == 4) & (rec["n_e"][s, q] == 2)
+    s, q = s[l4], q[l4]
+    k, l = rec["e1"][s, q], rec["e2"][s, q]
+    identity = np.column_stack([s, np.minimum(k, l), np.maximum(k, l), rec["rest_hash"][s, q]])
+    _, first = np.unique(identity, axis=0, return_index=True)
+    first = np.sort(first)
+    s, q, k, l = s[first], q[first], k[first], l[first]
     hp, hm = systems.h_plus, systems.h_minus
-    records = {
+    source = rec["source"][s, q]
+    d["l4_records"] = {
         "system": s + offset,
-        "branch": b,
-        "c_kl": cols["c_kl"][s, b] * QUANTUM,
-        "c_lk": cols["c_lk"][s, b] * QUANTUM,
-        "h_tilde_k": cols["h2_k"][s, b] * (QUANTUM / 2),
-        "h_tilde_l": cols["h2_l"][s, b] * (QUANTUM / 2),
+        "branch": source % 2,
+        "returning": source // 2,
+        "c_kl": rec["c_kl"][s, q] * QUANTUM,
+        "c_lk": rec["c_lk"][s, q] * QUANTUM,
+        "h_tilde_k": rec["h2_k"][s, q] * (QUANTUM / 2),
+        "h_tilde_l": rec["h2_l"][s, q] * (QUANTUM / 2),
         "sigma_k": (hp[s, k] - hm[s, k]) * QUANTUM,
         "sigma_l": (hp[s, l] - hm[s, l]) * QUANTUM,
     }
-    per_system = l4.sum(axis=1)
-    return {
-        "loop_outcome": outcome,
-        "loop_L": L,
-        "loop_n_e": n_e,
-        "loop_events": cols["events"],
-        "l4_count": per_system,
-        "l4_recorded": per_system,
-        "l4_records": records,
-    }
+    d["l4_count"] = out.summary["l4"]
+    d["l4_recorded"] = np.bincount(s, minlength=systems.samples)
+    return d
 
 
 def l4_records(systems: Systems, l4_state, l4_mask, l4_count) -> dict:
@@ -305,6 +328,7 @@ def check_self_loop_free(point: Point, tally: Tally):
         "avalanche_self_loop_probability",
         "drive_self_loop_probability",
         "saturated_loop_probability",
+        "saturated_loop_any_probability",
         "self_loop_probability",
     ]
     if point.couplings == "symmetric":

@@ -15,7 +15,14 @@ from hyst.catalogue.declarations import (
     PaperValue,
     Scaling,
 )
-from hyst.kernels.codes import ILL_DEFINED, NOT_CONVERGED, ORBIT, SELF_LOOP, STABLE
+from hyst.kernels.codes import (
+    ILL_DEFINED,
+    NOT_CONVERGED,
+    ORBIT,
+    SELF_LOOP,
+    SOURCE_RETURN_UP,
+    STABLE,
+)
 
 # ---- measuring helpers ------------------------------------------------------------------------
 
@@ -342,25 +349,49 @@ OBSERVABLES: tuple[Observable, ...] = (
         dim="T",
         units="systems",
     ),
-    # ---- saturated loop ------------------------------------------------------------------------
+    # ---- saturated loop (hyst.kernels.drive.saturated_loop_batch: main branches, returns) --------
     Observable(
         "saturated_loop_probability",
         PROBABILITY,
         (_SATURATED,),
-        "a self-loop is met driving the saturated hysteresis loop (either branch)",
-        lambda d: (d["loop_outcome"] == SELF_LOOP).any(axis=1),
+        "a transition of the saturated loop's two main branches ends in a self-loop",
+        lambda d: d["saturated_loops_branch"] > 0,
         symbol="P_sl (saturated loop)",
         label=r"$P_{sl}$ (saturated loop)",
+        units="probability",
+    ),
+    Observable(
+        "saturated_loop_any_probability",
+        PROBABILITY,
+        (_SATURATED,),
+        "a transition of the main branches or of the returns from their turning points ends "
+        "in a self-loop",
+        lambda d: (d["saturated_loops_branch"] + d["saturated_loops_return"]) > 0,
+        symbol="P_sl (saturated loop and returns)",
+        label=r"$P_{sl}$ (loop and returns)",
         units="probability",
     ),
     Observable(
         "saturated_loop_length_hist",
         HISTOGRAM,
         (_SATURATED,),
-        "lengths L of the self-loops met on the saturated loop (at most one per branch)",
-        lambda d: _bincount(d["loop_L"][d["loop_outcome"] == SELF_LOOP]),
+        "recorded transitions of the saturated loop and its returns that end in a self-loop, "
+        "by the loop's length L",
+        lambda d: _bincount(d["saturated_records"]["L"]),
         dim="L_saturated",
-        units="self-loops",
+        units="transitions",
+    ),
+    Observable(
+        "saturated_loop_return_length_hist",
+        HISTOGRAM,
+        (_SATURATED,),
+        "recorded return transitions (from the main branches' turning points) that end in a "
+        "self-loop, by the loop's length L",
+        lambda d: _bincount(
+            d["saturated_records"]["L"][d["saturated_records"]["source"] >= SOURCE_RETURN_UP]
+        ),
+        dim="L_saturated_return",
+        units="transitions",
     ),
     # ---- records ---------------------------------------------------------------------------
     Observable(
@@ -369,7 +400,7 @@ OBSERVABLES: tuple[Observable, ...] = (
         (_TRANSITIONS, _SATURATED),
         "L = 4 self-loops of two elements k < l: system index, c_kl, c_lk, spans and midpoints "
         "rescaled by the frozen elements h~_i = h_i^c - sum_{j != k,l} c_ij s_j (saturated "
-        "loop: and the branch)",
+        "loop: the distinct loops, with the branch and whether a return met it)",
         lambda d: d.get("l4_records"),
         dim="l4_loop",
         units="field units",
@@ -450,14 +481,16 @@ OBSERVABLES: tuple[Observable, ...] = (
         "l4_loops",
         COUNT,
         (_TRANSITIONS, _SATURATED),
-        "L = 4 self-loops of two elements met (exact count)",
+        "L = 4 self-loops of two elements met: distinct loops (enumeration), transitions "
+        "ending in one (saturated loop); exact",
         lambda d: int(d["l4_count"].sum()),
     ),
     Observable(
         "l4_loops_recorded",
         COUNT,
         (_TRANSITIONS, _SATURATED),
-        "L = 4 self-loops of two elements recorded (at most L4_PER_SYSTEM per system)",
+        "distinct L = 4 self-loops of two elements recorded (enumeration: at most "
+        "L4_PER_SYSTEM per system)",
         lambda d: int(d["l4_recorded"].sum()),
     ),
     Observable(
@@ -492,14 +525,57 @@ OBSERVABLES: tuple[Observable, ...] = (
         "saturated_loop_ill_defined",
         COUNT,
         (_SATURATED,),
-        "systems whose saturated loop met a race condition under rule 0",
-        lambda d: int((d["loop_outcome"] == ILL_DEFINED).any(axis=1).sum()),
+        "systems whose saturated loop or returns met an ill-defined transition (rule 0)",
+        lambda d: int(((d["saturated_ill_branch"] + d["saturated_ill_return"]) > 0).sum()),
     ),
     Observable(
         "saturated_loop_events",
         COUNT,
         (_SATURATED,),
-        "switching events driven along the saturated loops",
-        lambda d: int(d["loop_events"].sum()),
+        "transitions relaxed along the saturated loop's two main branches",
+        lambda d: int(d["saturated_events"].sum()),
+    ),
+    Observable(
+        "saturated_loop_returns",
+        COUNT,
+        (_SATURATED,),
+        "transitions relaxed on the returns from the main branches' turning points",
+        lambda d: int(d["saturated_returns"].sum()),
+    ),
+    Observable(
+        "saturated_loop_self_loops",
+        COUNT,
+        (_SATURATED,),
+        "transitions of the main branches and returns that end in a self-loop (exact)",
+        lambda d: int((d["saturated_loops_branch"] + d["saturated_loops_return"]).sum()),
+    ),
+    Observable(
+        "saturated_loop_return_self_loops",
+        COUNT,
+        (_SATURATED,),
+        "return transitions that end in a self-loop (exact)",
+        lambda d: int(d["saturated_loops_return"].sum()),
+    ),
+    Observable(
+        "saturated_loop_driven_through",
+        COUNT,
+        (_SATURATED,),
+        "self-loops a main branch drove through (resuming where the loop breaks up)",
+        lambda d: int(d["saturated_skips"].sum()),
+    ),
+    Observable(
+        "saturated_loop_saturated_branches",
+        COUNT,
+        (_SATURATED,),
+        "main branches that reached the saturated state (two per system at most)",
+        lambda d: int(d["saturated_saturated"].sum()),
+    ),
+    Observable(
+        "saturated_loop_unrecorded",
+        COUNT,
+        (_SATURATED,),
+        "transitions that did not end stable beyond the per-system record limit (not in the "
+        "length histograms)",
+        lambda d: int(d["saturated_loops"].sum() - d["saturated_records_total"]),
     ),
 )
