@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from hyst.kernels import codes, drive, enumeration
+from hyst.kernels import codes, drive, enumeration, roundoff
 from hyst.model import Systems, rule_code
 
 #: Distinct L = 4 self-loops of two elements recorded per system (the count is always exact).
@@ -196,3 +196,30 @@ def saturated_loop_batch(
     return SaturatedLoopOutput(
         Columns(summ, codes.SATURATED_COLUMNS), Columns(rec, codes.LOOP_COLUMNS), nrec
     )
+
+
+def float64_transitions_batch(
+    systems: Systems, h_plus, h_minus, couplings, rule, *, parallel: bool = True
+) -> Columns:
+    """The P_sl transitions in float64 (``hyst.kernels.roundoff``): the potentially stable
+    states come from the exact ``systems``, the transitions are computed from the float64
+    parameters ``h_plus``, ``h_minus``, ``couplings`` (n, N[, N]). ``codes.FLOAT64_COLUMNS``
+    per sample."""
+    n = systems.samples
+    out = np.zeros((n, len(codes.FLOAT64_COLUMNS)), np.int64)
+    kernel = (
+        roundoff.float64_transitions_batch
+        if parallel
+        else roundoff.float64_transitions_batch_serial
+    )
+    kernel(
+        systems.h_plus,
+        systems.h_minus,
+        systems.couplings,
+        np.ascontiguousarray(h_plus, np.float64),
+        np.ascontiguousarray(h_minus, np.float64),
+        np.ascontiguousarray(couplings, np.float64),
+        rule_code(rule),
+        out,
+    )
+    return Columns(out, codes.FLOAT64_COLUMNS)

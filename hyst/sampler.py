@@ -177,12 +177,32 @@ def sample_chunk(
             parallel=parallel,
         )
         tally.add_measured(decode_saturated_loop(out, systems, offset), ["saturated_loop"])
+    if "float64" in groups:
+        hp, hm, c = generic_floats(point, seed, chunk, systems)
+        cols = kernel_calls.float64_transitions_batch(
+            systems, hp, hm, c, point.rule, parallel=parallel
+        )
+        tally.add_measured({f"float64_{n}": cols[n] for n in cols.names}, ["float64"])
     if "cyclic" in groups:
         cols, umax = kernel_calls.cyclic_drive_batch(
             systems, start_spins, point.rule, MAX_DRIVE_CYCLES, parallel=parallel
         )
         tally.add_measured(decode_cyclic(cols, umax), ["cyclic"])
     return tally
+
+
+def generic_floats(point: Point, seed: int, chunk: int, systems: Systems):
+    """Float64 parameters of a chunk's systems as a floating-point code would draw them:
+    the exact (quantised) midpoints and couplings plus independent uniform offsets of at
+    most half a quantum, so their float64 sums round like generic numbers; the spans are
+    kept exactly (spins keep h^+ = h^−) and c_ii = 0. Seeded by the point and the chunk."""
+    rng = seeds.generator(seed, {**point.ensemble_identity(), "purpose": "float64"}, chunk)
+    hp, hm, c = systems.to_floats()
+    n, N = hp.shape
+    shift = rng.uniform(-0.5, 0.5, (n, N)) * QUANTUM
+    noise = rng.uniform(-0.5, 0.5, (n, N, N)) * QUANTUM
+    noise[:, np.arange(N), np.arange(N)] = 0.0
+    return hp + shift, hm + shift, c + noise
 
 
 # ---- decoding kernel calls into the catalogue's named fields -----------------------------------
@@ -321,8 +341,15 @@ def check_self_loop_free(point: Point, tally: Tally):
     reaches a stable state in all four (the paper's large-N protocol; none of
     945,000 test preparations failed). Such counts are recorded in every
     dataset; here a nonzero count stops the run.
+
+    Under rule 2 (every unstable element flips at once) see :func:`rule_two_problems`.
     """
-    if point.couplings not in SELF_LOOP_FREE or point.rule == "2":
+    if point.couplings not in SELF_LOOP_FREE:
+        return
+    if point.rule == "2":
+        bad = rule_two_problems(point, tally)
+        if bad:
+            raise RuntimeError(f"rule-2 statement violated in the ensemble {point}: {bad}")
         return
     keys = [
         "avalanche_self_loop_probability",
@@ -348,6 +375,41 @@ def check_self_loop_free(point: Point, tally: Tally):
         bad["periods_other_than_1"] = int(periods[2:].sum())  # no scrambling: T = 1
     if bad:
         raise RuntimeError(f"theorem violated in the self-loop-free ensemble {point}: {bad}")
+
+
+#: Rule 2 in the self-loop-free ensembles: every self-loop length histogram of transitions
+#: out of stable states holds L = 2 loops only (ferromagnetic couplings: none at all).
+RULE_TWO_LENGTH_HISTS = ("self_loop_length_hist", "saturated_loop_length_hist")
+RULE_TWO_PROBABILITIES = (
+    "self_loop_probability",
+    "avalanche_self_loop_probability",
+    "drive_self_loop_probability",
+    "saturated_loop_any_probability",
+)
+
+
+def rule_two_problems(point: Point, tally: Tally) -> dict:
+    """What contradicts the Supplemental's rule-2 statements in a tally of a self-loop-free
+    ensemble (an empty dict if nothing does).
+
+    Ferromagnetic couplings: no self-loop in any transition out of a stable state (every
+    flip goes along the drive, so the magnetisation is monotonic; the paper finds none).
+    Symmetric, constant-column and constant-row couplings: "all self-loops have size
+    L = 2" (the 2-cycles of parallel updates).
+    """
+    bad = {}
+    if point.couplings == "ferro":
+        for key in RULE_TWO_PROBABILITIES:
+            if tally.counts.get(key, 0):
+                bad[key] = tally.counts[key]
+        return bad
+    for key in RULE_TWO_LENGTH_HISTS:
+        hist = tally.hists.get(key)
+        if hist is not None:
+            other = int(hist.sum()) - int(hist[2] if hist.size > 2 else 0)
+            if other:
+                bad[f"{key} (L != 2)"] = other
+    return bad
 
 
 def sample_point(

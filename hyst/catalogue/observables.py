@@ -82,12 +82,13 @@ def _psl_values() -> tuple[PaperValue, ...]:
 
 # ---- the catalogue ------------------------------------------------------------------------------
 
-_TRANSITIONS, _ZERO, _AVALANCHE, _CYCLIC, _SATURATED = (
+_TRANSITIONS, _ZERO, _AVALANCHE, _CYCLIC, _SATURATED, _FLOAT64 = (
     "transitions",
     "zero_field",
     "avalanche",
     "cyclic",
     "saturated_loop",
+    "float64",
 )
 
 OBSERVABLES: tuple[Observable, ...] = (
@@ -112,6 +113,15 @@ OBSERVABLES: tuple[Observable, ...] = (
         label=r"$P_s\,2^N/(N+1)$",
         units="states per (N + 1)",
         scaling=Scaling(power_law=False, collapse_max_value=None),
+    ),
+    Observable(
+        "potentially_stable_count_hist",
+        HISTOGRAM,
+        (_ZERO,),
+        "systems by their number of potentially stable states (H^-(S) < H^+(S))",
+        lambda d: _bincount(d["n_potentially_stable"]),
+        dim="n_potentially_stable",
+        units="systems",
     ),
     Observable(
         "gap_probability_at_zero",
@@ -392,6 +402,40 @@ OBSERVABLES: tuple[Observable, ...] = (
         ),
         dim="L_saturated_return",
         units="transitions",
+    ),
+    # ---- float64 twin of the P_sl transitions (hyst.kernels.roundoff) -----------------------------
+    Observable(
+        "self_loop_probability_float64",
+        PROBABILITY,
+        (_FLOAT64,),
+        "P_sl with the transitions computed in float64 from generic parameters (a transition "
+        "whose avalanche revisits a state, the start state included, is a self-loop)",
+        lambda d: d["float64_self_loop_transitions"] > 0,
+        symbol="P_sl (float64)",
+        label=r"$P_{sl}$ (float64)",
+        units="probability",
+    ),
+    Observable(
+        "float64_transitions",
+        COUNT,
+        (_FLOAT64,),
+        "transitions relaxed in float64",
+        lambda d: int(d["float64_transitions"].sum()),
+    ),
+    Observable(
+        "float64_self_loop_transitions",
+        COUNT,
+        (_FLOAT64,),
+        "float64 transitions that revisited a state",
+        lambda d: int(d["float64_self_loop_transitions"].sum()),
+    ),
+    Observable(
+        "float64_just_flipped_unstable",
+        COUNT,
+        (_FLOAT64,),
+        "float64 transitions whose first flipped element looked unstable right after its flip "
+        "(in exact arithmetic a spin sits exactly at its threshold there)",
+        lambda d: int(d["float64_just_flipped_unstable"].sum()),
     ),
     # ---- records ---------------------------------------------------------------------------
     Observable(

@@ -225,3 +225,11 @@ LOOP_COLUMNS = (
     LOOP_H2_L,
     LOOP_REST_HASH,
 ) = range(len(LOOP_COLUMNS))
+
+# ---- float64 twin of the P_sl transitions (``roundoff.float64_transitions_batch``) ----------
+FLOAT64_COLUMNS = (
+    "transitions",  # transitions out of potentially stable states relaxed in float64
+    "self_loop_transitions",  # ... that revisited a state (the start state included)
+    "just_flipped_unstable",  # ... whose first flipped element looked unstable right after
+)
+F64_TRANSITIONS, F64_SELF_LOOP_TRANSITIONS, F64_JUST_FLIPPED_UNSTABLE = range(3)
