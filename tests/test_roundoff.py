@@ -46,7 +46,7 @@ def test_round_off_turns_spin_transitions_into_self_loops():
     assert 0.3 < c["float64_just_flipped_unstable"] / c["float64_transitions"] < 0.7
     assert c["self_loop_probability_float64"] > c["self_loop_probability"] + 30
     point = Point("random", "hysteron", "1", 8, 100.0)
-    hyst = sample_point(point, 3000, 2, ["transitions", "float64"]).counts
+    hyst = sample_point(point, 3000, 2, groups).counts
     assert hyst["float64_just_flipped_unstable"] == 0
     assert hyst["self_loop_probability_float64"] == hyst["self_loop_probability"]
     spin_point = Point("random", "spin", "1", 8, 100.0)

@@ -403,7 +403,7 @@ OBSERVABLES: tuple[Observable, ...] = (
         dim="L_saturated_return",
         units="transitions",
     ),
-    # ---- float64 twin of the P_sl transitions (hyst.kernels.roundoff) -----------------------------
+    # ---- float64 twin of the P_sl transitions (hyst.kernels.roundoff) ---------------------------
     Observable(
         "self_loop_probability_float64",
         PROBABILITY,
