@@ -39,10 +39,8 @@ def test_round_off_turns_spin_transitions_into_self_loops():
     """With generic float64 parameters a just-flipped spin looks unstable in a large part
     of the transitions (its threshold equals the field exactly), which raises P_sl; spans
     > 0 keep it away from its threshold, so hysterons are unaffected."""
-    spins = sample_point(
-        Point("random", "spin", "1", 8, 100.0), 3000, 2, ["transitions", "float64"]
-    )
-    c = spins.counts
+    groups = ["transitions", "float64"]
+    c = sample_point(Point("random", "spin", "1", 8, 100.0), 3000, 2, groups).counts
     assert 0.3 < c["float64_just_flipped_unstable"] / c["float64_transitions"] < 0.7
     assert c["self_loop_probability_float64"] > c["self_loop_probability"] + 30
     point = Point("random", "hysteron", "1", 8, 100.0)
