@@ -15,6 +15,7 @@ include: "workflow/rules/pairs.smk"
 include: "workflow/rules/collect.smk"
 include: "workflow/rules/analyse.smk"
 include: "workflow/rules/figures.smk"
+include: "workflow/rules/report.smk"
 
 
 report: "workflow/report/workflow.rst"
@@ -26,3 +27,4 @@ rule all:
         datasets=expand(f"{RESULTS}/datasets/{{study}}.nc", study=sorted(STUDIES)),
         analysis=expand(f"{RESULTS}/analysis/{{study}}.nc", study=ANALYSED),
         figures=expand(f"{RESULTS}/figures/{{figure}}.png", figure=sorted(FIGURES)),
+        comparison=[f"{RESULTS}/paper_comparison.md"] if COMPARISON else [],

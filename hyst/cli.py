@@ -262,6 +262,8 @@ def cmd_config(args) -> int:
         print(f"  study {name} ({study.get('kind', 'points')}): {len(p.needs[name])} jobs")
     for name, binding in config["figures"].items():
         print(f"  figure {name} ({binding['type']}): {', '.join(binding['studies'])}")
+    for name, binding in config["comparison"].items():
+        print(f"  comparison {name} ({binding['type']}): {', '.join(binding['studies'])}")
     return 0
 
 

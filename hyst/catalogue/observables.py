@@ -59,6 +59,7 @@ _FIG2 = "Fig. 2 (randomly coupled hysterons, sigma ~ U[0, 0.5])"
 _SPINS = "Supplemental, randomly coupled spins"
 _WEAK = "Supplemental, weak asymmetry"
 _RC = "Supplemental, statistics of race conditions"
+_RULES = "Supplemental, race-condition rules (rule 0: the ill-defined instances discarded)"
 
 
 def _slopes(random_hysteron, spin=None, weak=None) -> tuple[PaperSlope, ...]:
@@ -73,10 +74,22 @@ def _slopes(random_hysteron, spin=None, weak=None) -> tuple[PaperSlope, ...]:
 def _psl_values() -> tuple[PaperValue, ...]:
     text = "Supplemental: self-loops at N = 10, N J0 = 10^2"
     return (
-        PaperValue(0.998, "random", "spin", "1", 10, 100.0, f"{text} (spins)"),
+        PaperValue(
+            0.998, "random", "spin", "1", 10, 100.0, f"{text} (spins)", explanation="roundoff"
+        ),
         PaperValue(0.985, "random", "hysteron", "1", 10, 100.0, f"{text} (hysterons)"),
         PaperValue(0.983, "random", "equal", "1", 10, 100.0, f"{text} (equal spans)"),
-        PaperValue(0.14, "weak", "hysteron", "1", 10, 100.0, "main text: weak asymmetry"),
+        PaperValue(
+            0.14,
+            "weak",
+            "hysteron",
+            "1",
+            10,
+            100.0,
+            "main text: weak asymmetry",
+            approximate=True,
+            explanation="weak_asymmetry",
+        ),
     )
 
 
@@ -171,6 +184,8 @@ OBSERVABLES: tuple[Observable, ...] = (
         symbol="P_sl^0 (random start)",
         label=r"$P_{sl}^0$ (random start)",
         units="probability",
+        scaling=Scaling(),
+        paper_slopes=_slopes(4, spin=2, weak=5),
     ),
     Observable(
         "random_start_loop_length_hist",
@@ -221,6 +236,8 @@ OBSERVABLES: tuple[Observable, ...] = (
         symbol="P_sl (well-defined)",
         label=r"$P_{sl}$ (well-defined)",
         units="probability",
+        scaling=Scaling(),
+        paper_slopes=(PaperSlope(3, "random", "hysteron", "0", source=_RULES),),
     ),
     Observable(
         "race_in_transitions_probability",
