@@ -88,7 +88,7 @@ def _psl_values() -> tuple[PaperValue, ...]:
             100.0,
             "main text: weak asymmetry",
             approximate=True,
-            explanation="weak_asymmetry",
+            explanation="weak_plateau",
         ),
     )
 

@@ -130,7 +130,7 @@ def _roundoff_conclusion(spins_twin, controls, N, NJ0) -> str:
     return " ".join(parts)
 
 
-def weak_asymmetry(datasets: dict, N: int = 10, NJ0: float = 100.0) -> list:
+def weak_plateau(datasets: dict, N: int = 10, NJ0: float = 100.0) -> list:
     """Weak asymmetry: the paper's ≈ 14 % against hyst's P_sl at N = 10."""
     sel = {"couplings": "weak", "spans": "hysteron", "rule": "1"}
     found = [
@@ -280,8 +280,9 @@ def potentially_stable_count(datasets: dict) -> list:
         Paragraph(
             "**Potentially stable states of spins.** The Supplemental says that for spins "
             "there always exist only N + 1 potentially stable states, so P_s = (N + 1)/2^N. "
-            f"hyst counts them exactly per instance (study `{name}`, all N J0 pooled): the mean "
-            "is N + 1, but single instances have fewer or more (asymmetric couplings):"
+            f"hyst counts them exactly in every instance (study `{name}`, all N J0 pooled): "
+            "their mean over N + 1, the range over the instances and the share of instances "
+            "with exactly N + 1:"
         ),
         Table(
             ("N", "systems", "mean / (N + 1)", "range per instance", "exactly N + 1"),
@@ -293,7 +294,7 @@ def potentially_stable_count(datasets: dict) -> list:
 #: Explanations by the name the catalogue gives them.
 EXPLANATIONS = {
     "roundoff": roundoff,
-    "weak_asymmetry": weak_asymmetry,
+    "weak_plateau": weak_plateau,
     "rows_period_two": rows_period_two,
     "rule0_columns": rule0_columns,
     "potentially_stable_count": potentially_stable_count,

@@ -5,7 +5,7 @@ feed it, like figure bindings (:mod:`hyst.plotting.registry`):
 
 ```yaml
 comparison:
-  slopes: {type: slopes, studies: [random_hysterons, spins]}
+  slopes: {type: slopes, studies: [hysterons, spins]}
 ```
 
 Every bound study must satisfy the type's :class:`~hyst.plotting.registry.Need`; the
@@ -127,5 +127,5 @@ def section_problem(section: str, binding: dict, studies: dict, kind_of) -> str 
         kind = kind_of(studies[name])
         problem = stype.need.problem(name, studies[name], kind, kind.sweep(studies[name]))
         if problem:
-            return f"{key}[{i}]: {problem}"
+            return f"{key}[{i}]: {problem.replace('this figure needs', 'this section needs')}"
     return None
