@@ -196,7 +196,7 @@ def test_spin_stable_state_counts_are_checked_per_instance():
 # ---- the table of ill-defined conditions -----------------------------------------------------
 
 
-def table_dataset(plant_loop=False):
+def table_dataset(plant_loop=False, plant_length=False):
     paper = catalogue.ILL_DEFINED_TABLE
 
     def cell(c, r):
@@ -206,6 +206,8 @@ def table_dataset(plant_loop=False):
         p = cell(c, r)
         if plant_loop and (c, r) == ("symmetric", "1"):
             return [0, 0, 0, 0, 3]
+        if plant_length and (c, r) == ("rows", "2"):
+            return [0, 0, 7, 0, 1]
         if not p.self_loops:
             return [0]
         return (
@@ -237,6 +239,9 @@ def test_the_table_of_ill_defined_conditions_is_measured():
     planted = table_dataset(plant_loop=True)
     out = text(claim_sections.ill_defined_table(Context({"t": planted}, {}, {"t": planted})))
     assert "19 agree, 1 disagree" in out and "SL (L = 4) — paper: — ✗" in out
+    planted = table_dataset(plant_length=True)  # rule 2: an L = 4 loop of constant rows
+    out = text(claim_sections.ill_defined_table(Context({"t": planted}, {}, {"t": planted})))
+    assert "19 agree, 1 disagree" in out and "SL (L = 2, 4) — paper: SL (L = 2 only) ✗" in out
 
 
 # ---- peaks and the rules of Fig. 4(a) --------------------------------------------------------
