@@ -49,9 +49,8 @@ def roundoff(datasets: dict, N: int = 10, NJ0: float = 100.0) -> list:
             twin = point(ds, "self_loop_probability_float64", sel, N, NJ0)
             if exact is None or twin is None:
                 continue
-            sub = ds.sel(couplings="random", spans=spans, rule="1", N=N)
-            flipped = int(sub["float64_just_flipped_unstable"].sum())
-            total = int(sub["float64_transitions"].sum())
+            flipped = int(point(ds, "float64_just_flipped_unstable", sel, N, NJ0)["value"])
+            total = int(point(ds, "float64_transitions", sel, N, NJ0)["value"])
             rows.append(
                 (
                     ensemble_text(sel),
@@ -65,11 +64,11 @@ def roundoff(datasets: dict, N: int = 10, NJ0: float = 100.0) -> list:
             if spans == "spin":
                 spins_twin = twin
             else:
-                same = (
-                    int(sub["float64_self_loop_transitions"].sum())
-                    == int(sub["self_loop_transitions"].sum())
-                    and twin["value"] == exact["value"]
-                )
+                loops = [
+                    point(ds, v, sel, N, NJ0)["value"]
+                    for v in ("float64_self_loop_transitions", "self_loop_transitions")
+                ]
+                same = loops[0] == loops[1] and twin["value"] == exact["value"]
                 controls.append((SPAN_WORDS[spans], same))
             break
     if not rows:
