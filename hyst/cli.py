@@ -256,7 +256,7 @@ def cmd_config(args) -> int:
     jobs = ", ".join(f"{len(j)} {kind}" for kind, j in p.jobs.items() if j)
     print(
         f"{args.file}: valid; {len(config['studies'])} studies, jobs: {jobs or 'none'}; "
-        f"{len(config['figures'])} figures"
+        f"{len(config['figures'])} figures; {len(config['comparison'])} comparison sections"
     )
     for name, study in config["studies"].items():
         print(f"  study {name} ({study.get('kind', 'points')}): {len(p.needs[name])} jobs")

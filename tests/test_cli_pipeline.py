@@ -10,8 +10,9 @@ from hyst.cli import main
 def test_config_check_reports_and_rejects(tmp_path, capsys):
     assert main(["config", "check", "config/quick.yaml"]) == 0
     out = capsys.readouterr().out
-    assert "valid; 12 studies" in out and "14 figures" in out
+    assert "valid; 15 studies" in out and "14 figures; 6 comparison sections" in out
     assert "study n2_pairs (pairs): 3 jobs" in out
+    assert "comparison ill_defined_table (ill_defined_table): ensembles_by_rule" in out
     bad = tmp_path / "bad.yaml"
     bad.write_text(
         "studies:\n  s:\n    couplings: [nope]\n    N: [2]\n    NJ0: [1]\n    samples: 10\n"
