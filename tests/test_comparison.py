@@ -398,3 +398,24 @@ def test_presets_bind_every_section_type_but_the_combinatorics_hook():
     assert preset()["comparison"] == copy.deepcopy(
         yaml.safe_load((REPO / "config" / "config.yaml").read_text())["comparison"]
     )
+
+
+def test_large_coupling_statements_on_one_minus_p_sl_versus_N():
+    def p(c, s, r, N, x):  # rule 1: 1 - P_sl decays with N; rule 0: it rises at N = 6
+        if r == "0":
+            return {2: 0.5, 4: 0.4, 6: 0.3}[N]
+        return 1 - 0.5 * np.exp(-(N - 2) / 2.0)
+
+    ds = points(
+        rules=("0", "1"), Ns=(2, 4, 6), study="r", **probability("self_loop_probability", p)
+    )
+    out = text(values.plateaus(Context({"r": ds}, {}, {"r": ds})))
+    assert "rule 1 | `r`: 1 − P_sl = 0.5 (N = 2) … 0.0677 (N = 6), decreasing in N | agrees" in out
+    assert (
+        "rule 0 | `r`: 1 − P_sl = 0.5 (N = 2) … 0.7 (N = 6), rises at 2 of 2 steps | agrees" in out
+    )
+    flat = ds.copy()
+    flat["self_loop_probability"] = flat["self_loop_probability"].where(flat.rule == "0", 0.5)
+    out = text(values.plateaus(Context({"r": flat}, {}, {"r": flat})))
+    assert "rule 1 | `r`: 1 − P_sl = 0.5 (N = 2) … 0.5 (N = 6), decreasing in N" not in out
+    assert "| disagrees |" in out

@@ -283,3 +283,43 @@ RULES_AVALANCHE_STATEMENT = PaperStatement(
     "much larger A",
     "main text, Fig. 4(a)",
 )
+
+#: The large-coupling statements about P_sl versus N (N J0 = 10^2; Fig. 2(d) and the
+#: replicas' insets, the rules figure): (couplings, spans, rule or None) -> (statement,
+#: whether the plateau grows monotonically with N, source).
+PLATEAU_STATEMENTS: dict[tuple, tuple[str, bool, str]] = {
+    ("random", "hysteron", None): (
+        "the probability to be self-loop free, 1 - P_sl, decays to zero exponentially with N "
+        "(N J0 = 10^2)",
+        True,
+        "Fig. 2(d), inset",
+    ),
+    ("random", "spin", None): (
+        "1 - P_sl decays to zero exponentially with N (N J0 = 10^2)",
+        True,
+        "Supplemental, spins, inset",
+    ),
+    ("random", "equal", None): (
+        "1 - P_sl decays to zero exponentially with N (N J0 = 10^2)",
+        True,
+        "Supplemental, equal spans, inset",
+    ),
+    ("weak", "hysteron", None): (
+        "1 - P_sl decays monotonously with N for large enough N (N J0 = 10^2)",
+        True,
+        "Supplemental, weak asymmetry, inset",
+    ),
+    ("random", "hysteron", "0"): (
+        "except for rule 0, the large-J0 plateau value increases monotonically with N",
+        False,
+        _RULES,
+    ),
+    **{
+        (c, "hysteron", "2"): (
+            "1 - P_sl decays to zero with N for large couplings (N J0 = 10^2)",
+            True,
+            _RULE2,
+        )
+        for c in ("symmetric", "columns", "rows")
+    },
+}

@@ -8,6 +8,7 @@ import numpy as np
 from hyst import catalogue
 from hyst.comparison.data import (
     ensemble_text,
+    ensembles,
     percent,
     pm,
     point,
@@ -107,6 +108,7 @@ def slopes(ctx) -> list:
     if not rows:
         return [Paragraph("_No analysed study is bound to this section._")]
     rows = _merge_rules(rows)
+    plateau_blocks = plateaus(ctx)
     blocks = [
         Paragraph(
             "hyst's exponent is the pooled small-coupling fit of each analysis dataset "
@@ -118,8 +120,81 @@ def slopes(ctx) -> list:
         Table(
             ("study", "quantity", "ensemble", "paper", "hyst (pooled fit)", "verdict"), tuple(rows)
         ),
+        *plateau_blocks,
     ]
     return blocks
+
+
+def _plateau_statement(sel: dict):
+    key = (sel.get("couplings"), sel.get("spans"))
+    return catalogue.PLATEAU_STATEMENTS.get(
+        (*key, sel.get("rule")), catalogue.PLATEAU_STATEMENTS.get((*key, None))
+    )
+
+
+def plateaus(ctx, at: float = 100.0) -> list:
+    """The large-coupling statements about 1 − P_sl versus N (N J0 = ``at``)."""
+    rows = []
+    for study, ds in ctx.datasets.items():
+        if "self_loop_probability" not in ds or ds.sizes.get("N", 0) < 3:
+            continue
+        for sel in ensembles(ds):
+            statement = _plateau_statement(sel)
+            if statement is None:
+                continue
+            text, monotone, source = statement
+            found = [
+                (int(N), point(ds, "self_loop_probability", sel, int(N), at))
+                for N in ds["N"].values
+            ]
+            found = [(N, p) for N, p in found if p is not None]
+            if len(found) < 3:
+                continue
+            q = np.array([1 - p["value"] for _N, p in found])
+            e = np.array([p["stderr"] for _N, p in found])
+            rises = [
+                b - a > 2 * np.hypot(ea, eb)
+                for a, b, ea, eb in zip(q, q[1:], e, e[1:], strict=False)
+            ]
+            decays = not any(rises) and q[-1] < q[0]
+            ok = decays if monotone else any(rises)
+            ana = ctx.analyses.get(study)
+            xi = ""
+            if ana is not None and "self_loop_probability_xi" in ana:
+                v = ana["self_loop_probability_xi"].sel(
+                    {d: x for d, x in sel.items() if d in ana["self_loop_probability_xi"].dims}
+                )
+                err = ana.get("self_loop_probability_xi_stderr")
+                if err is not None:
+                    err = err.sel({d: x for d, x in sel.items() if d in err.dims})
+                if v.size == 1:
+                    xi = f"; ξ = {pm(float(v), float(err) if err is not None else np.nan)}"
+            rows.append(
+                (
+                    text,
+                    ensemble_text(sel),
+                    f"`{study}`: 1 − P_sl = {q[0]:.3g} (N = {found[0][0]}) … {q[-1]:.3g} "
+                    f"(N = {found[-1][0]}), "
+                    + (
+                        "decreasing in N"
+                        if decays
+                        else f"rises at {sum(rises)} of {len(rises)} steps"
+                    )
+                    + xi,
+                    "agrees" if ok else "disagrees",
+                    source,
+                )
+            )
+    if not rows:
+        return []
+    return [
+        Paragraph(
+            f"Large couplings (N J0 = {at:g}): 1 − P_sl versus N from the datasets; a rise is "
+            "a step up by more than two standard errors; ξ is the analysis' decay length of "
+            "1 − P_sl ≈ A exp(−N/ξ)."
+        ),
+        Table(("the paper says", "ensemble", "hyst finds", "verdict", "source"), tuple(rows)),
+    ]
 
 
 def _merge_rules(rows: list) -> list:
