@@ -419,3 +419,17 @@ def test_large_coupling_statements_on_one_minus_p_sl_versus_N():
     out = text(values.plateaus(Context({"r": flat}, {}, {"r": flat})))
     assert "rule 1 | `r`: 1 − P_sl = 0.5 (N = 2) … 0.5 (N = 6), decreasing in N" not in out
     assert "| disagrees |" in out
+
+
+def test_records_are_read_only_for_the_sections_that_use_them(tmp_path):
+    from hyst.comparison import read_study
+    from hyst.io import write_dataset
+
+    ds = l4_dataset()
+    path = tmp_path / "l4.nc"
+    write_dataset(ds, path)
+    with_records = {"l4": {"type": "l4_large", "studies": ["l4"]}}
+    without = {"v": {"type": "claims", "studies": ["l4"]}}
+    assert "l4_c_kl" in read_study(path, with_records, "l4")
+    lean = read_study(path, without, "l4")
+    assert "l4_c_kl" not in lean and "saturated_loop_any_probability" in lean

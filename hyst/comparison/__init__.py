@@ -17,6 +17,7 @@ from hyst.comparison.page import Heading, Page, Paragraph, Table
 from hyst.comparison.registry import SECTION_TYPES, SectionType, section_problem
 
 __all__ = [
+    "RECORD_SECTIONS",
     "SECTION_TYPES",
     "Context",
     "Heading",
@@ -25,8 +26,28 @@ __all__ = [
     "SectionType",
     "Table",
     "build_page",
+    "read_study",
     "section_problem",
 ]
+
+#: Section types that read the record variables (the L = 4 records); the others do not, so
+#: a study's records are left on disk unless a section of these types is bound to it.
+RECORD_SECTIONS = ("l4_large",)
+
+
+def read_study(path, comparison: dict, study: str):
+    """A study dataset as the page needs it: fully loaded, without its record variables
+    unless a section reading them is bound to the study (records can be most of a file)."""
+    import xarray as xr
+
+    from hyst.catalogue import RECORDS, observables
+
+    keep = any(b["type"] in RECORD_SECTIONS and study in b["studies"] for b in comparison.values())
+    with xr.open_dataset(path, engine="netcdf4") as ds:
+        if not keep:
+            ds = ds.drop_dims([o.dim for o in observables(RECORDS) if o.dim in ds.dims])
+        return ds.load()
+
 
 TITLE = "hyst against the paper"
 

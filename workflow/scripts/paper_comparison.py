@@ -2,14 +2,15 @@
 
 import json
 
-from hyst.comparison import build_page
+from hyst.comparison import build_page, read_study
 from hyst.io import atomic_write_text, read_dataset
 
 
 def main(comparison, studies, datasets, analysed, analyses, md, html, log_path):
+    comparison = json.loads(comparison)
     page = build_page(
-        json.loads(comparison),
-        dict(zip(studies, map(read_dataset, datasets), strict=True)),
+        comparison,
+        {s: read_study(p, comparison, s) for s, p in zip(studies, datasets, strict=True)},
         dict(zip(analysed, map(read_dataset, analyses), strict=True)),
     )
     atomic_write_text(md, page.markdown())
