@@ -17,6 +17,7 @@ include: "workflow/rules/loops.smk"
 include: "workflow/rules/collect.smk"
 include: "workflow/rules/analyse.smk"
 include: "workflow/rules/figures.smk"
+include: "workflow/rules/report.smk"
 
 
 report: "workflow/report/workflow.rst"
@@ -29,3 +30,4 @@ rule all:
         analysis=expand(f"{RESULTS}/analysis/{{study}}.nc", study=ANALYSED),
         figures=expand(f"{RESULTS}/figures/{{figure}}.png", figure=sorted(FIGURES)),
         tables=LOOP_TABLES,
+        comparison=[f"{RESULTS}/paper_comparison.md"] if COMPARISON else [],

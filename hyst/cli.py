@@ -295,12 +295,14 @@ def cmd_config(args) -> int:
     jobs = ", ".join(f"{len(j)} {kind}" for kind, j in p.jobs.items() if j)
     print(
         f"{args.file}: valid; {len(config['studies'])} studies, jobs: {jobs or 'none'}; "
-        f"{len(config['figures'])} figures"
+        f"{len(config['figures'])} figures; {len(config['comparison'])} comparison sections"
     )
     for name, study in config["studies"].items():
         print(f"  study {name} ({study.get('kind', 'points')}): {len(p.needs[name])} jobs")
     for name, binding in config["figures"].items():
         print(f"  figure {name} ({binding['type']}): {', '.join(binding['studies'])}")
+    for name, binding in config["comparison"].items():
+        print(f"  comparison {name} ({binding['type']}): {', '.join(binding['studies'])}")
     return 0
 
 

@@ -2,7 +2,8 @@
 
 The top level follows ``hyst/config.schema.yaml``; each study follows its
 kind's schema (:mod:`hyst.studies`); each figure's binding is checked against
-its type's needs (:mod:`hyst.plotting.registry`). Errors are one line naming
+its type's needs (:mod:`hyst.plotting.registry`), each section of the paper-comparison
+page against its section type (:mod:`hyst.comparison.registry`). Errors are one line naming
 the key, the value and what is allowed, e.g.
 ``studies.spins.N[0]: 1 is less than the minimum of 2``.
 """
@@ -19,6 +20,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
+from hyst.comparison.registry import SECTION_TYPES, section_problem
 from hyst.plotting.registry import FIGURE_TYPES, binding_problem
 from hyst.studies import DEFAULT_KIND, KINDS, kind_of
 from hyst.studies.base import ConfigError
@@ -33,6 +35,8 @@ def base_schema() -> dict:
     studies["properties"]["kind"]["enum"] = list(KINDS)
     figures = sch["properties"]["figures"]["additionalProperties"]
     figures["properties"]["type"]["enum"] = list(FIGURE_TYPES)
+    sections = sch["properties"]["comparison"]["additionalProperties"]
+    sections["properties"]["type"]["enum"] = list(SECTION_TYPES)
     return sch
 
 
@@ -165,6 +169,10 @@ def validate(config: dict, *, check_paths: bool = True) -> dict:
             raise ConfigError(problem)
     if check_paths:
         check_results(config["results"])
+    for section, binding in config["comparison"].items():
+        problem = section_problem(section, binding, config["studies"], kind_of)
+        if problem:
+            raise ConfigError(problem)
     return config
 
 

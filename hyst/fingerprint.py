@@ -30,6 +30,9 @@ SAMPLING_SOURCES = (
     "hyst.sampler",
     "hyst.statistics",
 )
+#: Modules inside those packages that do not determine any result: the paper's statements
+#: (read by the paper-comparison page only), so editing them never resamples a point.
+NOT_SOURCES = ("hyst.catalogue.paper",)
 
 
 def _files(module: str) -> list[Path]:
@@ -38,7 +41,8 @@ def _files(module: str) -> list[Path]:
         raise ValueError(f"fingerprint: no module {module!r}")
     origin = Path(spec.origin)
     if spec.submodule_search_locations:  # a package: every .py file in it
-        return sorted(origin.parent.rglob("*.py"))
+        skip = {Path(importlib.util.find_spec(m).origin) for m in NOT_SOURCES}
+        return sorted(p for p in origin.parent.rglob("*.py") if p not in skip)
     return [origin]
 
 

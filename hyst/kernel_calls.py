@@ -14,11 +14,13 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from hyst.kernels import codes, drive, enumeration, self_loop_search
+from hyst.kernels import codes, drive, enumeration, roundoff, self_loop_search
 from hyst.model import Systems, rule_code
 
 #: Distinct L = 4 self-loops of two elements recorded per system (the count is always exact).
 L4_PER_SYSTEM = 16
+#: Saturated loop: transitions that did not end stable recorded per system (counts are exact).
+LOOP_RECORDS_PER_SYSTEM = 64
 
 
 class Columns:
@@ -150,14 +152,50 @@ def cyclic_drive_batch(
     return Columns(out, codes.CYCLIC_COLUMNS), umax
 
 
-def saturated_loop_batch(systems: Systems, rule, *, parallel: bool = True) -> Columns:
-    """Self-loops met along the saturated hysteresis loop (any N): ``codes.LOOP_COLUMNS``
-    per sample and branch (0: up from all −1, 1: down from all +1)."""
+@dataclass
+class SaturatedLoopOutput:
+    """Outputs of ``drive.saturated_loop_batch`` for a batch of n systems.
+
+    summary: per-system counts (``codes.SATURATED_COLUMNS``); loops: (n, K) records of the
+    transitions that did not end stable (``codes.LOOP_COLUMNS``), of which the first
+    ``recorded[k]`` of system k are filled.
+    """
+
+    summary: Columns
+    loops: Columns
+    recorded: np.ndarray
+
+
+def saturated_loop_batch(
+    systems: Systems,
+    rule,
+    *,
+    return_events: int = 1,
+    max_loops: int = 8,
+    records_per_system: int = LOOP_RECORDS_PER_SYSTEM,
+    parallel: bool = True,
+) -> SaturatedLoopOutput:
+    """Transitions out of the stable states along the saturated hysteresis loop and the
+    returns from its turning points (any N; protocol: ``drive.saturated_loop_batch``)."""
     n = systems.samples
-    out = np.zeros((n, 2, len(codes.LOOP_COLUMNS)), np.int64)
+    summ = np.zeros((n, len(codes.SATURATED_COLUMNS)), np.int64)
+    rec = np.zeros((n, records_per_system, len(codes.LOOP_COLUMNS)), np.int64)
+    nrec = np.zeros(n, np.int64)
     kernel = drive.saturated_loop_batch if parallel else drive.saturated_loop_batch_serial
-    kernel(systems.h_plus, systems.h_minus, *systems.kernel_operands(), rule_code(rule), out)
-    return Columns(out, codes.LOOP_COLUMNS)
+    kernel(
+        systems.h_plus,
+        systems.h_minus,
+        *systems.kernel_operands(),
+        rule_code(rule),
+        int(return_events),
+        int(max_loops),
+        summ,
+        rec,
+        nrec,
+    )
+    return SaturatedLoopOutput(
+        Columns(summ, codes.SATURATED_COLUMNS), Columns(rec, codes.LOOP_COLUMNS), nrec
+    )
 
 
 def any_self_loop_batch(
@@ -210,3 +248,29 @@ def search_workspace_bytes(N: int, reachable_cap: int = codes.SEARCH_REACHABLE_C
     queue (cap words). 76 KiB at N = 24 with the default cap, whatever the system."""
     table = 3 * int(self_loop_search.table_size(reachable_cap)) + max(int(reachable_cap), 1)
     return 8 * (4 * N * N + 9 * N + 12) + 8 * table
+
+
+def float64_transitions_batch(
+    systems: Systems, h_plus, h_minus, couplings, rule, *, parallel: bool = True
+) -> Columns:
+    """The P_sl transitions in float64 (``hyst.kernels.roundoff``): the potentially stable
+    states come from the exact ``systems``, the transitions are computed from the float64
+    parameters ``h_plus``, ``h_minus``, ``couplings`` (n, N[, N]). ``codes.FLOAT64_COLUMNS``
+    per sample."""
+    n = systems.samples
+    out = np.zeros((n, len(codes.FLOAT64_COLUMNS)), np.int64)
+    kernel = (
+        roundoff.float64_transitions_batch
+        if parallel
+        else roundoff.float64_transitions_batch_serial
+    )
+    kernel(
+        systems.h_plus,
+        systems.h_minus,
+        np.ascontiguousarray(h_plus, np.float64),
+        np.ascontiguousarray(h_minus, np.float64),
+        np.ascontiguousarray(couplings, np.float64),
+        rule_code(rule),
+        out,
+    )
+    return Columns(out, codes.FLOAT64_COLUMNS)

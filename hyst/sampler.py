@@ -35,6 +35,13 @@ MAX_CHUNK_SIZE = 10_000
 MAX_DRIVE_CYCLES = 100_000
 #: Groups served by the enumeration kernel (the others run event by event, any N).
 ENUMERATION_GROUPS = ("transitions", "zero_field")
+#: Saturated loop: transitions driven back from every turning point of the main branches,
+#: and self-loops a main branch drives through before it ends at the next one
+#: (``hyst.kernels.drive.saturated_loop_batch``).
+SATURATED_RETURN_EVENTS = 2
+SATURATED_MAX_LOOPS = 8
+#: Saturated loop: transitions that did not end stable recorded per system (counts are exact).
+SATURATED_RECORDS = 128
 
 
 def chunk_size(N: int) -> int:
@@ -183,15 +190,42 @@ def sample_chunk(
         cols = kernel_calls.avalanche_batch(systems, start_spins, point.rule, parallel=parallel)
         tally.add_measured(decode_avalanche(cols), ["avalanche"])
     if "saturated_loop" in groups:
-        cols = kernel_calls.saturated_loop_batch(systems, point.rule, parallel=parallel)
-        decoded = decode_saturated_loop(cols, systems, offset, records=bool(caps))
+        out = kernel_calls.saturated_loop_batch(
+            systems,
+            point.rule,
+            return_events=SATURATED_RETURN_EVENTS,
+            max_loops=SATURATED_MAX_LOOPS,
+            records_per_system=SATURATED_RECORDS,
+            parallel=parallel,
+        )
+        decoded = decode_saturated_loop(out, systems, offset, records=bool(caps))
         tally.add_measured(decoded, ["saturated_loop"])
+    if "float64" in groups:
+        hp, hm, c = generic_floats(point, seed, chunk, systems)
+        cols = kernel_calls.float64_transitions_batch(
+            systems, hp, hm, c, point.rule, parallel=parallel
+        )
+        tally.add_measured({f"float64_{n}": cols[n] for n in cols.names}, ["float64"])
     if "cyclic" in groups:
         cols, umax = kernel_calls.cyclic_drive_batch(
             systems, start_spins, point.rule, MAX_DRIVE_CYCLES, parallel=parallel
         )
         tally.add_measured(decode_cyclic(cols, umax), ["cyclic"])
     return tally
+
+
+def generic_floats(point: Point, seed: int, chunk: int, systems: Systems):
+    """Float64 parameters of a chunk's systems as a floating-point code would draw them:
+    the exact (quantised) midpoints and couplings plus independent uniform offsets of at
+    most half a quantum, so their float64 sums round like generic numbers; the spans are
+    kept exactly (spins keep h^+ = h^−) and c_ii = 0. Seeded by the point and the chunk."""
+    rng = seeds.generator(seed, {**point.ensemble_identity(), "purpose": "float64"}, chunk)
+    hp, hm, c = systems.to_floats()
+    n, N = hp.shape
+    shift = rng.uniform(-0.5, 0.5, (n, N)) * QUANTUM
+    noise = rng.uniform(-0.5, 0.5, (n, N, N)) * QUANTUM
+    noise[:, np.arange(N), np.arange(N)] = 0.0
+    return hp + shift, hm + shift, c + noise
 
 
 # ---- decoding kernel calls into the catalogue's named fields -----------------------------------
@@ -258,39 +292,46 @@ def decode_cyclic(cols: kernel_calls.Columns, umax: np.ndarray) -> dict:
 
 
 def decode_saturated_loop(
-    cols: kernel_calls.Columns, systems: Systems, offset: int, records: bool = True
+    out: kernel_calls.SaturatedLoopOutput, systems: Systems, offset: int, records: bool = True
 ) -> dict:
-    """Named fields of one saturated-loop call; ``records``: also the L = 4 records of two
-    elements (system, branch and the loop's fields)."""
-    outcome, L, n_e = cols["outcome"], cols["L"], cols["n_e"]
-    loop = outcome == codes.SELF_LOOP
-    l4 = loop & (n_e == 2) & (L == 4)
-    per_system = l4.sum(axis=1)
-    decoded = {
-        "loop_outcome": outcome,
-        "loop_L": L,
-        "loop_n_e": n_e,
-        "loop_events": cols["events"],
-        "l4_count": per_system,
-        "l4_recorded": per_system,
-    }
+    """Named fields of one saturated-loop call: the per-system counts (``saturated_<column>``
+    of ``codes.SATURATED_COLUMNS``), the recorded loops (``saturated_records``: source, L,
+    n_e of every recorded transition that ended in a self-loop) and the records of the
+    distinct L = 4 self-loops of two elements (a loop met again, from another state or
+    field, is recorded once: same elements and same frozen state); ``records``: whether to
+    build those records (the counts are always there)."""
+    d = {f"saturated_{name}": out.summary[name] for name in out.summary.names}
+    d["saturated_records_total"] = int(out.recorded.sum())
+    rec = out.loops
+    filled = np.arange(rec.array.shape[1])[None, :] < out.recorded[:, None]
+    s, q = np.nonzero(filled & (rec["outcome"] == codes.SELF_LOOP))
+    d["saturated_records"] = {name: rec[name][s, q] for name in ("source", "L", "n_e")}
+    l4 = (rec["L"][s, q] == 4) & (rec["n_e"][s, q] == 2)
+    s, q = s[l4], q[l4]
+    k, l = rec["e1"][s, q], rec["e2"][s, q]
+    identity = np.column_stack([s, np.minimum(k, l), np.maximum(k, l), rec["rest_hash"][s, q]])
+    _, first = np.unique(identity, axis=0, return_index=True)
+    first = np.sort(first)
+    s, q, k, l = s[first], q[first], k[first], l[first]
+    d["l4_count"] = out.summary["l4"]
+    d["l4_recorded"] = np.bincount(s, minlength=systems.samples)
     if not records:
-        return decoded
-    s, b = np.nonzero(l4)
-    k, l = cols["e1"][s, b], cols["e2"][s, b]
+        return d
     hp, hm = systems.h_plus, systems.h_minus
-    table = {
+    source = rec["source"][s, q]
+    d["l4_records"] = {
         "system": s + offset,
-        "branch": b,
-        "c_kl": cols["c_kl"][s, b] * QUANTUM,
-        "c_lk": cols["c_lk"][s, b] * QUANTUM,
-        "h_tilde_k": cols["h2_k"][s, b] * (QUANTUM / 2),
-        "h_tilde_l": cols["h2_l"][s, b] * (QUANTUM / 2),
+        "branch": source % 2,
+        "returning": source // 2,
+        "loop_number": q,
+        "c_kl": rec["c_kl"][s, q] * QUANTUM,
+        "c_lk": rec["c_lk"][s, q] * QUANTUM,
+        "h_tilde_k": rec["h2_k"][s, q] * (QUANTUM / 2),
+        "h_tilde_l": rec["h2_l"][s, q] * (QUANTUM / 2),
         "sigma_k": (hp[s, k] - hm[s, k]) * QUANTUM,
         "sigma_l": (hp[s, l] - hm[s, l]) * QUANTUM,
     }
-    decoded["l4_records"] = table
-    return decoded
+    return d
 
 
 def l4_records(systems: Systems, l4_state, l4_mask, l4_count) -> dict:
@@ -340,13 +381,21 @@ def check_self_loop_free(point: Point, tally: Tally):
     reaches a stable state in all four (the paper's large-N protocol; none of
     945,000 test preparations failed). Such counts are recorded in every
     dataset; here a nonzero count stops the run.
+
+    Under rule 2 (every unstable element flips at once) see :func:`rule_two_problems`.
     """
-    if point.couplings not in SELF_LOOP_FREE or point.rule == "2":
+    if point.couplings not in SELF_LOOP_FREE:
+        return
+    if point.rule == "2":
+        bad = rule_two_problems(point, tally)
+        if bad:
+            raise RuntimeError(f"rule-2 statement violated in the ensemble {point}: {bad}")
         return
     keys = [
         "avalanche_self_loop_probability",
         "drive_self_loop_probability",
         "saturated_loop_probability",
+        "saturated_loop_any_probability",
         "self_loop_probability",
     ]
     if point.couplings == "symmetric":
@@ -366,6 +415,41 @@ def check_self_loop_free(point: Point, tally: Tally):
         bad["periods_other_than_1"] = int(periods[2:].sum())  # no scrambling: T = 1
     if bad:
         raise RuntimeError(f"theorem violated in the self-loop-free ensemble {point}: {bad}")
+
+
+#: Rule 2 in the self-loop-free ensembles: every self-loop length histogram of transitions
+#: out of stable states holds L = 2 loops only (ferromagnetic couplings: none at all).
+RULE_TWO_LENGTH_HISTS = ("self_loop_length_hist", "saturated_loop_length_hist")
+RULE_TWO_PROBABILITIES = (
+    "self_loop_probability",
+    "avalanche_self_loop_probability",
+    "drive_self_loop_probability",
+    "saturated_loop_any_probability",
+)
+
+
+def rule_two_problems(point: Point, tally: Tally) -> dict:
+    """What contradicts the Supplemental's rule-2 statements in a tally of a self-loop-free
+    ensemble (an empty dict if nothing does).
+
+    Ferromagnetic couplings: no self-loop in any transition out of a stable state (every
+    flip goes along the drive, so the magnetisation is monotonic; the paper finds none).
+    Symmetric, constant-column and constant-row couplings: "all self-loops have size
+    L = 2" (the 2-cycles of parallel updates).
+    """
+    bad = {}
+    if point.couplings == "ferro":
+        for key in RULE_TWO_PROBABILITIES:
+            if tally.counts.get(key, 0):
+                bad[key] = tally.counts[key]
+        return bad
+    for key in RULE_TWO_LENGTH_HISTS:
+        hist = tally.hists.get(key)
+        if hist is not None:
+            other = int(hist.sum()) - int(hist[2] if hist.size > 2 else 0)
+            if other:
+                bad[f"{key} (L != 2)"] = other
+    return bad
 
 
 def sample_point(

@@ -24,6 +24,8 @@ from hyst.two_elements import l4_region_polygons  # noqa: E402
 PROBABILITIES = (
     "gap_probability_at_zero",
     "self_loop_probability_at_zero",
+    "self_loop_probability_at_zero_random_start",
+    "self_loop_probability_well_defined",
     "self_loop_probability",
     "race_condition_probability",
 )
@@ -191,6 +193,7 @@ def datasets():
         "large_n": _large_n_dataset(),
         "large_n_1024": _large_n_dataset(Ns=(1024,)),
         "large_n_rule0": _large_n_dataset(rules=("0",)),
+        "large_n_rule1p": _large_n_dataset(rules=("1p",)),
     }
 
 
@@ -213,7 +216,7 @@ BINDINGS = {
     "rule2_self_loops": ["well_behaved_rule2"],
     "l4_pairs": ["pairs"],
     "l4_large": ["large_l4"],
-    "avalanches_and_transients": ["large_n", "large_n_rule0"],
+    "avalanches_and_transients": ["large_n", "large_n_rule0", "large_n_rule1p"],
     "avalanche_distributions": ["large_n_1024", "large_n"],
     "cyclic_drive": ["large_n"],
     "networks_fig3": ["planes"],
@@ -241,7 +244,10 @@ CONTENT = {
     "stable_states": (3, [catalogue.label("potentially_stable_over_spins")] * 3),
     "gap_vs_self_loops": (3, [catalogue.label("self_loop_probability_at_zero")] * 3),
     "rules": (8, [catalogue.label("self_loop_probability")] * 4 + ["$P(L)$"] * 4),
-    "rule2_self_loops": (3, [catalogue.label("self_loop_probability")] * 3),
+    "rule2_self_loops": (
+        6,
+        [catalogue.label("self_loop_probability")] * 3 + [r"$P(L)$ (all $N$, $N J_0$)"] * 3,
+    ),
     "l4_pairs": (3, ["$c_{21}$"] * 3),
     "l4_large": (2, [r"$c_{lk}/\Delta\tilde h^c$"] * 2),
     "avalanches_and_transients": (
@@ -473,7 +479,7 @@ def test_non_default_parameters(datasets):
     fig = l4_figures.fig_pairs_l4(d["pairs"].isel(sigma=[0]), lim=2.0, delta_h=0.5)
     assert len(fig.axes) == 1
     fig = sweeps.fig_well_behaved_rule2(d["well_behaved_rule2"], couplings=("rows",), slope=None)
-    assert len([ax for ax in fig.axes if ax.get_xlabel()]) == 1
+    assert len([ax for ax in fig.axes if ax.get_subplotspec() is not None]) == 2
 
 
 def _large_n_dataset(Ns=(16, 32), J0s=(0.01, 1.0, 100.0), rules=("1",)):
@@ -545,3 +551,83 @@ def test_self_loop_free_figure_fits_the_decay_length_over_the_chosen_range(tmp_p
     wide_texts = [t.get_text() for t in wide.axes[-1].get_legend().get_texts()]
     assert not any(r"$\xi = 1.70" in t for t in wide_texts)  # the bend is inside the range
     assert_written(plotting.save(fig, tmp_path / "beyond", dpi=50))
+
+
+def _dashed_with_markers(line) -> bool:
+    """A dashed curve of a second definition (reference slopes are dashed without markers)."""
+    return line.get_linestyle() == "--" and line.get_marker() == "o"
+
+
+def _main_panels(fig):
+    return [ax for ax in fig.axes if ax.get_subplotspec() is not None]
+
+
+@pytest.mark.parametrize(
+    "name", ["avalanches_and_transients", "avalanche_distributions", "cyclic_drive"]
+)
+def test_every_large_n_panel_has_the_legend_of_its_colours(name, datasets):
+    """Curves coloured by N (or by J0 in the distributions) carry a legend in every panel."""
+    for ax in _main_panels(plotting.render(name, _bound(name, datasets))):
+        titles = set()
+        for child in [ax.get_legend(), *[a for a in ax.artists if hasattr(a, "get_title")]]:
+            if child is not None:
+                titles.add(child.get_title().get_text())
+        assert titles & {"$N$", "$J_0$"}, ax.get_title(loc="left")
+
+
+def test_fig4_shows_the_other_rules_and_the_max_a_inset(datasets):
+    fig = plotting.render(
+        "avalanches_and_transients", _bound("avalanches_and_transients", datasets)
+    )
+    a = _main_panels(fig)[0]
+    labels = [line.get_label() for line in a.get_lines()]
+    assert "rule 0, $N = 32$" in labels and "rule $1'$, $N = 32$" in labels
+    (inset,) = a.child_axes
+    assert inset.get_xlabel() == "$N$" and "max" in inset.get_ylabel()
+    assert [t.get_text() for t in inset.get_legend().get_texts()] == [
+        "rule 1",
+        "rule 0",
+        "rule $1'$",
+    ]
+    rows = _main_panels(
+        plotting.render("avalanche_distributions", _bound("avalanche_distributions", datasets))
+    )
+    assert len(rows[4].child_axes) == 1  # (e): the max <A> inset of constant columns
+
+
+def test_p_sl0_panels_state_both_definitions(datasets):
+    ds = datasets["random_hysterons"]
+    fig = plotting.render("gaps_and_self_loops", [ds])
+    c = _main_panels(fig)[2]
+    assert "any of the $2^N$ states" in c.get_title(loc="left")
+    assert "random start" in c.get_title(loc="left")
+    dashed = [line for line in c.get_lines() if _dashed_with_markers(line)]
+    assert len(dashed) == ds.sizes["N"]  # the main-text variant, one dashed curve per N
+    fig = plotting.render("gap_vs_self_loops", _bound("gap_vs_self_loops", datasets))
+    first = _main_panels(fig)[0]
+    legend_texts = [t.get_text() for t in first.get_legend().get_texts()]
+    assert legend_texts == ["any of the $2^N$ states (Suppl.)", "one random start (main text)"]
+
+
+def test_rule_zero_panel_shows_well_defined_and_all_instances(datasets):
+    fig = plotting.render("rules", _bound("rules", datasets))
+    a = _main_panels(fig)[0]
+    assert a.get_title(loc="left") == "(a) rule 0, well-defined"
+    assert [t.get_text() for t in a.get_legend().get_texts()] == ["well-defined", "all instances"]
+    dashed = [line for line in a.get_lines() if _dashed_with_markers(line)]
+    assert len(dashed) == datasets["rules"].sizes["N"]
+    b = _main_panels(fig)[1]
+    assert b.get_title(loc="left") == "(b) rule 1"
+
+
+def test_rule_two_figure_shows_the_self_loop_lengths(datasets):
+    ds = datasets["well_behaved_rule2"].copy()
+    two = np.zeros(ds["self_loop_length_hist"].shape, np.int64)
+    two[..., 2] = 5
+    ds["self_loop_length_hist"] = (ds["self_loop_length_hist"].dims, two)
+    panels = _main_panels(plotting.render("rule2_self_loops", [ds]))
+    assert any("all $L = 2$" in t.get_text() for t in panels[3].texts)
+    two[..., 4] = 1
+    ds["self_loop_length_hist"] = (ds["self_loop_length_hist"].dims, two)
+    panels = _main_panels(plotting.render("rule2_self_loops", [ds]))
+    assert any("L = 2, 4" in t.get_text() for t in panels[3].texts)

@@ -149,3 +149,49 @@ def test_theorem_tests_can_fail():
                 increased |= V >= prev
                 prev = V
     assert increased
+
+
+@given(
+    seed=seeds,
+    N=Ns,
+    NJ0=NJ0s,
+    spans=spans,
+    couplings=st.sampled_from(["symmetric", "ferro", "columns", "rows"]),
+)
+def test_rule_two_loops_of_well_behaved_ensembles_have_length_two(seed, N, NJ0, spans, couplings):
+    """Supplemental, rule 2: symmetric, constant-column and constant-row couplings self-loop
+    with L = 2 only; ferromagnetic couplings never self-loop in transitions out of stable
+    states (every flip goes along the drive). The guard checks the same on every batch."""
+    from hyst.sampler import Point, check_self_loop_free
+    from hyst.statistics import Tally
+
+    rng = np.random.default_rng(seed)
+    sy = sample_systems(couplings, spans, N, NJ0, 30, rng)
+    cols = run_enumeration(sy, rule="2", starts=rng.integers(0, 1 << N, 30))
+    hist = cols["hist_L"]
+    if couplings == "ferro":
+        assert cols["n_self_loop_transitions"].sum() == 0
+    else:
+        assert hist.sum() == hist[2]
+    tally = Tally()
+    tally.add_hist("self_loop_length_hist", hist)
+    tally.add_count("self_loop_probability", int((cols["n_self_loop_transitions"] > 0).sum()))
+    check_self_loop_free(Point(couplings, spans, "2", N, NJ0), tally)
+
+
+def test_rule_two_guard_stops_a_batch_that_contradicts_the_paper():
+    import pytest
+
+    from hyst.sampler import Point, check_self_loop_free
+    from hyst.statistics import Tally
+
+    tally = Tally()
+    tally.add_hist("self_loop_length_hist", [0, 0, 5])
+    tally.add_count("self_loop_probability", 5)
+    check_self_loop_free(Point("rows", "hysteron", "2", 8, 1.0), tally)
+    with pytest.raises(RuntimeError, match="ferro"):
+        check_self_loop_free(Point("ferro", "hysteron", "2", 8, 1.0), tally)
+    tally.add_hist("saturated_loop_length_hist", [0, 0, 1, 0, 1])
+    with pytest.raises(RuntimeError, match=r"saturated_loop_length_hist \(L != 2\)"):
+        check_self_loop_free(Point("symmetric", "hysteron", "2", 8, 1.0), tally)
+    check_self_loop_free(Point("random", "hysteron", "2", 8, 1.0), tally)

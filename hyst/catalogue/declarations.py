@@ -32,6 +32,14 @@ class Group:
         return self.max_N is None or N <= self.max_N
 
 
+def _matches(fact, couplings=None, spans=None, rule=None) -> bool:
+    """Whether a paper fact with fields couplings/spans/rule (None: any) covers an ensemble."""
+    return all(
+        want is None or have is None or str(have) == want
+        for want, have in ((fact.couplings, couplings), (fact.spans, spans), (fact.rule, rule))
+    )
+
+
 @dataclass(frozen=True)
 class PaperSlope:
     """A small-coupling slope d ln P / d ln(N J0) the paper draws, for the ensembles where
@@ -44,15 +52,14 @@ class PaperSlope:
     source: str = ""
 
     def matches(self, couplings=None, spans=None, rule=None) -> bool:
-        return all(
-            want is None or have is None or str(have) == want
-            for want, have in ((self.couplings, couplings), (self.spans, spans), (self.rule, rule))
-        )
+        return _matches(self, couplings, spans, rule)
 
 
 @dataclass(frozen=True)
 class PaperValue:
-    """A value the paper quotes for one point (a fraction, not a percentage)."""
+    """A value the paper quotes for one point (a fraction, not a percentage); ``approximate``
+    when the paper writes "≈", ``explanation`` names a known disagreement the
+    paper-comparison page explains (:mod:`hyst.comparison`)."""
 
     value: float
     couplings: str
@@ -61,6 +68,60 @@ class PaperValue:
     N: int
     NJ0: float
     source: str
+    approximate: bool = False
+    explanation: str = ""
+
+
+#: Kinds of :class:`PaperClaim`.
+CLAIM_KINDS = ("range", "even", "peak", "limit")
+
+
+@dataclass(frozen=True)
+class PaperClaim:
+    """A statement of the paper about one observable, checked against the datasets by the
+    paper-comparison page (:mod:`hyst.comparison`), for the ensembles where every given
+    field matches (None matches anything). ``kind``:
+
+    - "range": every sample of a histogram lies in [lower, upper] (None: unbounded); with
+      ``per_N`` the bounds are offset by N ("exactly N + 1 states": lower = upper = 1);
+    - "even": every sample of a histogram is even and at least ``lower``;
+    - "peak": the mean versus J0 has its maximum at J0 ≈ N^power (−1: J0 ≈ 1/N, 0:
+      J0 ≈ 1); with ``grows``, the maximum grows with N;
+    - "limit": the observable approaches ``lower`` (= ``upper``) where N J0 ≫ 1
+      (where = "large"), exceeds ``lower`` where N J0 ≪ 1 ("small"), or equals it at
+      every N J0 ("all").
+
+    ``text`` is the paper's statement, ``source`` where it is made; ``explanation`` names
+    a known disagreement the page explains with its evidence (``hyst.comparison``).
+    """
+
+    kind: str
+    text: str
+    source: str
+    couplings: str | None = None
+    spans: str | None = None
+    rule: str | None = None
+    lower: float | None = None
+    upper: float | None = None
+    per_N: bool = False
+    power: float | None = None
+    grows: bool = False
+    where: str = ""
+    explanation: str = ""
+
+    def __post_init__(self):
+        if self.kind not in CLAIM_KINDS:
+            raise ValueError(f"claim kind {self.kind!r} is not one of {', '.join(CLAIM_KINDS)}")
+
+    def matches(self, couplings=None, spans=None, rule=None) -> bool:
+        return _matches(self, couplings, spans, rule)
+
+    def bounds(self, N: int) -> tuple[float, float]:
+        """(lower, upper) of a "range" claim for systems of N elements (±inf if open)."""
+        offset = N if self.per_N else 0
+        lo = -float("inf") if self.lower is None else self.lower + offset
+        hi = float("inf") if self.upper is None else self.upper + offset
+        return lo, hi
 
 
 @dataclass(frozen=True)

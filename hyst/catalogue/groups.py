@@ -42,5 +42,12 @@ GROUPS: dict[str, Group] = {
             "records for the scatter figures); not part of 'all'",
             default=False,
         ),
+        Group(
+            "float64",
+            "the P_sl transitions recomputed in float64 from generic (non-quantised) parameters, "
+            "to show what round-off does; not part of 'all'",
+            ENUMERATION_MAX_N,
+            default=False,
+        ),
     )
 }

@@ -21,6 +21,7 @@ from hyst.kernels.codes import (
     NOT_CONVERGED,
     ORBIT,
     SELF_LOOP,
+    SOURCE_RETURN_UP,
     STABLE,
 )
 
@@ -67,6 +68,7 @@ _FIG2 = "Fig. 2 (randomly coupled hysterons, sigma ~ U[0, 0.5])"
 _SPINS = "Supplemental, randomly coupled spins"
 _WEAK = "Supplemental, weak asymmetry"
 _RC = "Supplemental, statistics of race conditions"
+_RULES = "Supplemental, race-condition rules (rule 0: the ill-defined instances discarded)"
 
 
 def _slopes(random_hysteron, spin=None, weak=None) -> tuple[PaperSlope, ...]:
@@ -81,22 +83,35 @@ def _slopes(random_hysteron, spin=None, weak=None) -> tuple[PaperSlope, ...]:
 def _psl_values() -> tuple[PaperValue, ...]:
     text = "Supplemental: self-loops at N = 10, N J0 = 10^2"
     return (
-        PaperValue(0.998, "random", "spin", "1", 10, 100.0, f"{text} (spins)"),
+        PaperValue(
+            0.998, "random", "spin", "1", 10, 100.0, f"{text} (spins)", explanation="roundoff"
+        ),
         PaperValue(0.985, "random", "hysteron", "1", 10, 100.0, f"{text} (hysterons)"),
         PaperValue(0.983, "random", "equal", "1", 10, 100.0, f"{text} (equal spans)"),
-        PaperValue(0.14, "weak", "hysteron", "1", 10, 100.0, "main text: weak asymmetry"),
+        PaperValue(
+            0.14,
+            "weak",
+            "hysteron",
+            "1",
+            10,
+            100.0,
+            "main text: weak asymmetry",
+            approximate=True,
+            explanation="weak_plateau",
+        ),
     )
 
 
 # ---- the catalogue ------------------------------------------------------------------------------
 
-_TRANSITIONS, _ZERO, _AVALANCHE, _CYCLIC, _SATURATED, _ANY = (
+_TRANSITIONS, _ZERO, _AVALANCHE, _CYCLIC, _SATURATED, _ANY, _FLOAT64 = (
     "transitions",
     "zero_field",
     "avalanche",
     "cyclic",
     "saturated_loop",
     "any_self_loop",
+    "float64",
 )
 
 OBSERVABLES: tuple[Observable, ...] = (
@@ -121,6 +136,15 @@ OBSERVABLES: tuple[Observable, ...] = (
         label=r"$P_s\,2^N/(N+1)$",
         units="states per (N + 1)",
         scaling=Scaling(power_law=False, collapse_max_value=None),
+    ),
+    Observable(
+        "potentially_stable_count_hist",
+        HISTOGRAM,
+        (_ZERO,),
+        "systems by their number of potentially stable states (H^-(S) < H^+(S))",
+        lambda d: _bincount(d["n_potentially_stable"]),
+        dim="n_potentially_stable",
+        units="systems",
     ),
     Observable(
         "gap_probability_at_zero",
@@ -170,6 +194,8 @@ OBSERVABLES: tuple[Observable, ...] = (
         symbol="P_sl^0 (random start)",
         label=r"$P_{sl}^0$ (random start)",
         units="probability",
+        scaling=Scaling(),
+        paper_slopes=_slopes(4, spin=2, weak=5),
     ),
     Observable(
         "random_start_loop_length_hist",
@@ -220,6 +246,8 @@ OBSERVABLES: tuple[Observable, ...] = (
         symbol="P_sl (well-defined)",
         label=r"$P_{sl}$ (well-defined)",
         units="probability",
+        scaling=Scaling(),
+        paper_slopes=(PaperSlope(3, "random", "hysteron", "0", source=_RULES),),
     ),
     Observable(
         "race_in_transitions_probability",
@@ -358,25 +386,83 @@ OBSERVABLES: tuple[Observable, ...] = (
         dim="T",
         units="systems",
     ),
-    # ---- saturated loop ------------------------------------------------------------------------
+    # ---- saturated loop (hyst.kernels.drive.saturated_loop_batch: main branches, returns) --------
     Observable(
         "saturated_loop_probability",
         PROBABILITY,
         (_SATURATED,),
-        "a self-loop is met driving the saturated hysteresis loop (either branch)",
-        lambda d: (d["loop_outcome"] == SELF_LOOP).any(axis=1),
+        "a transition of the saturated loop's two main branches ends in a self-loop",
+        lambda d: d["saturated_loops_branch"] > 0,
         symbol="P_sl (saturated loop)",
         label=r"$P_{sl}$ (saturated loop)",
+        units="probability",
+    ),
+    Observable(
+        "saturated_loop_any_probability",
+        PROBABILITY,
+        (_SATURATED,),
+        "a transition of the main branches or of the returns from their turning points ends "
+        "in a self-loop",
+        lambda d: (d["saturated_loops_branch"] + d["saturated_loops_return"]) > 0,
+        symbol="P_sl (saturated loop and returns)",
+        label=r"$P_{sl}$ (loop and returns)",
         units="probability",
     ),
     Observable(
         "saturated_loop_length_hist",
         HISTOGRAM,
         (_SATURATED,),
-        "lengths L of the self-loops met on the saturated loop (at most one per branch)",
-        lambda d: _bincount(d["loop_L"][d["loop_outcome"] == SELF_LOOP]),
+        "recorded transitions of the saturated loop and its returns that end in a self-loop, "
+        "by the loop's length L",
+        lambda d: _bincount(d["saturated_records"]["L"]),
         dim="L_saturated",
-        units="self-loops",
+        units="transitions",
+    ),
+    Observable(
+        "saturated_loop_return_length_hist",
+        HISTOGRAM,
+        (_SATURATED,),
+        "recorded return transitions (from the main branches' turning points) that end in a "
+        "self-loop, by the loop's length L",
+        lambda d: _bincount(
+            d["saturated_records"]["L"][d["saturated_records"]["source"] >= SOURCE_RETURN_UP]
+        ),
+        dim="L_saturated_return",
+        units="transitions",
+    ),
+    # ---- float64 twin of the P_sl transitions (hyst.kernels.roundoff) ---------------------------
+    Observable(
+        "self_loop_probability_float64",
+        PROBABILITY,
+        (_FLOAT64,),
+        "P_sl with the transitions computed in float64 from generic parameters (a transition "
+        "whose avalanche revisits a state, the start state included, is a self-loop)",
+        lambda d: d["float64_self_loop_transitions"] > 0,
+        symbol="P_sl (float64)",
+        label=r"$P_{sl}$ (float64)",
+        units="probability",
+    ),
+    Observable(
+        "float64_transitions",
+        COUNT,
+        (_FLOAT64,),
+        "transitions relaxed in float64",
+        lambda d: int(d["float64_transitions"].sum()),
+    ),
+    Observable(
+        "float64_self_loop_transitions",
+        COUNT,
+        (_FLOAT64,),
+        "float64 transitions that revisited a state",
+        lambda d: int(d["float64_self_loop_transitions"].sum()),
+    ),
+    Observable(
+        "float64_just_flipped_unstable",
+        COUNT,
+        (_FLOAT64,),
+        "float64 transitions whose first flipped element looked unstable right after its flip "
+        "(in exact arithmetic a spin sits exactly at its threshold there)",
+        lambda d: int(d["float64_just_flipped_unstable"].sum()),
     ),
     # ---- records ---------------------------------------------------------------------------
     Observable(
@@ -385,8 +471,9 @@ OBSERVABLES: tuple[Observable, ...] = (
         (_TRANSITIONS, _SATURATED),
         "L = 4 self-loops of two elements k < l: system index, c_kl, c_lk, spans and midpoints "
         "rescaled by the frozen elements h~_i = h_i^c - sum_{j != k,l} c_ij s_j (saturated "
-        "loop: and the branch; enumeration: loop_number, the loop's index among its system's "
-        "recorded loops). Stored only when a study asks (`records: {l4: k}`): at most k per "
+        "loop: the distinct loops met at any H, with the branch and whether a return from a "
+        "turning point met it; loop_number, the loop's index among its system's recorded "
+        "loops). Stored only when a study asks (`records: {l4: k}`): at most k per "
         "point, the seeded bottom-k sample of hyst.statistics. c_kl, c_lk, sigma_k and sigma_l are "
         "float32 (7 significant digits: they place points in a scatter plot, and the exact "
         "quantised values are reproduced by re-sampling the point with its seed and system "
@@ -399,6 +486,7 @@ OBSERVABLES: tuple[Observable, ...] = (
         record_dtypes={
             "system": "int64",
             "branch": "int8",
+            "returning": "int8",
             "loop_number": "int32",
             "c_kl": "float32",
             "c_lk": "float32",
@@ -484,15 +572,16 @@ OBSERVABLES: tuple[Observable, ...] = (
         "l4_loops",
         COUNT,
         (_TRANSITIONS, _SATURATED),
-        "L = 4 self-loops of two elements met (exact count)",
+        "L = 4 self-loops of two elements met: distinct loops (enumeration), transitions "
+        "ending in one (saturated loop); exact",
         lambda d: int(d["l4_count"].sum()),
     ),
     Observable(
         "l4_loops_recorded",
         COUNT,
         (_TRANSITIONS, _SATURATED),
-        "L = 4 self-loops of two elements recorded by the kernels (at most L4_PER_SYSTEM per "
-        "system), offered to the record sample",
+        "distinct L = 4 self-loops of two elements recorded by the kernels (enumeration: at "
+        "most L4_PER_SYSTEM per system), offered to the record sample",
         lambda d: int(d["l4_recorded"].sum()),
     ),
     Observable(
@@ -545,14 +634,57 @@ OBSERVABLES: tuple[Observable, ...] = (
         "saturated_loop_ill_defined",
         COUNT,
         (_SATURATED,),
-        "systems whose saturated loop met a race condition under rule 0",
-        lambda d: int((d["loop_outcome"] == ILL_DEFINED).any(axis=1).sum()),
+        "systems whose saturated loop or returns met an ill-defined transition (rule 0)",
+        lambda d: int(((d["saturated_ill_branch"] + d["saturated_ill_return"]) > 0).sum()),
     ),
     Observable(
         "saturated_loop_events",
         COUNT,
         (_SATURATED,),
-        "switching events driven along the saturated loops",
-        lambda d: int(d["loop_events"].sum()),
+        "transitions relaxed along the saturated loop's two main branches",
+        lambda d: int(d["saturated_events"].sum()),
+    ),
+    Observable(
+        "saturated_loop_returns",
+        COUNT,
+        (_SATURATED,),
+        "transitions relaxed on the returns from the main branches' turning points",
+        lambda d: int(d["saturated_returns"].sum()),
+    ),
+    Observable(
+        "saturated_loop_self_loops",
+        COUNT,
+        (_SATURATED,),
+        "transitions of the main branches and returns that end in a self-loop (exact)",
+        lambda d: int((d["saturated_loops_branch"] + d["saturated_loops_return"]).sum()),
+    ),
+    Observable(
+        "saturated_loop_return_self_loops",
+        COUNT,
+        (_SATURATED,),
+        "return transitions that end in a self-loop (exact)",
+        lambda d: int(d["saturated_loops_return"].sum()),
+    ),
+    Observable(
+        "saturated_loop_driven_through",
+        COUNT,
+        (_SATURATED,),
+        "self-loops a main branch drove through (resuming where the loop breaks up)",
+        lambda d: int(d["saturated_skips"].sum()),
+    ),
+    Observable(
+        "saturated_loop_saturated_branches",
+        COUNT,
+        (_SATURATED,),
+        "main branches that reached the saturated state (two per system at most)",
+        lambda d: int(d["saturated_saturated"].sum()),
+    ),
+    Observable(
+        "saturated_loop_unrecorded",
+        COUNT,
+        (_SATURATED,),
+        "transitions that did not end stable beyond the per-system record limit (not in the "
+        "length histograms)",
+        lambda d: int(d["saturated_loops"].sum() - d["saturated_records_total"]),
     ),
 )

@@ -163,19 +163,67 @@ CYCLIC_COLUMNS = ("prepared", "outcome", "transient", "period", "cycles", "flips
     CY_TIES,
 ) = range(len(CYCLIC_COLUMNS))
 
-# ---- event-driven kernels: one branch of the saturated loop (``drive.saturated_loop_batch``)
-LOOP_COLUMNS = ("outcome", "L", "n_e", "e1", "e2", "c_kl", "c_lk", "h2_k", "h2_l", "events")
+# ---- event-driven kernels: the saturated loop with returns (``drive.saturated_loop_batch``) --
+#: Where a transition of the saturated-loop protocol starts: a stable state of the up branch
+#: (driven up) or of the down branch (driven down), or a return from a turning point on the
+#: up branch (driven down) or on the down branch (driven up). branch = source % 2,
+#: return = source // 2.
+SOURCE_UP, SOURCE_DOWN, SOURCE_RETURN_UP, SOURCE_RETURN_DOWN = 0, 1, 2, 3
+#: Per-system summary of the protocol.
+SATURATED_COLUMNS = (
+    "events",  # transitions relaxed on the two main branches
+    "returns",  # transitions relaxed on the returns from turning points
+    "loops_branch",  # main-branch transitions that ended in a self-loop
+    "loops_return",  # return transitions that ended in a self-loop
+    "ill_branch",  # main-branch transitions that were ill-defined (rule 0)
+    "ill_return",  # return transitions that were ill-defined (rule 0)
+    "skips",  # self-loops a main branch drove through (it resumes where the loop breaks)
+    "l4",  # transitions that ended in an L = 4 self-loop of two elements
+    "loops",  # transitions that ended in a self-loop or were ill-defined (all records)
+    "saturated",  # main branches that reached the saturated state (0, 1 or 2)
+)
 (
+    SAT_EVENTS,
+    SAT_RETURNS,
+    SAT_LOOPS_BRANCH,
+    SAT_LOOPS_RETURN,
+    SAT_ILL_BRANCH,
+    SAT_ILL_RETURN,
+    SAT_SKIPS,
+    SAT_L4,
+    SAT_LOOPS,
+    SAT_SATURATED,
+) = range(len(SATURATED_COLUMNS))
+#: One record per transition that did not end stable (the first ``LOOP_RECORDS_PER_SYSTEM``).
+LOOP_COLUMNS = (
+    "source",  # SOURCE_* above
+    "event",  # index of the stable state it started from on its branch (0: saturated state)
+    "field",  # the switching field H_c of the transition (quanta; the drive adds ±0⁺)
+    "outcome",  # SELF_LOOP or ILL_DEFINED
+    "L",  # self-loop length (0 if ill-defined)
+    "n_e",  # elements flipping in the self-loop
+    "e1",  # k: first element flipping in the loop (−1 if none)
+    "e2",  # l: second one
+    "c_kl",  # n_e = 2: c_kl and c_lk (quanta)
+    "c_lk",
+    "h2_k",  # n_e = 2: 2 h̃_k in quanta (midpoint rescaled by the frozen elements)
+    "h2_l",
+    "rest_hash",  # n_e = 2: Zobrist hash of the frozen elements' state (the loop's identity)
+)
+(
+    LOOP_SOURCE,
+    LOOP_EVENT,
+    LOOP_FIELD,
     LOOP_OUTCOME,
     LOOP_L,
     LOOP_N_E,
-    LOOP_E1,  # k: first element of the loop
-    LOOP_E2,  # l: second element
+    LOOP_E1,
+    LOOP_E2,
     LOOP_C_KL,
     LOOP_C_LK,
-    LOOP_H2_K,  # 2 h̃_k in quanta (midpoint rescaled by the frozen elements)
+    LOOP_H2_K,
     LOOP_H2_L,
-    LOOP_EVENTS,  # switching events driven on the branch
+    LOOP_REST_HASH,
 ) = range(len(LOOP_COLUMNS))
 
 # ---- mechanics of serial chains of bilinear elements (``mechanics``) -------------------------
@@ -228,3 +276,10 @@ SEARCH_COLUMNS = (
 ) = range(len(SEARCH_COLUMNS))
 #: Which phase of the search found the self-loop (none: the system is proven loop-free).
 FOUND_NONE, FOUND_REACHABLE, FOUND_COMPLETE = 0, 1, 2
+# ---- float64 twin of the P_sl transitions (``roundoff.float64_transitions_batch``) ----------
+FLOAT64_COLUMNS = (
+    "transitions",  # transitions out of potentially stable states relaxed in float64
+    "self_loop_transitions",  # ... that revisited a state (the start state included)
+    "just_flipped_unstable",  # ... whose first flipped element looked unstable right after
+)
+F64_TRANSITIONS, F64_SELF_LOOP_TRANSITIONS, F64_JUST_FLIPPED_UNSTABLE = range(3)

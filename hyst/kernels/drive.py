@@ -3,7 +3,7 @@
 drive, and the saturated hysteresis loop.
 
 Only ``@jit`` functions over plain arrays live here; output columns are the
-names of :mod:`hyst.kernels.codes` (AV_*, CY_*, LOOP_*). Each protocol has a
+names of :mod:`hyst.kernels.codes` (AV_*, CY_*, SAT_*, LOOP_*). Each protocol has a
 ``prange`` batch kernel and a serial twin for thread pools.
 """
 
@@ -29,16 +29,20 @@ from hyst.kernels.codes import (
     CY_PREPARED,
     CY_TIES,
     CY_TRANSIENT,
+    INF,
     LOOP_C_KL,
     LOOP_C_LK,
     LOOP_E1,
     LOOP_E2,
-    LOOP_EVENTS,
+    LOOP_EVENT,
+    LOOP_FIELD,
     LOOP_H2_K,
     LOOP_H2_L,
     LOOP_L,
     LOOP_N_E,
     LOOP_OUTCOME,
+    LOOP_REST_HASH,
+    LOOP_SOURCE,
     NOT_CONVERGED,
     ORBIT,
     RELAX_E1,
@@ -48,7 +52,22 @@ from hyst.kernels.codes import (
     RELAX_N_E,
     RELAX_TIES,
     RULE_1,
+    RULE_2,
+    SAT_EVENTS,
+    SAT_ILL_BRANCH,
+    SAT_ILL_RETURN,
+    SAT_L4,
+    SAT_LOOPS,
+    SAT_LOOPS_BRANCH,
+    SAT_LOOPS_RETURN,
+    SAT_RETURNS,
+    SAT_SATURATED,
+    SAT_SKIPS,
     SELF_LOOP,
+    SOURCE_DOWN,
+    SOURCE_RETURN_DOWN,
+    SOURCE_RETURN_UP,
+    SOURCE_UP,
     STABLE,
     UNDEFINED,
 )
@@ -293,87 +312,267 @@ def cyclic_drive_one(k, hp, hm, form, c, d, starts, rule, max_cycles, out, umax)
 
 
 @jit
-def _branch(direction, s, neg, f, hp, hm, form, ct, d, rule, ws, res, row):
-    """Drive one saturated branch event by event; record its first self-loop in ``row``."""
-    events = 0
-    for q in range(row.shape[0]):
-        row[q] = UNDEFINED
-    while True:
-        if direction > 0:
-            Hc, crit, _tie = next_up(neg, f, hp)
-        else:
-            Hc, crit, _tie = next_down(neg, f, hm)
-        if crit < 0:  # saturated: the branch ended without a self-loop
-            row[LOOP_OUTCOME] = STABLE
-            break
-        oc = relax(s, neg, f, Hc, direction, rule, hp, hm, form, ct, d, ws, res)
-        events += 1
-        if oc != STABLE:
-            row[LOOP_OUTCOME] = oc
-            row[LOOP_L] = res[RELAX_L]
-            row[LOOP_N_E] = res[RELAX_N_E]
-            k = res[RELAX_E1]
-            l = res[RELAX_E2]
-            row[LOOP_E1] = k
-            row[LOOP_E2] = l
-            if oc == SELF_LOOP and res[RELAX_N_E] == 2:
-                ckl = coupling(k, l, form, ct, d)
-                clk = coupling(l, k, form, ct, d)
-                row[LOOP_C_KL] = ckl
-                row[LOOP_C_LK] = clk
-                # 2 h̃_i = h_i^+ + h_i^- − 2 Σ_{j≠k,l} c_ij s_j  (exact, in quanta)
-                row[LOOP_H2_K] = hp[k] + hm[k] - 2 * (f[k] - ckl * s[l])
-                row[LOOP_H2_L] = hp[l] + hm[l] - 2 * (f[l] - clk * s[k])
-            break
-    row[LOOP_EVENTS] = events
+def _loop_exit(direction, L, s, neg, f, Hc, rule, hp, hm, form, ct, d, buf):
+    """Where a self-loop met by a driven branch breaks up.
+
+    (s, neg, f) is a state of a cycle of length L at the field (Hc, ±0⁺) of the drive. A
+    step of the cycle that flips an element against the drive (down while H rises, up
+    while it falls) exists only while H is below (above) that element's threshold in the
+    state it flips from; the cycle breaks at the first such threshold beyond Hc, H*. The
+    state is left at the cycle state whose step breaks there, and H* is returned."""
+    best = INF if direction > 0 else -INF
+    at = 0
+    for step in range(L):  # once around the cycle: the step that breaks first
+        n_u, chosen, _t = scan(neg, f, Hc, direction, rule, hp, hm, buf)
+        count = n_u if rule == RULE_2 else min(n_u, 1)
+        for q in range(count):
+            j = buf[q] if rule == RULE_2 else chosen
+            if direction > 0 and neg[j] != 0 and hm[j] - f[j] < best:
+                best = hm[j] - f[j]
+                at = step
+            elif direction < 0 and neg[j] == 0 and hp[j] - f[j] > best:
+                best = hp[j] - f[j]
+                at = step
+        for q in range(count):
+            flip(buf[q] if rule == RULE_2 else chosen, s, neg, f, form, ct, d)
+    for _step in range(at):  # back at the first state: walk to the breaking one
+        n_u, chosen, _t = scan(neg, f, Hc, direction, rule, hp, hm, buf)
+        count = n_u if rule == RULE_2 else min(n_u, 1)
+        for q in range(count):
+            flip(buf[q] if rule == RULE_2 else chosen, s, neg, f, form, ct, d)
+    return best
 
 
 @jit
-def saturated_loop_one(k, hp, hm, form, c, d, rule, out):
-    """System k: the up branch from all −1 and the down branch from all +1."""
+def _record(rec, nrec, source, event, Hc, oc, res, s, neg, f, hp, hm, form, ct, d, keys, summ):
+    """Count a transition that did not end stable and record it in ``rec`` (while there is
+    room); (s, neg, f) are where the relaxation left them. Returns the new record count."""
+    summ[SAT_LOOPS] += 1
+    if oc == SELF_LOOP and res[RELAX_N_E] == 2 and res[RELAX_L] == 4:
+        summ[SAT_L4] += 1
+    if nrec >= rec.shape[0]:
+        return nrec
+    row = rec[nrec]
+    for q in range(row.shape[0]):
+        row[q] = 0
+    row[LOOP_SOURCE] = source
+    row[LOOP_EVENT] = event
+    row[LOOP_FIELD] = Hc
+    row[LOOP_OUTCOME] = oc
+    row[LOOP_E1] = res[RELAX_E1]
+    row[LOOP_E2] = res[RELAX_E2]
+    if oc == SELF_LOOP:
+        row[LOOP_L] = res[RELAX_L]
+        row[LOOP_N_E] = res[RELAX_N_E]
+    if oc == SELF_LOOP and res[RELAX_N_E] == 2:
+        k = res[RELAX_E1]
+        l = res[RELAX_E2]
+        ckl = coupling(k, l, form, ct, d)
+        clk = coupling(l, k, form, ct, d)
+        row[LOOP_C_KL] = ckl
+        row[LOOP_C_LK] = clk
+        # 2 h̃_i = h_i^+ + h_i^- − 2 Σ_{j≠k,l} c_ij s_j  (exact, in quanta)
+        row[LOOP_H2_K] = hp[k] + hm[k] - 2 * (f[k] - ckl * s[l])
+        row[LOOP_H2_L] = hp[l] + hm[l] - 2 * (f[l] - clk * s[k])
+        h = state_hash(neg, keys)
+        h ^= keys[k] & np.uint64(neg[k])
+        h ^= keys[l] & np.uint64(neg[l])
+        row[LOOP_REST_HASH] = np.int64(h >> np.uint64(1))  # 63 bits: a non-negative int64
+    return nrec + 1
+
+
+@jit
+def _returns(
+    direction,
+    event,
+    s,
+    neg,
+    f,
+    hp,
+    hm,
+    form,
+    ct,
+    d,
+    rule,
+    ws,
+    res,
+    events,
+    rec,
+    nrec,
+    summ,
+    r_s,
+    r_neg,
+    r_f,
+):
+    """The return from the turning point (s, neg, f) of a main branch: the field is reversed
+    and the state driven back for at most ``events`` transitions (a copy; the branch state is
+    left alone). A transition that does not end stable is recorded and ends the return."""
+    for i in range(s.shape[0]):
+        r_s[i] = s[i]
+        r_neg[i] = neg[i]
+        r_f[i] = f[i]
+    source = SOURCE_RETURN_UP if direction > 0 else SOURCE_RETURN_DOWN
+    for _q in range(events):
+        if direction > 0:
+            Hr, cr, _t = next_down(r_neg, r_f, hm)
+        else:
+            Hr, cr, _t = next_up(r_neg, r_f, hp)
+        if cr < 0:
+            break
+        oc = relax(r_s, r_neg, r_f, Hr, -direction, rule, hp, hm, form, ct, d, ws, res)
+        summ[SAT_RETURNS] += 1
+        if oc != STABLE:
+            summ[SAT_LOOPS_RETURN if oc == SELF_LOOP else SAT_ILL_RETURN] += 1
+            nrec = _record(
+                rec,
+                nrec,
+                source,
+                event,
+                Hr,
+                oc,
+                res,
+                r_s,
+                r_neg,
+                r_f,
+                hp,
+                hm,
+                form,
+                ct,
+                d,
+                ws[0],
+                summ,
+            )
+            break
+    return nrec
+
+
+@jit
+def saturated_loop_one(k, hp, hm, form, c, d, rule, return_events, max_loops, summ, rec, nrec):
+    """System k of ``saturated_loop_batch``."""
     N = hp.shape[1]
     s, neg, f, res, ws = system_state(N)
     ct, dk = system_view(k, form, c, d, transpose_buffer(form, N))
+    hpk, hmk = hp[k], hm[k]
+    r_s, r_neg, r_f = np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64)
+    so = summ[k]
+    for q in range(so.shape[0]):
+        so[q] = 0
+    n = 0
     for direction in (1, -1):
+        source = SOURCE_UP if direction > 0 else SOURCE_DOWN
         for i in range(N):
             s[i] = -direction
         up_mask(s, neg)
         init_fields(s, f, form, ct, dk)
-        _branch(
-            direction,
-            s,
-            neg,
-            f,
-            hp[k],
-            hm[k],
-            form,
-            ct,
-            dk,
-            rule,
-            ws,
-            res,
-            out[k, 0 if direction > 0 else 1],
-        )
+        event = 0  # stable states reached on this branch after the saturated start
+        stable = True  # the branch state is stable (else: it left a self-loop at Hc)
+        Hc = np.int64(0)
+        loops = 0  # self-loops driven through on this branch
+        while True:
+            if stable:
+                if direction > 0:
+                    Hc, crit, _t = next_up(neg, f, hpk)
+                else:
+                    Hc, crit, _t = next_down(neg, f, hmk)
+                if crit < 0:
+                    so[SAT_SATURATED] += 1
+                    break
+                if event > 0 and return_events > 0:
+                    n = _returns(
+                        direction,
+                        event,
+                        s,
+                        neg,
+                        f,
+                        hpk,
+                        hmk,
+                        form,
+                        ct,
+                        dk,
+                        rule,
+                        ws,
+                        res,
+                        return_events,
+                        rec[k],
+                        n,
+                        so,
+                        r_s,
+                        r_neg,
+                        r_f,
+                    )
+            oc = relax(s, neg, f, Hc, direction, rule, hpk, hmk, form, ct, dk, ws, res)
+            so[SAT_EVENTS] += 1
+            if oc == STABLE:
+                event += 1
+                stable = True
+                continue
+            so[SAT_LOOPS_BRANCH if oc == SELF_LOOP else SAT_ILL_BRANCH] += 1
+            n = _record(
+                rec[k],
+                n,
+                source,
+                event,
+                Hc,
+                oc,
+                res,
+                s,
+                neg,
+                f,
+                hpk,
+                hmk,
+                form,
+                ct,
+                dk,
+                ws[0],
+                so,
+            )
+            if oc != SELF_LOOP or loops == max_loops:  # ill-defined (rule 0), or enough loops
+                break
+            loops += 1
+            # the drive goes on: the loop lasts until its first step against the drive
+            # breaks, at H*; the branch continues from that cycle state at H* ± 0⁺
+            so[SAT_SKIPS] += 1
+            Hc = _loop_exit(
+                direction, res[RELAX_L], s, neg, f, Hc, rule, hpk, hmk, form, ct, dk, ws[1]
+            )
+            if Hc >= INF or Hc <= -INF:  # no step against the drive (not a cycle)
+                break
+            stable = False
+    nrec[k] = n
 
 
 @jit(parallel=True)
-def saturated_loop_batch(hp, hm, form, c, d, rule, out):
-    """Self-loops met along the saturated hysteresis loop, for a batch of systems.
+def saturated_loop_batch(hp, hm, form, c, d, rule, return_events, max_loops, summ, rec, nrec):
+    """Transitions out of the stable states met along the saturated hysteresis loop and on
+    the returns from its turning points, for a batch of systems (any N).
 
-    Each system is driven event by event (H jumps to the next switching field,
-    transitions under ``rule``) from the all-down state up to the all-up state
-    (branch 0) and from all-up down to all-down (branch 1). A branch stops at
-    its first self-loop. out[k, branch] = LOOP_COLUMNS: outcome (0 reached
-    saturation, 1 self-loop, 2 ill-defined), L, n_e, the loop's first two
-    elements k, l, and for n_e = 2 loops c_kl, c_lk and 2 h̃ of both elements
-    (h̃_i = h_i^c − Σ_{j≠k,l} c_ij s_j, in quanta), and the number of events.
+    Protocol (rule ``rule`` for every transition, H jumping from one switching field to
+    the next, ±0⁺ in the direction of the drive):
+
+    - main branches: from all −1, H is raised event by event until the state is all +1
+      (up branch); from all +1, lowered until it is all −1 (down branch). A transition
+      that ends in a self-loop is recorded and the drive goes on: the loop lasts while H
+      moves on until the first of its steps against the drive (a down flip while H rises,
+      an up flip while it falls) breaks, at that element's threshold H* in the state it
+      flips from; the branch continues by relaxing that cycle state at H* ± 0⁺. A branch
+      drives through ``max_loops`` self-loops and ends at the next one (or at an
+      ill-defined transition, rule 0); otherwise it ends at saturation;
+    - returns: at every stable state a main branch reaches after its saturated start (a
+      turning point), the field is reversed and the state driven back for at most
+      ``return_events`` transitions (the start of the minor loop turning there); a return
+      ends at its first transition that does not end stable, which is recorded.
+
+    summ[k] = ``codes.SATURATED_COLUMNS``; rec[k, :nrec[k]] = ``codes.LOOP_COLUMNS`` of the
+    first rec.shape[1] transitions that did not end stable (the counts in summ are exact).
     """
     for k in prange(hp.shape[0]):
-        saturated_loop_one(k, hp, hm, form, c, d, rule, out)
+        saturated_loop_one(k, hp, hm, form, c, d, rule, return_events, max_loops, summ, rec, nrec)
 
 
 @jit
-def saturated_loop_batch_serial(hp, hm, form, c, d, rule, out):
+def saturated_loop_batch_serial(
+    hp, hm, form, c, d, rule, return_events, max_loops, summ, rec, nrec
+):
     """``saturated_loop_batch`` on the calling thread only (for thread pools)."""
     for k in range(hp.shape[0]):
-        saturated_loop_one(k, hp, hm, form, c, d, rule, out)
+        saturated_loop_one(k, hp, hm, form, c, d, rule, return_events, max_loops, summ, rec, nrec)

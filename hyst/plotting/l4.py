@@ -98,6 +98,14 @@ def fig_pairs_l4(
     return fig
 
 
+def l4_labels(ds: xr.Dataset, axis: str) -> np.ndarray:
+    """The ``axis`` label (e.g. the span ensemble) of every L = 4 record of a study dataset,
+    as strings (records store the index along the axis)."""
+    if axis not in ds.coords:
+        return np.array([], str)
+    return record_labels(ds, "l4", axis).astype(str)
+
+
 def l4_rescaled(ds: xr.Dataset, mask=None) -> tuple[np.ndarray, np.ndarray]:
     """Rescaled couplings (c_kl/Δh̃, c_lk/Δh̃) of L = 4 records, oriented so Δh̃ = h̃_l − h̃_k > 0."""
     ckl = np.asarray(ds["l4_c_kl"].values, float)
@@ -140,12 +148,14 @@ def fig_large_l4(
 ) -> Figure:
     """Supplemental "Self-loops of size 4 in large systems" (N = 1024, N·J0 = 10).
 
-    One panel per span ensemble (the records' spans): each stored L = 4 self-loop of
-    elements k, l as a point (c_kl/Δh̃, c_lk/Δh̃), Δh̃ = h̃_l^c − h̃_k^c > 0
+    One panel per span ensemble (``l4_spans``): each distinct L = 4 self-loop met at any H
+    (main branches of the saturated loop and the returns from its turning points,
+    :func:`hyst.kernels.drive.saturated_loop_batch`) of elements k, l as a point
+    (c_kl/Δh̃, c_lk/Δh̃), Δh̃ = h̃_l^c − h̃_k^c > 0
     (k, l swapped when negative), with the N = 2 spin region |x − y| > 1,
     x y < 0 dashed; the fraction of records inside it is printed.
     """
-    labels = record_labels(ds, "l4", "spans").astype(str) if "spans" in ds else np.array([], str)
+    labels = l4_labels(ds, "spans")
     record_N = record_labels(ds, "l4", "N") if "N" in ds else np.array([])
     base = np.ones(labels.size, bool)
     if N is not None and record_N.size:
@@ -172,10 +182,15 @@ def fig_large_l4(
                 inside = ((np.abs(x - y) > 1) & (x * y < 0))[ok].mean()
                 met = _loops_met(ds, sp, N)
                 shown = f"{ok.sum()} of {met} loops" if met > ok.sum() else f"{ok.sum()} loops"
+                returning = (
+                    int(np.asarray(ds["l4_returning"].values)[m][ok].sum())
+                    if "l4_returning" in ds
+                    else 0
+                )
                 ax.text(
                     0.97,
                     0.97,
-                    f"{shown}\n{100 * inside:.1f}% in region",
+                    f"{shown} ({returning} on returns)\n{100 * inside:.1f}% in region",
                     transform=ax.transAxes,
                     ha="right",
                     va="top",

@@ -1,13 +1,25 @@
 """Figures of large strictly self-loop-free systems: main Fig. 4, the avalanche-size
-distributions and the cyclic drive (points studies swept in J0)."""
+distributions and the cyclic drive (points studies swept in J0). Every panel that colours
+curves by N or J0 carries its legend."""
 
 from __future__ import annotations
 
 import matplotlib as mpl
 import numpy as np
 
+from hyst.analysis.peaks import maxima
 from hyst.plotting.panels import errorbar, n_legend
-from hyst.plotting.style import COUPLING_TITLES, n_colors, new_figure, panel_letter, style
+from hyst.plotting.style import (
+    COUPLING_TITLES,
+    RULE_TITLES,
+    n_colors,
+    new_figure,
+    panel_letter,
+    style,
+)
+
+#: Markers of constant columns under the other rules (Fig. 4(a)): rule -> (marker, colour).
+RULE_MARKERS = {"0": ("s", "0.45"), "1p": ("^", "#08306b"), "2": ("D", "0.2"), "1": ("o", "k")}
 
 
 def _large_sel(ds, couplings, rule="1"):
@@ -19,66 +31,148 @@ def _large_sel(ds, couplings, rule="1"):
     return sub
 
 
-def _mean_vs_nj0(ax, ds, var, couplings, rule="1", log_y=True, marker="o", label_n=True):
+def _x(row, n):
+    return (row.NJ0 if "NJ0" in row.coords and row.NJ0.ndim else row.J0 * n).values
+
+
+def _mean_vs_nj0(ax, ds, var, couplings, rule="1", log_y=True, marker="o", cmap="Reds"):
     """One curve per N of a mean observable versus N J0 (J0-grid datasets)."""
     sub = _large_sel(ds, couplings, rule)
-    colors = n_colors(list(sub.N.values), cmap="Blues" if var != "transient" else "Reds")
+    colors = n_colors(list(sub.N.values), cmap=cmap)
     for n in sub.N.values:
         row = sub.sel(N=n)
-        x = (row.NJ0 if "NJ0" in row.coords and row.NJ0.ndim else row.J0 * n).values
         errorbar(
             ax,
-            x,
+            _x(row, n),
             row[var].values,
             row[f"{var}_stderr"].values,
             colors[n],
-            label=str(int(n)) if label_n else None,
+            label=str(int(n)),
             log_y=log_y,
             marker=marker,
-            ms=3,
+            ms=2.5,
         )
     ax.set_xscale("log")
     if log_y:
         ax.set_yscale("log")
 
 
-def fig_large_n(ds, ds_rule0=None, *, size=(7.0, 5.2)):
+def _rules_of(datasets, couplings="columns"):
+    """[(rule, dataset)] of the datasets holding ``couplings`` under rules other than 1."""
+    out = []
+    for d in datasets:
+        if d is None or couplings not in [str(v) for v in d.couplings.values]:
+            continue
+        for r in (str(v) for v in np.atleast_1d(d.rule.values)):
+            if r != "1":
+                out.append((r, d))
+    return out
+
+
+def _max_inset(ax, curves, bounds=(0.6, 0.1, 0.36, 0.34)):
+    """Inset: the maximum over J0 of <A> versus N, one series per rule (log N, linear)."""
+    ins = ax.inset_axes(bounds)
+    for rule, ns, tops, errs in curves:
+        marker, color = RULE_MARKERS.get(rule, ("o", "k"))
+        filled = rule == "1"
+        ins.errorbar(
+            ns,
+            tops,
+            yerr=errs,
+            marker=marker,
+            color=color,
+            ms=2.5,
+            lw=0.8,
+            elinewidth=0.6,
+            mfc=color if filled else "none",
+            label=RULE_TITLES.get(rule, rule),
+        )
+    ins.set_xscale("log", base=2)
+    ins.xaxis.set_major_formatter(mpl.ticker.FuncFormatter(lambda v, _p: f"{v:g}"))
+    ins.xaxis.set_minor_locator(mpl.ticker.NullLocator())
+    ins.yaxis.set_major_locator(mpl.ticker.MaxNLocator(4))
+    ins.set_xlabel(r"$N$", fontsize=6, labelpad=0.5)
+    ins.set_ylabel(r"$\max_{J_0}\langle A\rangle$", fontsize=6, labelpad=0.5)
+    ins.tick_params(labelsize=5, pad=1.0)
+    if len(curves) > 1:
+        ins.legend(fontsize=4.5, loc="upper left", handlelength=1.0)
+    return ins
+
+
+def _headroom(ax, factor=0.9):
+    """Extend a log y axis upwards by ``factor`` of its decades (room for insets, legends)."""
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo, hi * (hi / lo) ** factor)
+
+
+def _max_series(ds, couplings, rule):
+    sel = {"couplings": couplings, "rule": rule}
+    if "spans" in ds.dims:
+        sel["spans"] = str(ds.spans.values[0])
+    found = maxima(ds, "avalanche_size", sel)
+    ns = sorted(found)
+    return ns, [found[n]["y"] for n in ns], [found[n]["y_err"] for n in ns]
+
+
+def fig_large_n(ds, ds_rule_a=None, ds_rule_b=None, *, size=(7.0, 5.4)):
     """Main Fig. 4: ⟨A⟩ (a, b) and ⟨τ⟩ (c, d) versus N J0 for constant columns (left) and
     symmetric couplings (right), N = 16…512 light to dark; rule 1, σ ~ U[0, 0.5].
-    With ``ds_rule0``, (a) also shows constant columns under rule 0 (open markers, A ≤ 2)."""
+
+    Constant columns under the other rules of ``ds_rule_a``/``ds_rule_b`` (rule 0: no race
+    conditions, A <= 2 in the paper; rule 1': least unstable first) are drawn in (a) for the
+    largest N (open markers), and the inset of (a) shows the maximum over J0 of ⟨A⟩ versus
+    N for every rule."""
+    others = _rules_of([ds_rule_a, ds_rule_b])
     with style():
         fig, axes = new_figure(2, 2, size)
         for col, couplings in enumerate(("columns", "symmetric")):
             ax = axes[0, col]
             _mean_vs_nj0(ax, ds, "avalanche_size", couplings)
-            if couplings == "columns" and ds_rule0 is not None:
-                sub = _large_sel(ds_rule0, "columns", "0")
-                for n in sub.N.values[-1:]:
-                    row = sub.sel(N=n)
-                    ax.plot(
-                        (row.J0 * n).values,
-                        row.avalanche_size.values,
-                        "s",
-                        mfc="none",
-                        color="0.3",
-                        ms=3,
-                        label=f"rule 0, N={int(n)}",
-                    )
             ax.set_ylabel(r"$\langle A \rangle$")
-            panel_letter(ax, col, COUPLING_TITLES[couplings])
-            n_legend(ax, loc="upper left", fontsize=6)
+            ax.set_xlabel(r"$N J_0$")
+            panel_letter(ax, col, f"{COUPLING_TITLES[couplings]}, rule 1")
+            n_legend(ax, loc="upper right", fontsize=5, ncol=2)
+            _headroom(ax)
+            if couplings == "columns":
+                handles = []
+                for rule, d in others:
+                    sub = _large_sel(d, "columns", rule)
+                    n = sub.N.values[-1]
+                    row = sub.sel(N=n)
+                    marker, color = RULE_MARKERS.get(rule, ("s", "0.3"))
+                    (line,) = ax.plot(
+                        _x(row, n),
+                        row.avalanche_size.values,
+                        marker,
+                        mfc="none",
+                        color=color,
+                        ms=3,
+                        lw=0.6,
+                        ls="-",
+                        label=f"{RULE_TITLES.get(rule, rule)}, $N = {int(n)}$",
+                    )
+                    handles.append(line)
+                if handles:
+                    first = ax.get_legend()
+                    ax.legend(handles=handles, loc="center right", fontsize=5)
+                    ax.add_artist(first)
+                series = [("1", *_max_series(ds, "columns", "1"))]
+                series += [(r, *_max_series(d, "columns", r)) for r, d in others]
+                _max_inset(ax, series, bounds=(0.1, 0.6, 0.3, 0.34))
             ax = axes[1, col]
             _mean_vs_nj0(ax, ds, "transient", couplings, log_y=False)
             ax.set_ylabel(r"$\langle \tau \rangle$")
             ax.set_xlabel(r"$N J_0$")
             panel_letter(ax, 2 + col, COUPLING_TITLES[couplings])
+            n_legend(ax, loc="upper left", fontsize=5, ncol=2)
     return fig
 
 
-def fig_avalanche_distributions(ds_1024, ds, *, size=(7.2, 4.6)):
-    """Supplemental: avalanche-size distributions P(A) at the largest N for J0 = 10^-2…10^2
-    (a–c, light to dark as J0 grows) and ⟨A⟩ versus N J0 for N = 16…512 (d–f),
-    for symmetric, constant-columns and constant-rows couplings."""
+def fig_avalanche_distributions(ds_1024, ds, *, size=(7.2, 4.8)):
+    """Supplemental: avalanche-size distributions P(A) at the largest N for every J0 (a–c,
+    light to dark blue as J0 grows) and ⟨A⟩ versus N J0 for N = 16…512 (d–f, light to dark
+    red), for symmetric, constant-columns and constant-rows couplings; the inset of (e)
+    shows the maximum over J0 of the constant-column ⟨A⟩ versus N."""
     with style():
         fig, axes = new_figure(2, 3, size)
         for col, couplings in enumerate(("symmetric", "columns", "rows")):
@@ -93,7 +187,7 @@ def fig_avalanche_distributions(ds_1024, ds, *, size=(7.2, 4.6)):
                 p = h / h.sum()
                 a = np.arange(p.size)
                 ok = p > 0
-                ax.plot(a[ok], p[ok], "o-", ms=2, lw=0.8, color=colors[j0], label=f"{j0:.3g}")
+                ax.plot(a[ok], p[ok], "o-", ms=1.8, lw=0.7, color=colors[j0], label=f"{j0:.0e}")
             ax.set_xscale("log")
             ax.set_yscale("log")
             if sub.avalanche_size_hist.sum("J0").values[3:].sum() == 0:  # A <= 2 (constant rows)
@@ -103,23 +197,42 @@ def fig_avalanche_distributions(ds_1024, ds, *, size=(7.2, 4.6)):
             ax.set_ylabel(r"$P(A)$")
             panel_letter(ax, col, COUPLING_TITLES[couplings])
             ax.text(
-                0.96, 0.92, rf"$N = {int(sub.N)}$", transform=ax.transAxes, fontsize=7, ha="right"
+                0.96,
+                0.95,
+                rf"$N = {int(sub.N)}$",
+                transform=ax.transAxes,
+                fontsize=7,
+                ha="right",
+                va="top",
             )
-            if col == 0:  # the same J0 in every panel: one legend, where P(A) has no points
-                ax.legend(title=r"$J_0$", fontsize=5, title_fontsize=6, loc="lower left", ncol=2)
+            ax.legend(
+                title=r"$J_0$",
+                fontsize=4.2,
+                title_fontsize=5,
+                loc="lower left",
+                ncol=2,
+                handlelength=0.8,
+                columnspacing=0.5,
+                labelspacing=0.1,
+            )
             ax = axes[1, col]
             _mean_vs_nj0(ax, ds, "avalanche_size", couplings)
             ax.set_xlabel(r"$N J_0$")
             ax.set_ylabel(r"$\langle A \rangle$")
             panel_letter(ax, 3 + col)
-            n_legend(ax, loc="upper left", fontsize=6)
+            n_legend(ax, loc="upper right", fontsize=5, ncol=2)
+            _headroom(ax)
+            if couplings == "columns":
+                _max_inset(
+                    ax, [("1", *_max_series(ds, "columns", "1"))], bounds=(0.1, 0.6, 0.3, 0.34)
+                )
     return fig
 
 
-def fig_cyclic_drive(ds, *, size=(7.2, 4.6)):
+def fig_cyclic_drive(ds, *, size=(7.2, 4.8)):
     """Supplemental: transients ⟨τ⟩ (a–c) and periods ⟨T⟩ (d–f) of the cyclic drive
     versus J0 for symmetric, constant-columns and constant-rows couplings,
-    N = 16…512 light to dark."""
+    N = 16…512 light to dark (a legend in every panel)."""
     with style():
         fig, axes = new_figure(2, 3, size)
         for col, couplings in enumerate(("symmetric", "columns", "rows")):
@@ -137,13 +250,12 @@ def fig_cyclic_drive(ds, *, size=(7.2, 4.6)):
                         colors[n],
                         label=str(int(n)),
                         log_y=False,
-                        ms=3,
+                        ms=2.5,
                     )
                 ax.set_xscale("log")
                 ax.set_xlabel(r"$J_0$")
                 ax.set_ylabel(rf"$\langle {sym} \rangle$")
                 panel_letter(ax, 3 * row_i + col, COUPLING_TITLES[couplings])
                 ax.ticklabel_format(axis="y", useOffset=False)
-                if row_i == 0 and col == 0:
-                    n_legend(ax, loc="upper right", fontsize=6)
+                n_legend(ax, loc="upper left", fontsize=5)
     return fig

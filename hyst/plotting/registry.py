@@ -91,7 +91,8 @@ FIGURE_TYPES: dict[str, FigureType] = {
             "gaps_and_self_loops",
             f"{_SWEEPS}:fig_gaps_and_self_loops",
             "Fig. 2 and its Supplemental replicas: P_g^0, f_G, P_sl^0, P_sl vs N J0, one curve "
-            "per N, the paper's small-coupling slopes dashed, inset 1 - P_sl vs N",
+            "per N, the paper's small-coupling slopes dashed, inset 1 - P_sl vs N; (c) shows "
+            "P_sl^0 from any of the 2^N states (solid) and from one random start (dashed)",
             (
                 _sweep_need(
                     "a points study over N and NJ0 with the zero_field and transitions groups",
@@ -127,7 +128,8 @@ FIGURE_TYPES: dict[str, FigureType] = {
             "gap_vs_self_loops",
             f"{_SWEEPS}:fig_gap_vs_self_loops",
             "Supplemental: P_sl^0 vs P_g^0 at H = 0 (one point per N J0, y = x dashed), three "
-            "panels (spins, hysterons, equal spans in the paper)",
+            "panels (spins, hysterons, equal spans in the paper); P_sl^0 from any of the 2^N "
+            "states (filled, the Supplemental's definition) and from one random start (open)",
             tuple(
                 _sweep_need(
                     f"panel {p}: a points study over N and NJ0 with zero_field", ("zero_field",)
@@ -138,8 +140,9 @@ FIGURE_TYPES: dict[str, FigureType] = {
         FigureType(
             "rules",
             f"{_SWEEPS}:fig_rules",
-            "Supplemental: race-condition rules: P_sl vs N J0 per rule (inset 1 - P_sl vs N) "
-            "and self-loop length distributions",
+            "Supplemental: race-condition rules: P_sl vs N J0 per rule (inset 1 - P_sl vs N; "
+            "rule 0: among the well-defined instances, all instances dashed) and self-loop "
+            "length distributions",
             (
                 _sweep_need(
                     "a points study over rules, N and NJ0 with transitions", ("transitions",)
@@ -155,7 +158,8 @@ FIGURE_TYPES: dict[str, FigureType] = {
             "rule2_self_loops",
             f"{_SWEEPS}:fig_well_behaved_rule2",
             "Supplemental: well-behaved ensembles under rule 2: P_sl vs N J0 (inset 1 - P_sl "
-            "vs N), one panel per coupling ensemble",
+            "vs N), one panel per coupling ensemble, and the self-loop length histograms "
+            "(the paper: L = 2 only)",
             (_sweep_need("a points study over N and NJ0 with transitions", ("transitions",)),),
         ),
         FigureType(
@@ -257,18 +261,23 @@ FIGURE_TYPES: dict[str, FigureType] = {
             "avalanches_and_transients",
             f"{_LARGE}:fig_large_n",
             "Main Fig. 4: mean avalanche size <A> and transient <tau> vs N J0 for constant "
-            "columns and symmetric couplings (rule 1; rule 0 for comparison)",
+            "columns and symmetric couplings (rule 1), constant columns under the other rules "
+            "(0: no race conditions, 1': least unstable first) and the max <A> vs N inset",
             (
                 _sweep_need(
                     "a points study over N and J0 with avalanches and the cyclic drive",
                     ("avalanche", "cyclic"),
                     sweep="J0",
                 ),
-                _sweep_need(
-                    "a rule-0 points study over N and J0 with avalanches",
-                    ("avalanche",),
-                    sweep="J0",
-                    optional=True,
+                *(
+                    _sweep_need(
+                        "a points study of constant columns over N and J0 with avalanches under "
+                        "another rule",
+                        ("avalanche",),
+                        sweep="J0",
+                        optional=True,
+                    )
+                    for _ in range(2)
                 ),
             ),
         ),
@@ -276,7 +285,7 @@ FIGURE_TYPES: dict[str, FigureType] = {
             "avalanche_distributions",
             f"{_LARGE}:fig_avalanche_distributions",
             "Supplemental: avalanche-size distributions at the largest N for every J0, and <A> "
-            "vs N J0 (symmetric, constant columns, constant rows)",
+            "vs N J0 (symmetric, constant columns, constant rows), max <A> vs N inset in (e)",
             (
                 _sweep_need(
                     "a points study over J0 with avalanches (distributions)",

@@ -59,6 +59,53 @@ def reference_slope(slope, obs: str, ds: xr.Dataset) -> float | None:
     return value if np.isfinite(value) else None
 
 
+#: The main-text variant of P_sl^0 (one random start), drawn dashed next to the
+#: Supplemental's definition (some of the 2^N states reaches a cycle at H = 0).
+RANDOM_START = "self_loop_probability_at_zero_random_start"
+P_SL0_DEFINITIONS = "solid: from any of the $2^N$ states; dashed: one random start"
+
+
+def corner_legend(ax):
+    """The N legend in the upper left corner, below a fit note (free on rising curves)."""
+    n = len(ax.get_legend_handles_labels()[1])
+    n_legend(ax, loc="upper left", ncol=min(n, 5), fontsize=5, bbox_to_anchor=(0.0, 0.93))
+
+
+def dashed_curves(ax, ds, obs, colors, marker="o"):
+    """Curves of ``obs`` (one per N) dashed with open markers, for a second definition."""
+    for n, x, y, _e in observable_curves(ds, obs):
+        ok = np.isfinite(x) & np.isfinite(y) & (y > 0)
+        ax.plot(
+            x[ok],
+            y[ok],
+            ls="--",
+            marker=marker,
+            mfc="none",
+            ms=2.5,
+            lw=0.8,
+            color=colors.get(n, "k"),
+        )
+
+
+def styles_legend(ax, labels, loc="upper left", **kw):
+    """A second legend (the N legend kept) naming what the solid and the dashed curves show."""
+    handles = [
+        mpl.lines.Line2D([], [], color="k", marker="o", ms=3, lw=1.0),
+        mpl.lines.Line2D([], [], color="k", marker="o", mfc="none", ls="--", ms=3, lw=0.8),
+    ]
+    first = ax.get_legend()
+    ax.legend(handles, labels, loc=loc, fontsize=5, **kw)
+    if first is not None:
+        ax.add_artist(first)
+
+
+def definitions_legend(ax, ds, loc="upper left"):
+    """The legend naming the two P_sl^0 definitions (filled: the Supplemental's)."""
+    if RANDOM_START in ds:
+        labels = ["any of the $2^N$ states (Suppl.)", "one random start (main text)"]
+        styles_legend(ax, labels, loc=loc, title=r"$P_{sl}^0$", title_fontsize=5)
+
+
 _FIG2_OBS = (
     "gap_probability_at_zero",
     "gap_fraction",
@@ -102,10 +149,13 @@ def fig_gaps_and_self_loops(
     with style():
         fig, axes = new_figure(2, 2, size)
         for i, (ax, obs) in enumerate(zip(axes.flat, _FIG2_OBS, strict=True)):
-            loglog_panel(
-                ax, ds, obs, colors, slope=slopes[i], analysis=analysis, sel=sel, legend=(i == 0)
-            )
-            panel_letter(ax, i)
+            loglog_panel(ax, ds, obs, colors, slope=slopes[i], analysis=analysis, sel=sel)
+            text = None
+            if obs == "self_loop_probability_at_zero" and RANDOM_START in ds:
+                dashed_curves(ax, ds, RANDOM_START, colors)
+                text = P_SL0_DEFINITIONS
+            panel_letter(ax, i, text)
+            corner_legend(ax)
         inset_complement(
             axes[1, 1], ds, "self_loop_probability", colors, at=inset_at, analysis=analysis, sel=sel
         )
@@ -237,11 +287,19 @@ def fig_gap_vs_self_loops(ds_spins, ds_hysterons, ds_equal, *, log=True, size=(7
             ax.set_yscale("log")
         ax.set_xlim(*lims)
         ax.set_ylim(*lims)
+        if RANDOM_START in ds:
+            r = observable_curves(ds, RANDOM_START)
+            for (n, _x, gy, _ge), (_n2, _x2, ry, _re) in zip(g, r, strict=True):
+                ok = np.isfinite(gy) & np.isfinite(ry)
+                if log:
+                    ok &= (gy > 0) & (ry > 0)
+                ax.plot(gy[ok], ry[ok], "o--", mfc="none", ms=2.5, lw=0.6, color=colors.get(n))
         ax.set_aspect("equal", adjustable="box")
         ax.set_xlabel(axis_label("gap_probability_at_zero"))
         ax.set_ylabel(axis_label("self_loop_probability_at_zero"))
+        n_legend(ax, loc="lower right", ncol=3, fontsize=5)
         if i == 0:
-            n_legend(ax, loc="lower right")
+            definitions_legend(ax, ds)
 
     return _three_panel(
         dss, [_span_title(d, t) for d, t in zip(dss, defaults, strict=True)], draw, size
@@ -276,25 +334,31 @@ def _length_distribution(ds: xr.Dataset, rule, N: float, NJ0: float):
     return L, p, n_used, nj_used
 
 
-def _self_loop_panel(ax, ds, slope, analysis, sel, inset_at, first):
-    """P_sl versus N J0 (one curve per N) with the 1 − P_sl versus N inset."""
+#: Rule 0 discards the ill-defined instances: P_sl among the well-defined ones.
+WELL_DEFINED = "self_loop_probability_well_defined"
+
+
+def _self_loop_panel(ax, ds, slope, analysis, sel, inset_at, first, obs="self_loop_probability"):
+    """P_sl versus N J0 (one curve per N) with the 1 − P_sl versus N inset; ``obs`` may be
+    the rule-0 variant among well-defined instances, then P_sl of all instances is dashed."""
     colors = n_colors(list(ds["N"].values))
     loglog_panel(
         ax,
         ds,
-        "self_loop_probability",
+        obs,
         colors,
-        slope=reference_slope(slope, "self_loop_probability", ds),
+        slope=reference_slope(slope, obs, ds),
         analysis=analysis,
         sel=sel,
-        legend=first,
     )
-    if first:
-        ax.get_legend().set_loc("upper left")
-        ax.get_legend().set_bbox_to_anchor((0.0, 0.92))
-    inset_complement(
-        ax, ds, "self_loop_probability", colors, at=inset_at, analysis=analysis, sel=sel
-    )
+    corner_legend(ax)
+    if obs != "self_loop_probability":
+        dashed_curves(ax, ds, "self_loop_probability", colors)
+        ax.set_ylabel(axis_label("self_loop_probability"))
+        styles_legend(
+            ax, ["well-defined", "all instances"], loc="upper left", bbox_to_anchor=(0.0, 0.8)
+        )
+    inset_complement(ax, ds, obs, colors, at=inset_at, analysis=analysis, sel=sel)
 
 
 def fig_rules(
@@ -331,8 +395,10 @@ def fig_rules(
             sel = selection(ds)
             ana = analysis_for(analysis, ds_rules)
             ax = axes[0, i]
-            _self_loop_panel(ax, ds, slope, ana, sel, inset_at, first=(i == 0))
-            panel_letter(ax, i, RULE_TITLES.get(r, f"rule {r}"))
+            obs = WELL_DEFINED if r == "0" and WELL_DEFINED in ds else "self_loop_probability"
+            _self_loop_panel(ax, ds, slope, ana, sel, inset_at, first=(i == 0), obs=obs)
+            title = RULE_TITLES.get(r, f"rule {r}")
+            panel_letter(ax, i, title + (", well-defined" if obs == WELL_DEFINED else ""))
             ax2 = axes[1, i]
             panel_letter(ax2, len(rules) + i, RULE_TITLES.get(r, f"rule {r}"))
             ax2.set_xlabel(r"$L$")
@@ -370,18 +436,20 @@ def fig_well_behaved_rule2(
     couplings: Sequence[str] = ("symmetric", "columns", "rows"),
     inset_at: float = 100.0,
     rule=None,
-    size=(7.2, 2.6),
+    size=(7.2, 4.6),
 ) -> Figure:
     """Supplemental "Self-loop statistics for well-behaved models ... rule 2".
 
     P_sl versus N·J0 for (a) symmetric, (b) constant-columns, (c) constant-rows
-    couplings under rule 2 (all self-loops have L = 2), dashed ``slope``
-    (default: the paper's, 4); insets 1 − P_sl versus N at N·J0 = ``inset_at``.
+    couplings under rule 2, dashed ``slope`` (default: the paper's, 4); insets 1 − P_sl
+    versus N at N·J0 = ``inset_at``; (d–f) the lengths L of the self-loops met, pooled
+    over every N and N·J0 (the paper: L = 2 only; the guard checks it on every batch).
     """
     present = [str(c) for c in np.atleast_1d(ds["couplings"].values)]
     couplings = [c for c in couplings if c in present] or present
+    hists = "self_loop_length_hist" in ds
     with style():
-        fig, axes = new_figure(1, len(couplings), size)
+        fig, axes = new_figure(2 if hists else 1, len(couplings), size)
         for i, c in enumerate(couplings):
             d = select(ds, couplings=c, rule=rule)
             sel = selection(d)
@@ -389,6 +457,9 @@ def fig_well_behaved_rule2(
             ax = axes[0, i]
             _self_loop_panel(ax, d, slope, ana, sel, inset_at, first=(i == 0))
             panel_letter(ax, i, COUPLING_TITLES.get(c, c))
+            if hists:
+                _pooled_lengths(axes[1, i], d)
+                panel_letter(axes[1, i], len(couplings) + i, COUPLING_TITLES.get(c, c))
     return fig
 
 
@@ -509,3 +580,24 @@ def _complement_versus_n(ax, ds, spans, at, fit_N_min, filled) -> list:
                 ax.plot([nv], [1.0 / t], "v", ms=3.5, mfc="none", mec=color, mew=0.8)
                 shown.append(1.0 / t)
     return shown
+
+
+def _pooled_lengths(ax, ds):
+    """Histogram of the lengths L of the distinct self-loops, pooled over every N and N J0."""
+    h = ds["self_loop_length_hist"]
+    counts = np.asarray(h.sum([x for x in h.dims if x != "L"]).values, float)
+    L = np.arange(counts.size)
+    ok = counts > 0
+    if ok.any():
+        ax.bar(L[ok], counts[ok] / counts.sum(), width=0.6, color=mpl.colormaps[CMAP](0.8), lw=0)
+        text = f"{int(counts.sum()):,} self-loops\n" + (
+            "all $L = 2$" if set(L[ok]) == {2} else "L = " + ", ".join(map(str, L[ok][:6]))
+        )
+    else:
+        text = "no self-loops"
+    ax.text(0.96, 0.95, text, transform=ax.transAxes, ha="right", va="top", fontsize=6.5)
+    ax.set_xlim(0, max(6, int(L[ok].max()) + 2) if ok.any() else 6)
+    ax.set_ylim(0, 1.15)
+    ax.set_xlabel(r"$L$")
+    ax.set_ylabel(r"$P(L)$ (all $N$, $N J_0$)")
+    ax.xaxis.set_major_locator(mpl.ticker.MaxNLocator(integer=True))

@@ -120,3 +120,130 @@ def cyclic_drive(hp, hm, c, start, rule, max_cycles=1000):
         if outcome == "stable":
             outcome = sweep(-1)
     return outcome, None, None, Umax, flips
+
+
+def relax_cycle(hp, hm, c, s, Hc, eps, rule):
+    """Relax s in place like :func:`relax`; returns (outcome, cycle) where for a self-loop
+    ``cycle`` is the list of its L states from the first repeated one (s is left there)."""
+    states = [s.copy()]
+    while True:
+        m = margins(hp, hm, c, s, Hc, eps)
+        unstable = np.nonzero(m > 0)[0]
+        if unstable.size == 0:
+            return "stable", None
+        if rule == "0" and unstable.size > 1:
+            return "ill_defined", None
+        if rule == "2":
+            s[unstable] *= -1
+        else:
+            mu = m[unstable]
+            s[unstable[np.argmax(mu) if rule in ("0", "1") else np.argmin(mu)]] *= -1
+        for i, x in enumerate(states):
+            if np.array_equal(x, s):
+                return "self_loop", states[i:]
+        states.append(s.copy())
+
+
+def _cycle_elements(cycle):
+    """Elements flipping in a cycle, in the order they flip from its first state."""
+    order = []
+    for t, x in enumerate(cycle):
+        y = cycle[(t + 1) % len(cycle)]
+        for j in np.nonzero(x != y)[0]:
+            if j not in order:
+                order.append(int(j))
+    return order
+
+
+def saturated_loop(hp, hm, c, rule, return_events, max_loops):
+    """The protocol of ``hyst.kernels.drive.saturated_loop_batch``, from scratch.
+
+    Returns (summary, records): summary counts as ``codes.SATURATED_COLUMNS`` (a dict),
+    records a list of dicts (source, event, field, outcome, L, n_e, e1, e2, c_kl, c_lk,
+    h2_k, h2_l, rest) of every transition that did not end stable, in order; ``rest`` is
+    the frozen elements' state of an n_e = 2 self-loop (a tuple), else None."""
+    hp, hm, c = (np.asarray(a, dtype=np.int64) for a in (hp, hm, c))
+    N = hp.size
+    names = ("events", "returns", "loops_branch", "loops_return", "ill_branch", "ill_return")
+    summary = dict.fromkeys((*names, "skips", "l4", "loops", "saturated"), 0)
+    records = []
+
+    def record(source, event, H, outcome, s, cycle):
+        summary["loops"] += 1
+        row = dict(
+            source=source,
+            event=event,
+            field=H,
+            outcome=outcome,
+            L=0,
+            n_e=0,
+            e1=-1,
+            e2=-1,
+            c_kl=0,
+            c_lk=0,
+            h2_k=0,
+            h2_l=0,
+            rest=None,
+        )
+        if outcome == "self_loop":
+            order = _cycle_elements(cycle)
+            row.update(L=len(cycle), n_e=len(order))
+            row["e1"] = order[0] if order else -1
+            row["e2"] = order[1] if len(order) > 1 else -1
+            if len(cycle) == 4 and len(order) == 2:
+                summary["l4"] += 1
+            if len(order) == 2:
+                k, l = order
+                f = c @ s
+                row.update(c_kl=int(c[k, l]), c_lk=int(c[l, k]))
+                row["h2_k"] = int(hp[k] + hm[k] - 2 * (f[k] - c[k, l] * s[l]))
+                row["h2_l"] = int(hp[l] + hm[l] - 2 * (f[l] - c[l, k] * s[k]))
+                row["rest"] = tuple(int(v) for i, v in enumerate(s) if i not in (k, l))
+        records.append(row)
+
+    for direction, source in ((1, 0), (-1, 1)):
+        s = np.full(N, -direction, dtype=np.int64)
+        event, loops, stable, H = 0, 0, True, None
+        while True:
+            if stable:
+                H = _up_field(hp, c, s) if direction > 0 else _down_field(hm, c, s)
+                if H is None:
+                    summary["saturated"] += 1
+                    break
+                if event > 0:  # the return from this turning point
+                    r = s.copy()
+                    for _ in range(return_events):
+                        Hr = _down_field(hm, c, r) if direction > 0 else _up_field(hp, c, r)
+                        if Hr is None:
+                            break
+                        outcome, cycle = relax_cycle(hp, hm, c, r, Hr, -direction, rule)
+                        summary["returns"] += 1
+                        if outcome != "stable":
+                            key = "loops_return" if outcome == "self_loop" else "ill_return"
+                            summary[key] += 1
+                            record(source + 2, event, Hr, outcome, r, cycle)
+                            break
+            outcome, cycle = relax_cycle(hp, hm, c, s, H, direction, rule)
+            summary["events"] += 1
+            if outcome == "stable":
+                event, stable = event + 1, True
+                continue
+            summary["loops_branch" if outcome == "self_loop" else "ill_branch"] += 1
+            record(source, event, H, outcome, s, cycle)
+            if outcome != "self_loop" or loops == max_loops:
+                break
+            loops += 1
+            summary["skips"] += 1
+            # where the loop breaks up: its first step against the drive, at that threshold
+            best, at = None, 0
+            for t, x in enumerate(cycle):
+                y = cycle[(t + 1) % len(cycle)]
+                f = c @ x
+                for j in np.nonzero(x != y)[0]:
+                    if direction > 0 and x[j] > 0 and (best is None or hm[j] - f[j] < best):
+                        best, at = int(hm[j] - f[j]), t
+                    if direction < 0 and x[j] < 0 and (best is None or hp[j] - f[j] > best):
+                        best, at = int(hp[j] - f[j]), t
+            s[:] = cycle[at]
+            H, stable = best, False
+    return summary, records

@@ -1,0 +1,85 @@
+"""The paper-comparison page as a list of blocks (headings, paragraphs, tables), written
+as Markdown (``results/paper_comparison.md``) and as HTML (the Snakemake report)."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Heading:
+    text: str
+    level: int = 2
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+
+
+@dataclass(frozen=True)
+class Table:
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass
+class Page:
+    """A page: a title and its blocks, in order."""
+
+    title: str
+    blocks: list = field(default_factory=list)
+
+    def add(self, *blocks) -> None:
+        self.blocks.extend(blocks)
+
+    def markdown(self) -> str:
+        out = [f"# {self.title}", ""]
+        for b in self.blocks:
+            if isinstance(b, Heading):
+                out += [f"{'#' * b.level} {b.text}", ""]
+            elif isinstance(b, Paragraph):
+                out += [b.text, ""]
+            else:
+                out.append("| " + " | ".join(_cell(h) for h in b.header) + " |")
+                out.append("|" + "|".join("---" for _ in b.header) + "|")
+                out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in b.rows]
+                out.append("")
+        return "\n".join(out)
+
+    def html(self) -> str:
+        out = [
+            "<!DOCTYPE html>",
+            '<html><head><meta charset="utf-8">',
+            f"<title>{html.escape(self.title)}</title>",
+            "<style>body{font-family:serif;max-width:70em;margin:auto}"
+            "table{border-collapse:collapse;margin:0.5em 0 1.2em}"
+            "td,th{border:1px solid #bbb;padding:2px 6px;font-size:90%;vertical-align:top}"
+            "th{background:#eee}</style></head><body>",
+            f"<h1>{html.escape(self.title)}</h1>",
+        ]
+        for b in self.blocks:
+            if isinstance(b, Heading):
+                out.append(f"<h{b.level}>{_inline(b.text)}</h{b.level}>")
+            elif isinstance(b, Paragraph):
+                out.append(f"<p>{_inline(b.text)}</p>")
+            else:
+                out.append("<table><tr>" + "".join(f"<th>{_inline(h)}</th>" for h in b.header))
+                for row in b.rows:
+                    out.append("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in row) + "</tr>")
+                out.append("</table>")
+        out.append("</body></html>")
+        return "\n".join(out) + "\n"
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _inline(text: str) -> str:
+    """Escaped HTML of a line with Markdown's **bold** and `code`."""
+    t = html.escape(str(text))
+    t = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", t)
+    return re.sub(r"`(.+?)`", r"<code>\1</code>", t)

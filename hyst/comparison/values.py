@@ -1,0 +1,257 @@
+"""Sections of the paper-comparison page: the numbers the paper quotes, the small-coupling
+slopes of every replica, and the counts of fundamental self-loops (a ``loops`` study)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hyst import catalogue
+from hyst.comparison.data import (
+    ensemble_text,
+    ensembles,
+    percent,
+    pm,
+    point,
+    slope_verdict,
+    value_verdict,
+)
+from hyst.comparison.explain import EXPLANATIONS
+from hyst.comparison.page import Paragraph, Table
+
+
+def quoted_values(ctx) -> list:
+    """Every PaperValue of the catalogue, at its point of the bound studies."""
+    rows, explain = [], []
+    for o in catalogue.OBSERVABLES:
+        for v in o.paper_values:
+            sel = {"couplings": v.couplings, "spans": v.spans, "rule": v.rule}
+            best = None
+            for name, ds in ctx.datasets.items():
+                p = point(ds, o.name, sel, v.N, v.NJ0)
+                if p is not None and (best is None or p["trials"] > best[1]["trials"]):
+                    best = (name, p)
+            paper = ("≈ " if v.approximate else "") + percent(v.value, None, 1)
+            if best is None:
+                rows.append(
+                    (
+                        o.symbol,
+                        ensemble_text(sel),
+                        f"N = {v.N}, N J0 = {v.NJ0:g}",
+                        paper,
+                        "—",
+                        "not in the bound studies",
+                        v.source,
+                    )
+                )
+                continue
+            name, p = best
+            verdict, sigmas = value_verdict(v.value, p["value"], p["stderr"])
+            if verdict == "disagrees":
+                verdict = f"disagrees ({sigmas:.0f} σ)"
+                if v.explanation:
+                    verdict += ", explained below"
+                    explain.append(v.explanation)
+            rows.append(
+                (
+                    o.symbol,
+                    ensemble_text(sel),
+                    f"N = {v.N}, N J0 = {v.NJ0:g}",
+                    paper,
+                    percent(p["value"], p["stderr"]),
+                    verdict,
+                    f"{v.source}; `{name}`, {int(p['trials']):,} systems",
+                )
+            )
+    blocks = [
+        Table(("quantity", "ensemble", "point", "paper", "hyst", "verdict", "source"), tuple(rows))
+    ]
+    for key in dict.fromkeys(explain):
+        blocks += EXPLANATIONS[key](ctx.all_datasets)
+    return blocks
+
+
+def slopes(ctx) -> list:
+    """The paper's small-coupling slopes against the pooled fitted exponents."""
+    rows = []
+    names = [o.name for o in catalogue.analysed() if o.scaling.power_law]
+    for study, ana in ctx.analyses.items():
+        for obs in names:
+            var = f"{obs}_pooled_exponent"
+            if var not in ana:
+                continue
+            values = ana[var]
+            errs = ana.get(f"{var}_stderr", values * np.nan)
+            paper = ana.get(f"{obs}_paper_slope")
+            for idx in np.ndindex(values.shape):
+                at = dict(zip(values.dims, idx, strict=True))
+                sel = {d: str(values[d].values[i]) for d, i in at.items()}
+                p = catalogue.paper_slope(obs, **sel)
+                if paper is not None:
+                    pv = paper.isel({d: i for d, i in at.items() if d in paper.dims})
+                    p = float(pv.values)
+                if not np.isfinite(p):
+                    continue
+                k, dk = float(values.values[idx]), float(errs.values[idx])
+                verdict, sigmas = slope_verdict(p, k, dk)
+                if verdict == "disagrees":
+                    verdict = f"disagrees ({sigmas:.1f} σ)"
+                rows.append(
+                    (
+                        f"`{study}`",
+                        catalogue.symbol(obs),
+                        ensemble_text(sel),
+                        _slope_text(p),
+                        pm(k, dk),
+                        verdict,
+                    )
+                )
+    if not rows:
+        return [Paragraph("_No analysed study is bound to this section._")]
+    rows = _merge_rules(rows)
+    plateau_blocks = plateaus(ctx)
+    blocks = [
+        Paragraph(
+            "hyst's exponent is the pooled small-coupling fit of each analysis dataset "
+            "(`<observable>_pooled_exponent` ± `_stderr`, `hyst.analysis`); a slope agrees "
+            "when it lies within two standard errors. The paper does not say which P_sl^0 "
+            "definition its panels show (any of the 2^N states, or one random start), so "
+            "its P_sl^0 slope is compared with both."
+        ),
+        Table(
+            ("study", "quantity", "ensemble", "paper", "hyst (pooled fit)", "verdict"), tuple(rows)
+        ),
+        *plateau_blocks,
+    ]
+    return blocks
+
+
+def _plateau_statement(sel: dict):
+    key = (sel.get("couplings"), sel.get("spans"))
+    return catalogue.PLATEAU_STATEMENTS.get(
+        (*key, sel.get("rule")), catalogue.PLATEAU_STATEMENTS.get((*key, None))
+    )
+
+
+def plateaus(ctx, at: float = 100.0) -> list:
+    """The large-coupling statements about 1 − P_sl versus N (N J0 = ``at``)."""
+    rows = []
+    for study, ds in ctx.datasets.items():
+        if "self_loop_probability" not in ds or ds.sizes.get("N", 0) < 3:
+            continue
+        for sel in ensembles(ds):
+            statement = _plateau_statement(sel)
+            if statement is None:
+                continue
+            text, monotone, source = statement
+            found = [
+                (int(N), point(ds, "self_loop_probability", sel, int(N), at))
+                for N in ds["N"].values
+            ]
+            found = [(N, p) for N, p in found if p is not None]
+            if len(found) < 3:
+                continue
+            q = np.array([1 - p["value"] for _N, p in found])
+            e = np.array([p["stderr"] for _N, p in found])
+            rises = [
+                b - a > 2 * np.hypot(ea, eb)
+                for a, b, ea, eb in zip(q, q[1:], e, e[1:], strict=False)
+            ]
+            decays = not any(rises) and q[-1] < q[0]
+            ok = decays if monotone else any(rises)
+            ana = ctx.analyses.get(study)
+            xi = ""
+            if ana is not None and "self_loop_probability_xi" in ana:
+                v = ana["self_loop_probability_xi"].sel(
+                    {d: x for d, x in sel.items() if d in ana["self_loop_probability_xi"].dims}
+                )
+                err = ana.get("self_loop_probability_xi_stderr")
+                if err is not None:
+                    err = err.sel({d: x for d, x in sel.items() if d in err.dims})
+                if v.size == 1:
+                    xi = f"; ξ = {pm(float(v), float(err) if err is not None else np.nan)}"
+            rows.append(
+                (
+                    text,
+                    ensemble_text(sel),
+                    f"`{study}`: 1 − P_sl = {q[0]:.3g} (N = {found[0][0]}) … {q[-1]:.3g} "
+                    f"(N = {found[-1][0]}), "
+                    + (
+                        "decreasing in N"
+                        if decays
+                        else f"rises at {sum(rises)} of {len(rises)} steps"
+                    )
+                    + xi,
+                    "agrees" if ok else "disagrees",
+                    source,
+                )
+            )
+    if not rows:
+        return []
+    return [
+        Paragraph(
+            f"Large couplings (N J0 = {at:g}): 1 − P_sl versus N from the datasets; a rise is "
+            "a step up by more than two standard errors; ξ is the analysis' decay length of "
+            "1 − P_sl ≈ A exp(−N/ξ)."
+        ),
+        Table(("the paper says", "ensemble", "hyst finds", "verdict", "source"), tuple(rows)),
+    ]
+
+
+def _merge_rules(rows: list) -> list:
+    """One row for the rules of a study whose fits are identical (the observables that do not
+    depend on the race-condition rule: P_g^0, f_G, P_RC), the rules listed together."""
+    merged: dict = {}
+    for study, obs, ensemble, paper, hyst, verdict in rows:
+        base, _, rule = ensemble.rpartition(", rule ")
+        key = (study, obs, base if base else ensemble, paper, hyst, verdict)
+        merged.setdefault(key, []).append(rule if base else "")
+    out = []
+    for (study, obs, base, paper, hyst, verdict), rules in merged.items():
+        label = (
+            base
+            if rules == [""]
+            else f"{base}, rule{'s' if len(rules) > 1 else ''} " + (", ".join(rules))
+        )
+        out.append((study, obs, label, paper, hyst, verdict))
+    return out
+
+
+def _slope_text(p: float) -> str:
+    from hyst.plotting.style import fmt_number
+
+    return fmt_number(p)
+
+
+def combinatorics(ctx) -> list:
+    """Counts of fundamental self-loops (M, M_R, M_W per n_e and L) against the paper's."""
+    rows = []
+    for study, ds in ctx.datasets.items():
+        for var in ds.data_vars:
+            paper = f"{var}_paper"
+            if paper not in ds or ds[var].dims != ("n_e", "L"):
+                continue
+            for i, n in enumerate(ds["n_e"].values):
+                for j, L in enumerate(ds["L"].values):
+                    want, have = int(ds[paper].values[i, j]), int(ds[var].values[i, j])
+                    if want < 0 or have < 0:
+                        continue
+                    rows.append(
+                        (
+                            f"`{study}`",
+                            str(var),
+                            f"n_e = {n}, L = {L}",
+                            f"{want:,}",
+                            f"{have:,}",
+                            "agrees" if want == have else "disagrees",
+                        )
+                    )
+    if not rows:
+        return [Paragraph("_The bound studies hold no counts with the paper's numbers._")]
+    return [Table(("study", "count", "cell", "paper", "hyst", "verdict"), tuple(rows))]
+
+
+COMBINATORICS_HOOK = (
+    "The counts of fundamental self-loops (M, M_R, M_W per n_e and L, Appendix E and the "
+    "Supplemental's tables) appear here once a study of kind `loops` is bound: add "
+    "`combinatorics: {type: combinatorics, studies: [<a loops study>]}` under `comparison:`."
+)

@@ -1,0 +1,435 @@
+"""The paper-comparison page (hyst.comparison): its sections read their numbers from the
+datasets (a changed dataset changes the page), give the right verdicts, explain the known
+disagreements from the evidence, and its bindings are validated like figure bindings."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import numpy as np
+import pytest
+import xarray as xr
+import yaml
+
+from hyst import catalogue
+from hyst.comparison import SECTION_TYPES, Context, build_page, large, values
+from hyst.comparison import claims as claim_sections
+from hyst.comparison.page import Heading, Page, Paragraph, Table
+from hyst.config import ConfigError, validate
+
+REPO = Path(__file__).resolve().parents[1]
+DIMS = ("couplings", "spans", "rule", "N")
+
+
+def points(
+    x="NJ0",
+    xs=(1.0, 100.0),
+    couplings=("random",),
+    spans=("hysteron",),
+    rules=("1",),
+    Ns=(10,),
+    study="s",
+    **variables,
+) -> xr.Dataset:
+    """A points dataset in the pipeline's layout; ``variables`` are functions of the labels
+    (couplings, spans, rule, N, x) returning a number (or a histogram array)."""
+    coords = {
+        "couplings": list(couplings),
+        "spans": list(spans),
+        "rule": list(rules),
+        "N": list(Ns),
+        x: list(xs),
+    }
+    shape = tuple(len(v) for v in coords.values())
+    data = {}
+    for name, f in variables.items():
+        cells = [
+            f(*(coords[d][i] for d, i in zip(coords, idx, strict=True)))
+            for idx in np.ndindex(*shape)
+        ]
+        first = np.asarray(cells[0])
+        if first.ndim:  # a histogram
+            width = max(np.asarray(c).size for c in cells)
+            arr = np.zeros((len(cells), width), np.int64)
+            for k, c in enumerate(cells):
+                arr[k, : np.asarray(c).size] = c
+            dim = {
+                "avalanche_size_hist": "A",
+                "period_hist": "T",
+                "potentially_stable_count_hist": "n_potentially_stable",
+            }.get(name, "L")
+            data[name] = ((*coords, dim), arr.reshape(*shape, width))
+        else:
+            data[name] = (tuple(coords), np.asarray(cells, float).reshape(shape))
+    ds = xr.Dataset(data, coords=coords, attrs={"study": study, "sweep": x})
+    if x == "J0":
+        ds = ds.assign_coords(NJ0=ds.N * ds.J0)
+    return ds
+
+
+def probability(name, p_of, trials=100_000):
+    """The variables of a probability observable with value p_of(labels...)."""
+    return {
+        name: lambda *a: round(p_of(*a) * trials) / trials,
+        f"{name}_count": lambda *a: round(p_of(*a) * trials),
+        f"{name}_trials": lambda *a: trials,
+        f"{name}_stderr": lambda *a: np.sqrt(p_of(*a) * (1 - p_of(*a)) / trials),
+    }
+
+
+def text(blocks) -> str:
+    page = Page("t")
+    page.add(*blocks)
+    return page.markdown()
+
+
+# ---- quoted values and the round-off explanation ------------------------------------------
+
+
+def spins_check(p_spin=0.987, p_twin=0.998):
+    def exact(c, s, r, N, x):
+        return {"spin": p_spin, "hysteron": 0.985, "equal": 0.983}[s] if c == "random" else 0.129
+
+    def twin(c, s, r, N, x):
+        return p_twin if (c, s) == ("random", "spin") else exact(c, s, r, N, x)
+
+    return points(
+        couplings=("random", "weak"),
+        spans=("spin", "hysteron", "equal"),
+        xs=(100.0,),
+        study="check",
+        **probability("self_loop_probability", exact),
+        **probability("self_loop_probability_float64", twin),
+        self_loop_transitions=lambda c, s, r, N, x: 1000 * exact(c, s, r, N, x),
+        float64_self_loop_transitions=lambda c, s, r, N, x: 1000 * twin(c, s, r, N, x),
+        float64_transitions=lambda *a: 2_000_000,
+        float64_just_flipped_unstable=lambda c, s, *a: 900_000 if s == "spin" else 0,
+    )
+
+
+def test_quoted_values_are_read_from_the_data_and_the_spins_disagreement_is_explained():
+    ds = spins_check()
+    out = text(values.quoted_values(Context({"check": ds}, {}, {"check": ds})))
+    assert "| P_sl | random couplings, spins, rule 1 | N = 10, N J0 = 100 | 99.8 % |" in out
+    assert "98.70 ± 0.04 %" in out and "disagrees (" in out and "explained below" in out
+    assert "| 98.50 ± 0.04 % | agrees |" in out  # hysterons: the paper's 98.5 %
+    assert "99.80 ± 0.01 %" in out and "which agrees with the paper's 99.8 %" in out
+    assert "900,000 of 2,000,000 (45.0 %)" in out
+    assert "twin gives exactly the exact value (hysterons, equal spans)" in out
+    # the same page from other data: the numbers and the verdict follow the data
+    other = spins_check(p_spin=0.998, p_twin=0.998)
+    out2 = text(values.quoted_values(Context({"check": other}, {}, {"check": other})))
+    assert "99.80 ± 0.01 % | agrees" in out2 and "Why spins" not in out2
+
+
+def test_weak_asymmetry_row_is_approximate_and_its_explanation_reads_the_curve():
+    sweep = points(
+        couplings=("weak",),
+        xs=(10.0, 31.6, 100.0),
+        Ns=(8, 10),
+        study="weak",
+        **probability(
+            "self_loop_probability",
+            lambda c, s, r, N, x: {10.0: 0.07, 31.6: 0.131, 100.0: 0.129}[x] * N / 10,
+        ),
+    )
+    everything = {"weak": sweep}
+    out = text(values.quoted_values(Context(everything, {}, everything)))
+    assert "≈ 14.0 %" in out and "12.90 ± 0.11 %" in out and "disagrees" in out
+    assert "largest value on the grid is 13.10 ± 0.11 % at N J0 = 31.6" in out
+
+
+# ---- claims --------------------------------------------------------------------------------
+
+
+def large_studies(rows_three=0, columns_rule0_three=0):
+    def hist(c, s, r, N, x):
+        return [0, 100, 50, rows_three if c == "rows" else 0]
+
+    def periods(c, s, r, N, x):
+        return [0, 200, 1 if (c == "rows" and N == 64 and x == 0.01) else 0]
+
+    return points(
+        x="J0",
+        xs=(0.01, 1.0),
+        couplings=("columns", "rows"),
+        Ns=(32, 64),
+        study="big",
+        avalanche_size_hist=hist,
+        period_hist=periods,
+    ), points(
+        x="J0",
+        xs=(0.01, 1.0),
+        couplings=("columns",),
+        rules=("0",),
+        Ns=(32, 64),
+        study="r0",
+        avalanche_size_hist=lambda *a: [0, 100, 50, columns_rule0_three],
+    )
+
+
+def test_bounds_agree_or_fail_with_counts_and_explanations():
+    big, r0 = large_studies()
+    found = {"big": big, "r0": r0}
+    out = text(claim_sections.claims(Context(found, {}, found)))
+    assert "constant rows couplings, hysterons, rule 1 | `big`: all 600 within" in out
+    assert "`r0`: all 600 within the statement (A = 1 … 2) | agrees" in out
+    assert "`big`: 1 of 801 outside (T = 1 … 2) | disagrees, explained below" in out
+    assert "| `big` | N = 64, J0 = 0.01 | T = 2: 1 | 201 |" in out  # the rows' T = 2 orbit
+    big, r0 = large_studies(rows_three=2, columns_rule0_three=5)
+    found = {"big": big, "r0": r0}
+    out = text(claim_sections.claims(Context(found, {}, found)))
+    assert "`big`: 8 of 608 outside (A = 1 … 3) | disagrees |" in out
+    assert "exceed it in 20 of 620" in out  # the rule-0 explanation counts from the data
+
+
+def test_spin_stable_state_counts_are_checked_per_instance():
+    counts = np.zeros(20, np.int64)
+    counts[[4, 5, 6]] = [10, 80, 10]  # N = 4: N + 1 = 5 on average, not in every instance
+    ds = points(spans=("spin",), Ns=(4,), potentially_stable_count_hist=lambda *a: counts)
+    out = text(claim_sections.claims(Context({"s": ds}, {}, {"s": ds})))
+    assert "`s`: 40 of 200 outside (states = 4 … 6) | disagrees, explained below" in out
+    assert "| 4 | 200 | 1.0000 | 4 … 6 | 80.0 % |" in out
+
+
+# ---- the table of ill-defined conditions -----------------------------------------------------
+
+
+def table_dataset(plant_loop=False, plant_length=False):
+    paper = catalogue.ILL_DEFINED_TABLE
+
+    def cell(c, r):
+        return paper[(c, r)]
+
+    def lengths(c, s, r, N, x):
+        p = cell(c, r)
+        if plant_loop and (c, r) == ("symmetric", "1"):
+            return [0, 0, 0, 0, 3]
+        if plant_length and (c, r) == ("rows", "2"):
+            return [0, 0, 7, 0, 1]
+        if not p.self_loops:
+            return [0]
+        return (
+            [0, 0, 7]
+            if p.lengths == "L = 2 only"
+            else ([0, 0, 4, 3, 2] if p.lengths else [0, 0, 0, 0, 9, 0, 2])
+        )
+
+    return points(
+        couplings=("random", "symmetric", "columns", "rows", "ferro"),
+        rules=("0", "1", "1p", "2"),
+        study="table",
+        self_loop_length_hist=lengths,
+        self_loop_probability_count=lambda c, s, r, N, x: int(sum(lengths(c, s, r, N, x))),
+        self_loop_probability_trials=lambda *a: 1000,
+        ill_defined_probability_count=lambda c, s, r, N, x: 50 * cell(c, r).race_conditions,
+        gap_probability_at_zero_count=lambda c, s, r, N, x: 20 * cell(c, r).gaps,
+        gap_fraction_sum=lambda c, s, r, N, x: 0.5 * cell(c, r).gaps,
+    )
+
+
+def test_the_table_of_ill_defined_conditions_is_measured():
+    ds = table_dataset()
+    out = text(claim_sections.ill_defined_table(Context({"table": ds}, {}, {"table": ds})))
+    assert "20 agree, 0 disagree" in out
+    assert "| arbitrary (random) | RC/G/SL (L = 4, 6) — paper: RC/G/SL ✓ |" in out
+    assert "SL (L = 2) — paper: SL (L = 2 only) ✓" in out
+    assert "G/SL (L = 2, 3, 4) — paper: G/SL (all L >= 2) ✓" in out
+    planted = table_dataset(plant_loop=True)
+    out = text(claim_sections.ill_defined_table(Context({"t": planted}, {}, {"t": planted})))
+    assert "19 agree, 1 disagree" in out and "SL (L = 4) — paper: — ✗" in out
+    planted = table_dataset(plant_length=True)  # rule 2: an L = 4 loop of constant rows
+    out = text(claim_sections.ill_defined_table(Context({"t": planted}, {}, {"t": planted})))
+    assert "19 agree, 1 disagree" in out and "SL (L = 2, 4) — paper: SL (L = 2 only) ✗" in out
+
+
+# ---- peaks and the rules of Fig. 4(a) --------------------------------------------------------
+
+
+def test_peak_positions_against_the_papers_one_over_N_and_J0_of_one():
+    J0 = 10 ** np.arange(-4, 2.01, 0.25)
+    Ns = (16, 64, 256)
+
+    def bump(x, at, h):
+        return 1 + h * np.exp(-((np.log10(x) - np.log10(at)) ** 2) / 0.5)
+
+    def tau(c, s, r, N, x):  # symmetric and rows peak at 1/N, columns at 1
+        return bump(x, 1.0 if c == "columns" else 1.0 / N, 1.0)
+
+    def aval(c, s, r, N, x):  # columns: a maximum at J0 = 1 growing with N, a dip, a rise
+        if c != "columns":
+            return 1.5
+        dip = 2.0 * np.exp(-((np.log10(x) - 1.0) ** 2) / 0.02)
+        return bump(x, 1.0, np.log2(N)) - dip + (3.0 if x > 20 else 0.0)
+
+    ds = points(
+        x="J0",
+        xs=J0,
+        couplings=("symmetric", "columns", "rows"),
+        Ns=Ns,
+        study="large",
+        transient=tau,
+        transient_stderr=lambda *a: 0.01,
+        period=tau,
+        period_stderr=lambda *a: 0.01,
+        avalanche_size=aval,
+        avalanche_size_stderr=lambda *a: 0.01,
+    )
+    out = text(large.peaks(Context({"large": ds}, {}, {"large": ds})))
+    rows = [line for line in out.splitlines() if line.startswith("| ") and "paper says" not in line]
+    verdicts = [line.split(" | ")[3] for line in rows if "(paper: J0 ≈" in line]
+    assert verdicts == ["agrees"] * 5, out
+    assert (
+        "the maximum grows with N" in out and "a dip and a rise after the maximum at 3 of 3" in out
+    )
+    wrong = ds.copy()
+    wrong["transient"] = wrong["transient"].roll(J0=8)  # every maximum two decades off
+    out = text(large.peaks(Context({"large": wrong}, {}, {"large": wrong})))
+    assert "disagrees" in out
+
+
+# ---- L = 4 self-loops in large systems ----------------------------------------------------------
+
+
+def l4_dataset(outside=0):
+    rng = np.random.default_rng(3)
+    n = 400
+    spans = np.array(["spin"] * 250 + ["hysteron"] * 150)
+    x = rng.uniform(0.05, 3, n)
+    y = -rng.uniform(0.05, 3, n)
+    x = np.where(x - y > 1, x, x + 1)
+    far = spans == "hysteron"  # hysterons: away from the region's edges
+    x, y = np.where(far, x + 1, x), np.where(far, y - 1, y)
+    if outside:
+        x[:outside], y[:outside] = 0.2, -0.2  # inside the quadrant, but |x - y| < 1
+    ds = points(
+        couplings=("random",),
+        spans=("spin", "hysteron"),
+        Ns=(1024,),
+        xs=(10.0,),
+        **probability("saturated_loop_any_probability", lambda *a: 0.9, trials=1000),
+    )
+    return ds.assign(
+        l4_c_kl=("l4_loop", x),
+        l4_c_lk=("l4_loop", y),
+        l4_h_tilde_k=("l4_loop", np.zeros(n)),
+        l4_h_tilde_l=("l4_loop", np.ones(n)),
+        l4_spans=("l4_loop", spans),
+        l4_returning=("l4_loop", (np.arange(n) % 3 == 0).astype(np.int64)),
+    )
+
+
+def test_l4_statements_are_checked_on_the_records():
+    ds = l4_dataset()
+    out = text(large.l4_large(Context({"l4": ds}, {}, {"l4": ds})))
+    assert "250 of 250 in the region | agrees" in out and "150 of 150 in the region | agrees" in out
+    assert "0.150 against 0.250 loops per system | agrees" in out
+    planted = l4_dataset(outside=3)
+    out = text(large.l4_large(Context({"l4": planted}, {}, {"l4": planted})))
+    assert "247 of 250 in the region | disagrees" in out
+
+
+# ---- the page, its bindings and its rendering -----------------------------------------------
+
+
+def test_page_renders_markdown_and_html_and_names_the_combinatorics_hook():
+    ds = spins_check()
+    page = build_page(
+        {"values": {"type": "quoted_values", "studies": ["check"]}}, {"check": ds}, {}
+    )
+    md, html = page.markdown(), page.html()
+    assert md.startswith("# hyst against the paper") and "|---|" in md
+    assert "Counts of fundamental self-loops" in md and "kind `loops`" in md
+    assert "<table>" in html and "<h2>Numbers the paper quotes</h2>" in html
+    p = Page("x")
+    p.add(Heading("a < b"), Paragraph("**bold** `code`"), Table(("h|1",), (("v",),)))
+    assert "a &lt; b" in p.html() and "<b>bold</b> <code>code</code>" in p.html()
+    assert "h\\|1" in p.markdown()
+
+
+def preset():
+    return yaml.safe_load((REPO / "config" / "quick.yaml").read_text())
+
+
+@pytest.mark.parametrize(
+    ("edit", "line"),
+    [
+        (
+            lambda c: c["comparison"]["slopes"]["studies"].append("nope"),
+            "comparison.slopes.studies[6]: 'nope' is not a study of this configuration",
+        ),
+        (
+            lambda c: c["comparison"].update(x={"type": "no_such", "studies": ["spins"]}),
+            "comparison.x.type: 'no_such' is not one of quoted_values",
+        ),
+        (
+            lambda c: c["comparison"].update(x={"type": "combinatorics", "studies": ["spins"]}),
+            "comparison.x.studies[0]: study 'spins' is a points study; this section needs a loops",
+        ),
+        (
+            lambda c: c["comparison"].update(x={"type": "peaks", "studies": ["spins"]}),
+            "comparison.x.studies[0]: study 'spins' is swept in NJ0; this section needs",
+        ),
+        (
+            lambda c: c["comparison"].update(x={"type": "l4_large", "studies": []}),
+            "comparison.x.studies: [] binds 0 studies; type l4_large needs at least 1",
+        ),
+        (
+            lambda c: c["comparison"].update(x={"type": "claims"}),
+            "comparison.x: 'studies' is a required property",
+        ),
+    ],
+)
+def test_bad_comparison_bindings_are_one_line(edit, line):
+    cfg = preset()
+    edit(cfg)
+    with pytest.raises(ConfigError) as err:
+        validate(cfg)
+    assert str(err.value).startswith(line), str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_presets_bind_every_section_type_but_the_combinatorics_hook():
+    for name in ("config.yaml", "quick.yaml"):
+        cfg = validate(yaml.safe_load((REPO / "config" / name).read_text()))
+        bound = {b["type"] for b in cfg["comparison"].values()}
+        assert bound == set(SECTION_TYPES) - {"combinatorics"}
+    assert preset()["comparison"] == copy.deepcopy(
+        yaml.safe_load((REPO / "config" / "config.yaml").read_text())["comparison"]
+    )
+
+
+def test_large_coupling_statements_on_one_minus_p_sl_versus_N():
+    def p(c, s, r, N, x):  # rule 1: 1 - P_sl decays with N; rule 0: it rises at N = 6
+        if r == "0":
+            return {2: 0.5, 4: 0.4, 6: 0.3}[N]
+        return 1 - 0.5 * np.exp(-(N - 2) / 2.0)
+
+    ds = points(
+        rules=("0", "1"), Ns=(2, 4, 6), study="r", **probability("self_loop_probability", p)
+    )
+    out = text(values.plateaus(Context({"r": ds}, {}, {"r": ds})))
+    assert "rule 1 | `r`: 1 − P_sl = 0.5 (N = 2) … 0.0677 (N = 6), decreasing in N | agrees" in out
+    assert (
+        "rule 0 | `r`: 1 − P_sl = 0.5 (N = 2) … 0.7 (N = 6), rises at 2 of 2 steps | agrees" in out
+    )
+    flat = ds.copy()
+    flat["self_loop_probability"] = flat["self_loop_probability"].where(flat.rule == "0", 0.5)
+    out = text(values.plateaus(Context({"r": flat}, {}, {"r": flat})))
+    assert "rule 1 | `r`: 1 − P_sl = 0.5 (N = 2) … 0.5 (N = 6), decreasing in N" not in out
+    assert "| disagrees |" in out
+
+
+def test_records_are_read_only_for_the_sections_that_use_them(tmp_path):
+    from hyst.comparison import read_study
+    from hyst.io import write_dataset
+
+    ds = l4_dataset()
+    path = tmp_path / "l4.nc"
+    write_dataset(ds, path)
+    with_records = {"l4": {"type": "l4_large", "studies": ["l4"]}}
+    without = {"v": {"type": "claims", "studies": ["l4"]}}
+    assert "l4_c_kl" in read_study(path, with_records, "l4")
+    lean = read_study(path, without, "l4")
+    assert "l4_c_kl" not in lean and "saturated_loop_any_probability" in lean
