@@ -315,7 +315,7 @@ def l4_dataset(outside=0):
         l4_c_lk=("l4_loop", y),
         l4_h_tilde_k=("l4_loop", np.zeros(n)),
         l4_h_tilde_l=("l4_loop", np.ones(n)),
-        l4_spans=("l4_loop", spans),
+        l4_spans_index=("l4_loop", np.where(spans == "spin", 0, 1).astype(np.int8)),
         l4_returning=("l4_loop", (np.arange(n) % 3 == 0).astype(np.int64)),
     )
 
@@ -390,11 +390,13 @@ def test_bad_comparison_bindings_are_one_line(edit, line):
     assert "\n" not in str(err.value)
 
 
-def test_presets_bind_every_section_type_but_the_combinatorics_hook():
+def test_presets_bind_every_section_type():
+    """Both presets bind every section type, the combinatorics to their loops study."""
     for name in ("config.yaml", "quick.yaml"):
         cfg = validate(yaml.safe_load((REPO / "config" / name).read_text()))
         bound = {b["type"] for b in cfg["comparison"].values()}
-        assert bound == set(SECTION_TYPES) - {"combinatorics"}
+        assert bound == set(SECTION_TYPES)
+        assert cfg["comparison"]["combinatorics"]["studies"] == ["loops"]
     assert preset()["comparison"] == copy.deepcopy(
         yaml.safe_load((REPO / "config" / "config.yaml").read_text())["comparison"]
     )
