@@ -267,6 +267,7 @@ def float64_transitions_batch(
     kernel(
         systems.h_plus,
         systems.h_minus,
+        systems.couplings,
         np.ascontiguousarray(h_plus, np.float64),
         np.ascontiguousarray(h_minus, np.float64),
         np.ascontiguousarray(couplings, np.float64),
