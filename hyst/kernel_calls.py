@@ -198,6 +198,16 @@ def saturated_loop_batch(
     )
 
 
+def first_loops_batch(systems: Systems, rule, *, parallel: bool = True) -> Columns:
+    """The first self-loop of each main branch of the saturated loop (any N):
+    ``codes.MECH_LOOP_COLUMNS`` per system and branch (n, 2), the mapped counterpart of the
+    serial chains' mechanical simulation (``drive.first_loops_batch``)."""
+    out = np.zeros((systems.samples, 2, len(codes.MECH_LOOP_COLUMNS)), np.int64)
+    kernel = drive.first_loops_batch if parallel else drive.first_loops_batch_serial
+    kernel(systems.h_plus, systems.h_minus, *systems.kernel_operands(), rule_code(rule), out)
+    return Columns(out, codes.MECH_LOOP_COLUMNS)
+
+
 def any_self_loop_batch(
     systems: Systems,
     rule,

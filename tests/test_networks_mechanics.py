@@ -154,7 +154,7 @@ def test_core_check_can_fail():
 def test_saturated_loop_mechanics_equals_drive_kernel_on_the_mapping(draw, rule):
     chain, _ = draw
     sy = chain_mapping(chain)
-    out = kernel_calls.saturated_loop_batch(sy, rule, parallel=False)
+    out = kernel_calls.first_loops_batch(sy, rule, parallel=False)
     mech = saturated_loop(chain, rule)
     for name in codes.MECH_LOOP_COLUMNS:
         assert np.array_equal(mech[name], out[name]), name
@@ -170,7 +170,7 @@ def test_saturated_loop_of_large_chains_equals_drive_kernel():
             *(np.concatenate([getattr(b, a) for b in batch]) for a in ("x_minus", "x_plus", "d"))
         )
         sy = chain_mapping(chain)
-        out = kernel_calls.saturated_loop_batch(sy, "1", parallel=False)
+        out = kernel_calls.first_loops_batch(sy, "1", parallel=False)
         mech = saturated_loop(chain, "1")
         for name in codes.MECH_LOOP_COLUMNS:
             assert np.array_equal(mech[name], out[name]), name

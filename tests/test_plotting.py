@@ -278,8 +278,9 @@ CONTENT = {
         4,
         [catalogue.label("self_loop_probability")] * 3 + [r"$1-P_{sl}$"],
     ),
-    # P_g^0, P_sl^0, P_sl, P_RC and f_G: three per row, the slope label on the first column
-    "local_slopes": (5, [SLOPE, "", "", SLOPE, ""]),
+    # P_g^0, f_G, both P_sl^0, P_sl, P_sl among well-defined instances and P_RC: three per
+    # row, the slope label on the first column
+    "local_slopes": (7, [SLOPE, "", "", SLOPE, "", "", SLOPE]),
 }
 
 

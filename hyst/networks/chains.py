@@ -28,7 +28,7 @@ Observables (rule 1):
   state ends in a self-loop), ``gap_probability_at_zero`` P_g^0 (no state stable
   at U = 0), and the distinct self-loops met by length L and element count n_e;
 - any N, the saturated hysteresis loop driven event by event from all −1 to all
-  +1 and back (``hyst.kernel_calls.saturated_loop_batch`` on the compact
+  +1 and back (``hyst.kernel_calls.first_loops_batch`` on the compact
   constant-columns form): ``saturated_loop_probability`` P_sl^sat (a branch
   ends in a self-loop) and that self-loop's L and n_e (at most one per branch);
 - ``negative_span_probability``: some element maps to a negative span (an
@@ -127,8 +127,8 @@ def chunk_generator(identity: dict, seed: int, chunk: int) -> np.random.Generato
 
 def cross_check(chains: SerialChains, sy, loops, count: int) -> int:
     """Re-simulate the first ``count`` chains mechanically (``loops``: the mapped model's
-    saturated loop, ``codes.LOOP_COLUMNS``); raise on any disagreement. Returns how many
-    chains were compared."""
+    first loops of the saturated loop, ``codes.MECH_LOOP_COLUMNS``); raise on any
+    disagreement. Returns how many chains were compared."""
     count = min(count, chains.samples)
     mech = saturated_loop(chains[:count])
     if not all(np.array_equal(mech[name], loops[name][:count]) for name in codes.MECH_LOOP_COLUMNS):
@@ -150,7 +150,7 @@ def sample_chunk(
     sy = chain_mapping(chains)
     t = {"samples": size, "active_elements": int((chains.d < 0).sum())}
     t["negative_span_probability"] = int(np.any(sy.h_plus < sy.h_minus, axis=1).sum())
-    loops = kernel_calls.saturated_loop_batch(sy, "1", parallel=parallel)
+    loops = kernel_calls.first_loops_batch(sy, "1", parallel=parallel)
     is_loop = loops["outcome"] == codes.SELF_LOOP
     t["saturated_loop_probability"] = int(is_loop.any(axis=1).sum())
     t["saturated_loop_L"] = np.bincount(loops["L"][is_loop], minlength=N + 1)

@@ -197,7 +197,7 @@ def mechanical_transition_graph(chains: SerialChains, index: int = 0, rule="1") 
 def saturated_loop(chains: SerialChains, rule="1", parallel: bool = False) -> Columns:
     """``codes.MECH_LOOP_COLUMNS`` (outcome, L, n_e, events) per chain and branch (0: up
     from all −1, 1: down from all +1), driven event by event; a branch stops at its first
-    limit cycle (``hyst.kernel_calls.saturated_loop_batch`` is the mapped counterpart)."""
+    limit cycle (``hyst.kernel_calls.first_loops_batch`` is the mapped counterpart)."""
     if chains.N > MECHANICS_MAX_N:
         raise ValueError(f"N: {chains.N} is too large (N <= {MECHANICS_MAX_N})")
     p, q = chains.ratio
