@@ -28,6 +28,10 @@ rule all:
     input:
         datasets=expand(f"{RESULTS}/datasets/{{study}}.nc", study=sorted(STUDIES)),
         analysis=expand(f"{RESULTS}/analysis/{{study}}.nc", study=ANALYSED),
-        figures=expand(f"{RESULTS}/figures/{{figure}}.png", figure=sorted(FIGURES)),
+        figures=expand(
+            f"{RESULTS}/figures/{{figure}}.{{ext}}",
+            figure=sorted(FIGURES),
+            ext=["png", *FIGURE_FILES["formats"]],
+        ),
         tables=LOOP_TABLES,
         comparison=[f"{RESULTS}/paper_comparison.md"] if COMPARISON else [],

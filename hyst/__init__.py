@@ -9,10 +9,18 @@ self-loops, race conditions, avalanches and cyclic response exactly.
 The layout (rooms and seams) is described in docs/architecture.md.
 """
 
-from hyst.fingerprint import source_fingerprint
-
 #: The release, as in pyproject.toml.
 RELEASE = "0.2.0"
-#: The version: the release plus a fingerprint of the package's source, so it changes
-#: whenever the code does (PEP 440 local version label).
-__version__ = f"{RELEASE}+src.{source_fingerprint(['hyst'])[:10]}"
+
+
+def __getattr__(name: str):
+    """``__version__``: the release plus a fingerprint of the package's source, so it changes
+    whenever the code does (PEP 440 local version label). Computed on first use, so that
+    importing hyst costs nothing for it."""
+    if name == "__version__":
+        from hyst.fingerprint import source_fingerprint
+
+        version = f"{RELEASE}+src.{source_fingerprint(['hyst'])[:10]}"
+        globals()["__version__"] = version
+        return version
+    raise AttributeError(f"module 'hyst' has no attribute {name!r}")

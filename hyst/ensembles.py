@@ -43,8 +43,9 @@ SPAN_ENSEMBLES = {
 SELF_LOOP_FREE = ("symmetric", "ferro", "columns", "rows")
 #: Version of the random streams that turn a generator into systems (part of every
 #: dataset's provenance): 2 draws symmetric couplings as an upper triangle and the
-#: structured ensembles in compact form.
-SAMPLING_VERSION = 2
+#: structured ensembles in compact form; 3 draws the iid dense ensembles (random, ferro)
+#: as A with c = A^T, the layout the event-driven kernels read (no transpose per system).
+SAMPLING_VERSION = 3
 
 
 def _check(name, value, allowed):
@@ -77,19 +78,19 @@ def draw_couplings(kind: str, N: int, NJ0: float, samples: int, rng: np.random.G
         return kind, None, uniform_quanta(rng, 0.0, J0, (samples, N))
     if kind == "symmetric":
         return "symmetric", None, uniform_quanta(rng, -J0, J0, (samples, N * (N - 1) // 2))
-    if kind == "random":
-        c = uniform_quanta(rng, -J0, J0, shape)
+    if kind == "random":  # iid entries: drawn in the kernels' layout, c = A^T (no copy)
+        c = uniform_quanta(rng, -J0, J0, shape).transpose(0, 2, 1)
     elif kind == "weak":
         c = uniform_quanta(rng, 0.0, J0, shape)
         sign = rng.integers(0, 2, size=shape, dtype=np.int8)
         sign = np.triu(sign, 1)
         sign |= np.transpose(sign, (0, 2, 1))
         c[sign == 1] *= -1
-    else:  # ferro
-        c = uniform_quanta(rng, 0.0, J0, shape)
+    else:  # ferro: iid entries, drawn like random
+        c = uniform_quanta(rng, 0.0, J0, shape).transpose(0, 2, 1)
     idx = np.arange(N)
     c[:, idx, idx] = 0
-    return "dense", np.ascontiguousarray(c, dtype=np.int64), None
+    return "dense", c, None
 
 
 def sample_couplings(kind: str, N: int, NJ0: float, samples: int, rng: np.random.Generator):
@@ -98,7 +99,7 @@ def sample_couplings(kind: str, N: int, NJ0: float, samples: int, rng: np.random
     if c is None:
         c = np.empty((samples, N, N), np.int64)
         dense_couplings(FORM_CODES[form], packed, c)
-    return c
+    return np.ascontiguousarray(c)
 
 
 def sample_spans(kind: str, N: int, samples: int, rng: np.random.Generator):

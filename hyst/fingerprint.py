@@ -14,6 +14,9 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.util
+import json
+import os
+import tempfile
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -46,9 +49,9 @@ def _files(module: str) -> list[Path]:
     return [origin]
 
 
-def _code(path: Path) -> str:
-    """The code of a Python file: its syntax tree without docstrings (no comments, no layout)."""
-    tree = ast.parse(path.read_bytes(), filename=str(path))
+def _code(source: bytes, filename: str = "<source>") -> str:
+    """The code of Python source: its syntax tree without docstrings (no comments, no layout)."""
+    tree = ast.parse(source, filename=filename)
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
         if (
@@ -62,13 +65,78 @@ def _code(path: Path) -> str:
     return ast.dump(tree, include_attributes=False)
 
 
+def cache_path() -> Path:
+    """The file that maps a source file's bytes to the digest of its code.
+
+    ``$HYST_CACHE_DIR/code-digests.json``, else ``$XDG_CACHE_HOME/hyst/…`` (default
+    ``~/.cache/hyst/…``). Parsing the package's syntax trees takes most of a second, which
+    every pipeline job would pay at start-up; the cache is keyed by the SHA-256 of a file's
+    bytes, so an entry can never be stale, only missing (then the tree is parsed again).
+    """
+    root = os.environ.get("HYST_CACHE_DIR")
+    if root:
+        return Path(root) / "code-digests.json"
+    xdg = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(xdg) / "hyst" / "code-digests.json"
+
+
+class _DigestCache:
+    """Content-addressed digests of code (see :func:`cache_path`); never required: an
+    unreadable or unwritable cache only means parsing again."""
+
+    def __init__(self):
+        self.entries: dict[str, str] | None = None
+        self.dirty = False
+
+    def _load(self) -> dict[str, str]:
+        if self.entries is None:
+            try:
+                entries = json.loads(cache_path().read_text())
+                self.entries = entries if isinstance(entries, dict) else {}
+            except (OSError, ValueError):
+                self.entries = {}
+        return self.entries
+
+    def digest(self, path: Path) -> str:
+        source = path.read_bytes()
+        key = hashlib.sha256(source).hexdigest()
+        entries = self._load()
+        if key not in entries:
+            entries[key] = hashlib.sha256(_code(source, str(path)).encode()).hexdigest()
+            self.dirty = True
+        return entries[key]
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        path = cache_path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            try:  # merge with what other processes wrote meanwhile
+                on_disk = json.loads(path.read_text())
+            except (OSError, ValueError):
+                on_disk = {}
+            merged = {**(on_disk if isinstance(on_disk, dict) else {}), **self.entries}
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".code-digests.")
+            with os.fdopen(fd, "w") as fh:
+                json.dump(merged, fh)
+            os.replace(tmp, path)
+            self.dirty = False
+        except OSError:
+            pass
+
+
+_DIGESTS = _DigestCache()
+
+
 @cache
 def _fingerprint(modules: tuple[str, ...]) -> str:
     h = hashlib.sha256()
     for module in sorted(set(modules)):
         for path in _files(module):
             h.update(path.name.encode())
-            h.update(_code(path).encode())
+            h.update(_DIGESTS.digest(path).encode())
+    _DIGESTS.save()
     return h.hexdigest()[:16]
 
 

@@ -40,6 +40,7 @@ import numpy as np
 # Codes shared with the kernels; INF, the outcome codes and their names are re-exported.
 from hyst.kernels.codes import (  # noqa: F401
     FORM_CODES,
+    FORM_DENSE_T,
     ILL_DEFINED,
     INF,
     OUTCOME_NAMES,
@@ -92,7 +93,8 @@ def dequantize(q) -> np.ndarray:
 #: How a batch stores its couplings. The event-driven kernels read each form
 #: directly, so the structured ensembles never hold N x N matrices per chunk.
 COUPLING_FORMS = {
-    "dense": "couplings (samples, N, N): c_ij",
+    "dense": "couplings (samples, N, N): c_ij, in any memory layout (a transposed view is "
+    "read in place by the kernels)",
     "symmetric": "packed (samples, N(N-1)/2): c_ij = c_ji for i < j, upper triangle row by row",
     "columns": "packed (samples, N): d_j with c_ij = -d_j for i != j (constant columns)",
     "rows": "packed (samples, N): d_i with c_ij = -d_i for i != j (constant rows)",
@@ -144,11 +146,14 @@ class Systems:
 
     @property
     def couplings(self) -> np.ndarray:
-        """Dense c_ij (samples, N, N), zero diagonal (built and kept on first access)."""
+        """Dense c_ij (samples, N, N), zero diagonal, C-contiguous (built and kept on first
+        access for the compact forms and for dense couplings held in another layout)."""
         if self._couplings is None:
             c = np.empty((self.samples, self.N, self.N), np.int64)
             dense_couplings(FORM_CODES[self.form], self.packed, c)
             self._couplings = c
+        elif not self._couplings.flags.c_contiguous:
+            self._couplings = np.ascontiguousarray(self._couplings)
         return self._couplings
 
     @property
@@ -164,7 +169,12 @@ class Systems:
         them; the array the form does not use is an empty placeholder of the right rank."""
         n = self.samples
         if self.form == "dense":
-            return FORM_CODES["dense"], self._couplings, np.zeros((n, 0), np.int64)
+            c = self._couplings
+            ct = c.transpose(0, 2, 1)
+            if not c.flags.c_contiguous and ct.flags.c_contiguous:
+                # drawn in the kernels' layout (ct[k][j, i] = c_ij): read in place, no copy
+                return FORM_DENSE_T, ct, np.zeros((n, 0), np.int64)
+            return FORM_CODES["dense"], np.ascontiguousarray(c), np.zeros((n, 0), np.int64)
         return FORM_CODES[self.form], np.zeros((n, 0, 0), np.int64), self.packed
 
     def __getitem__(self, index) -> Systems:

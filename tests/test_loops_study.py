@@ -58,20 +58,42 @@ def test_jobs_are_keyed_by_what_they_compute():
     cfg = config(a=STUDY, b={"kind": "loops", "count": [{"n_e": 3}]})
     p = plan(cfg)
     jobs = p.jobs["loops"]
-    # a: counts of n_e = 2, 3 (every L), (4, 8), (4, 16), (5, 18) and 4 realize jobs;
-    # b: the counts of n_e = 3 without Burnside (2 more jobs)
-    assert sum(j.startswith("count-") for j in jobs) == (1 + 2 + 2 + 1) + 2
-    assert sum(j.startswith("realize-") for j in jobs) == 4
-    # study b's count of (3, 6) differs from a's only by the Burnside flag: its own job
-    a_counts = {j for _k, j in p.needs["a"] if j.startswith("count-n3")}
-    b_counts = {j for _k, j in p.needs["b"] if j.startswith("count-n3")}
-    assert len(a_counts) == len(b_counts) == 2 and not a_counts & b_counts
+
+    def cells(job):
+        return {store.job_name(c) for c in jobs[job].payload["cells"]}
+
+    # (5, 18) runs its chunks on Dask: a job of its own, named by its cell
+    big = [j for j in jobs if j.startswith("count-n5-L18-")]
+    assert len(big) == 1 and cells(big[0]) == {big[0]}
+    # the small cells share one job per task: a's counts of n_e = 2, 3 (every L), (4, 8)
+    # and (4, 16), and b's counts of n_e = 3 (without Burnside: cells of their own)
+    counts = [j for j in jobs if j.startswith("count-") and j not in big]
+    realizes = [j for j in jobs if j.startswith("realize-")]
+    assert len(counts) == 1 and len(cells(counts[0])) == 1 + 2 + 2 + 2
+    assert len(realizes) == 1 and len(cells(realizes[0])) == 1 + 2 + 1
+    assert len(jobs) == 3
+    # every cell of a study is in a job the study needs, and in one job only
+    for name, study in cfg["studies"].items():
+        needed = {j for _k, j in p.needs[name]}
+        wanted = {store.job_name(c) for c in sum(plan_payloads(study), [])}
+        assert wanted <= set().union(*(cells(j) for j in needed))
+    owners = [c for j in jobs for c in cells(j)]
+    assert len(owners) == len(set(owners))
+    # b's count of (3, 6) differs from a's only by the Burnside flag: a cell of its own;
+    # with the flag, b's cells are a's, and the shared job holds them once
     again = plan(
         config(a=STUDY, b={"kind": "loops", "count": [{"n_e": 3}], "burnside": [{"n_e": 3}]})
     )
-    assert {j for _k, j in again.needs["b"]} <= set(again.jobs["loops"]) and {
-        j for _k, j in again.needs["b"]
-    } == a_counts
+    small = [j for j in again.jobs["loops"] if j.startswith("count-") and "-L18-" not in j]
+    assert len(small) == 1
+    assert len(again.jobs["loops"][small[0]].payload["cells"]) == 1 + 2 + 2
+    assert {j for _k, j in again.needs["b"]} == {small[0]}
+
+
+def plan_payloads(study):
+    from hyst.studies import KINDS
+
+    return KINDS["loops"].payloads(study)
 
 
 def test_run_collect_reuse_and_tables(tmp_path):

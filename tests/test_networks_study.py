@@ -93,9 +93,12 @@ def test_paper_panels_share_jobs():
             },
         }
     )
-    jobs = plan(config).needs["p"]
+    p = plan(config)
+    (job,) = p.needs["p"]  # every scan of a planes study in one job
+    planes = p.job(*job).payload["planes"]
     distinct = {(tuple(x1), tuple(x2)) for x1, x2 in PAPER_PANELS.values()}
-    assert len(jobs) == len(distinct) < len(PAPER_PANELS)
+    assert len(planes) == len(distinct) < len(PAPER_PANELS)
+    assert {(tuple(q["x1"]), tuple(q["x2"])) for q in planes} == distinct
 
 
 @pytest.mark.parametrize(

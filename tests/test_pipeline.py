@@ -317,9 +317,10 @@ def test_quick_preset_datasets_are_bit_identical_to_the_pinned_hashes(quick_run)
 def test_quick_preset_renders_every_figure_with_captions_and_report(quick_run):
     work, cfg, _ = quick_run
     figures = work / "results" / "figures"
+    assert validate(cfg)["figure_files"]["formats"] == []  # the quick preset: PNG alone
     for name in cfg["figures"]:
-        for ext in ("png", "pdf"):
-            assert (figures / f"{name}.{ext}").stat().st_size > 1000, name
+        assert (figures / f"{name}.png").stat().st_size > 1000, name
+        assert not (figures / f"{name}.pdf").exists(), name
     caption = (figures / "fig2_random_hysterons.caption.rst").read_text()
     assert "4000 samples per point" in caption and "Small-coupling exponents" in caption
     # 4000 samples at 2 NJ0 per decade: a window of >= 20 events below 2 % of the plateau
@@ -336,6 +337,19 @@ def test_quick_preset_renders_every_figure_with_captions_and_report(quick_run):
     dry = snakemake(work, edited, "-n").stdout
     jobs = dry.split("Job stats:")[1].split("Reasons")[0]
     assert re.search(r"figure\s+1\b", jobs) and "points" not in jobs and "collect" not in jobs
+
+
+def test_figure_files_choose_the_formats_and_rerender_only_figures(quick_run):
+    """`figure_files` is the one place that names a figure's formats: asking for PDF and
+    SVG plans every figure again (and nothing else), each with those files."""
+    work, cfg, _ = quick_run
+    edited = {**cfg, "figure_files": {"formats": ["pdf", "svg"], "dpi": 150}}
+    out = snakemake(work, edited, "-n", "--quiet", "rules").stdout
+    planned = dict(re.findall(r"^(\w+)\s+(\d+)$", out, re.MULTILINE))
+    assert planned.pop("figure") == str(len(cfg["figures"])), out
+    assert set(planned) <= {"all", "total"}, out
+    out = snakemake(work, edited, "-n", "--forcerun", "figure").stdout
+    assert "fig2_random_hysterons.pdf" in out and "fig2_random_hysterons.svg" in out
 
 
 def test_renaming_a_bound_study_fails_at_validation_with_one_line(tmp_path):

@@ -95,6 +95,7 @@ def slopes(ctx) -> list:
                 verdict, sigmas = slope_verdict(p, k, dk)
                 if verdict == "disagrees":
                     verdict = f"disagrees ({sigmas:.1f} σ)"
+                local, window = _window_columns(ana, obs, idx, k, dk)
                 rows.append(
                     (
                         f"`{study}`",
@@ -102,6 +103,8 @@ def slopes(ctx) -> list:
                         ensemble_text(sel),
                         _slope_text(p),
                         pm(k, dk),
+                        local,
+                        window,
                         verdict,
                     )
                 )
@@ -113,12 +116,25 @@ def slopes(ctx) -> list:
         Paragraph(
             "hyst's exponent is the pooled small-coupling fit of each analysis dataset "
             "(`<observable>_pooled_exponent` ± `_stderr`, `hyst.analysis`); a slope agrees "
-            "when it lies within two standard errors. The paper does not say which P_sl^0 "
-            "definition its panels show (any of the 2^N states, or one random start), so "
-            "its P_sl^0 slope is compared with both."
+            "when it lies within two standard errors. Next to it: the mean local slope "
+            "d ln P / d ln N J0 of the same curves inside the fit window "
+            "(`_pooled_local_slope`), marked ✓ when the fit and the local slopes agree within "
+            "two combined standard errors, and the window (the N pooled, the N J0 range). The "
+            "paper does not say which P_sl^0 definition its panels show (any of the 2^N "
+            "states, or one random start), so its P_sl^0 slope is compared with both."
         ),
         Table(
-            ("study", "quantity", "ensemble", "paper", "hyst (pooled fit)", "verdict"), tuple(rows)
+            (
+                "study",
+                "quantity",
+                "ensemble",
+                "paper",
+                "hyst (pooled fit)",
+                "local slope in the window",
+                "window",
+                "verdict",
+            ),
+            tuple(rows),
         ),
         *plateau_blocks,
     ]
@@ -197,22 +213,42 @@ def plateaus(ctx, at: float = 100.0) -> list:
     ]
 
 
+def _window_columns(ana, obs: str, idx: tuple, k: float, dk: float) -> tuple[str, str]:
+    """(local slope in the fit window ± error with ✓ when it agrees with the pooled fit k ± dk,
+    the window: the N pooled and the N J0 range) of one pooled fit."""
+
+    def value(name):
+        var = ana.get(f"{obs}_pooled_{name}")
+        return float(var.values[idx]) if var is not None else np.nan
+
+    slope, err = value("local_slope"), value("local_slope_stderr")
+    local = pm(slope, err)
+    if np.isfinite(slope) and np.isfinite(k):
+        combined = np.hypot(dk if np.isfinite(dk) else 0.0, err if np.isfinite(err) else 0.0)
+        local += " ✓" if abs(slope - k) <= 2 * combined else " ✗"
+    n_min, curves = value("n_min"), value("curves")
+    x_min, x_max = value("x_min"), value("x_max")
+    if not (np.isfinite(n_min) and np.isfinite(x_min)):
+        return local, "—"
+    return local, f"N ≥ {n_min:g} ({curves:g} N), N J0 {x_min:.3g}–{x_max:.3g}"
+
+
 def _merge_rules(rows: list) -> list:
     """One row for the rules of a study whose fits are identical (the observables that do not
     depend on the race-condition rule: P_g^0, f_G, P_RC), the rules listed together."""
     merged: dict = {}
-    for study, obs, ensemble, paper, hyst, verdict in rows:
+    for study, obs, ensemble, *rest in rows:
         base, _, rule = ensemble.rpartition(", rule ")
-        key = (study, obs, base if base else ensemble, paper, hyst, verdict)
+        key = (study, obs, base if base else ensemble, *rest)
         merged.setdefault(key, []).append(rule if base else "")
     out = []
-    for (study, obs, base, paper, hyst, verdict), rules in merged.items():
+    for (study, obs, base, *rest), rules in merged.items():
         label = (
             base
             if rules == [""]
             else f"{base}, rule{'s' if len(rules) > 1 else ''} " + (", ".join(rules))
         )
-        out.append((study, obs, label, paper, hyst, verdict))
+        out.append((study, obs, label, *rest))
     return out
 
 

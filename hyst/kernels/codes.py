@@ -43,6 +43,10 @@ FORM_CODES = {
     "columns": FORM_COLUMNS,
     "rows": FORM_ROWS,
 }
+#: Kernel-only layout of the dense form: c[k] holds the transpose, c[k][j, i] = c_ij (the
+#: matrix the kernels read row by row), so no per-system transpose is needed. Chosen by
+#: ``hyst.model.Systems.kernel_operands`` when the dense couplings are a transposed view.
+FORM_DENSE_T = 4
 
 # ---- enumeration: groups of observables selected by the ``what`` bitmask -------------------
 WHAT_TRANSITIONS = 1  # P_sl: every transition out of every potentially stable state

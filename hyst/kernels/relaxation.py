@@ -14,6 +14,7 @@ only set up once a relaxation takes a second step.
 Couplings reach every kernel as ``(form, c, d)`` (``hyst.model.COUPLING_FORMS``):
 
 - FORM_DENSE:     c[k] = c_ij (N, N); columns are read from a transposed copy
+- FORM_DENSE_T:   c[k][j, i] = c_ij (N, N): already the transposed layout, read in place
 - FORM_SYMMETRIC: d[k] = the packed upper triangle, unpacked per system (c = c^T)
 - FORM_COLUMNS:   d[k] (N,), c_ij = −d_j for i ≠ j: no matrix at all
 - FORM_ROWS:      d[k] (N,), c_ij = −d_i for i ≠ j: no matrix at all
@@ -32,6 +33,7 @@ from hyst._numba import jit
 from hyst.kernels.codes import (
     FORM_COLUMNS,
     FORM_DENSE,
+    FORM_DENSE_T,
     FORM_ROWS,
     FORM_SYMMETRIC,
     ILL_DEFINED,
@@ -112,7 +114,10 @@ def coupling(i, j, form, ct, d):
 @jit
 def system_view(k, form, c, d, buf):
     """(ct, dk) of system k: ct[j, i] = c_ij for the matrix forms (the dense form is
-    transposed into ``buf``, the symmetric one unpacked into it) and the strengths."""
+    transposed into ``buf``, the symmetric one unpacked into it, the transposed dense
+    layout used in place) and the strengths."""
+    if form == FORM_DENSE_T:
+        return c[k], d[k]
     if form == FORM_SYMMETRIC:
         dense_from_packed(FORM_SYMMETRIC, d[k], buf)
         return buf, d[k]

@@ -48,15 +48,34 @@ def render(type_name: str, datasets: Sequence, analysis=None, **params):
 
 
 def save(fig, stem, *, dpi: int = 200, formats: Sequence[str] = ("png", "pdf")) -> list:
-    """Write ``stem.png`` (``dpi``) and ``stem.pdf`` in the house style; returns the paths."""
+    """Write ``stem.<format>`` for every format (the raster ones at ``dpi``) in the house
+    style, each atomically (see :func:`hyst.io.atomic_write`); returns the paths.
+
+    One draw lays the figure out (its layout engine, e.g. constrained layout) and finds
+    its tight bounding box; the layout is then frozen and the box shared by every format,
+    so each format costs one rendering (``bbox_inches="tight"`` with a layout engine would
+    lay the figure out and draw it twice per format). The figure keeps the frozen layout.
+    """
+    import matplotlib as mpl
+
+    from hyst.io import atomic_write
     from hyst.plotting.style import style
 
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = []
     with style():
+        fig.canvas.draw()
+        bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(
+            mpl.rcParams["savefig.pad_inches"]
+        )
+        fig.set_layout_engine("none")
         for ext in formats:
             path = stem.with_name(f"{stem.name}.{ext}")
-            fig.savefig(path, dpi=dpi, bbox_inches="tight")
+
+            def write(tmp, ext=ext):
+                fig.savefig(tmp, format=ext, dpi=dpi, bbox_inches=bbox)
+
+            atomic_write(path, write)
             paths.append(path)
     return paths

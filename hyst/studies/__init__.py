@@ -10,15 +10,40 @@ and its tests; nothing else names kinds or studies.
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from hyst.studies import loops, networks, pairs, points
 from hyst.studies.base import ConfigError, Job, StudyKind
 
-#: The study kinds, by name.
-KINDS: dict[str, StudyKind] = {
-    k.name: k for k in (points.KIND, pairs.KIND, networks.KIND, loops.KIND)
+#: The module of each study kind (registered here; each defines ``KIND``).
+KIND_MODULES = {
+    "points": "hyst.studies.points",
+    "pairs": "hyst.studies.pairs",
+    "networks": "hyst.studies.networks",
+    "loops": "hyst.studies.loops",
 }
+
+
+class _Kinds(Mapping):
+    """The kinds by name, each module imported when first asked for: a pipeline job
+    imports the code of its own kind only (start-up time is paid by every job)."""
+
+    def __getitem__(self, name: str) -> StudyKind:
+        kind = importlib.import_module(KIND_MODULES[name]).KIND
+        if kind.name != name:
+            raise RuntimeError(f"{KIND_MODULES[name]}.KIND is named {kind.name!r}, not {name!r}")
+        return kind
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(KIND_MODULES)
+
+    def __len__(self) -> int:
+        return len(KIND_MODULES)
+
+
+#: The study kinds, by name.
+KINDS: Mapping[str, StudyKind] = _Kinds()
 #: The kind of a study that does not say.
 DEFAULT_KIND = "points"
 

@@ -5,9 +5,10 @@ For the cells (n_e, L) of a study it counts the fundamental loops M(n_e, L)
 the realizability of each representative by linear programming
 (:mod:`hyst.loops.realize`): M_R (variant ``R``) and M_W (variant ``W+``, weak
 asymmetry with positive spans, as the paper's table), optionally the other two
-variants. One job per (cell, count or realize), keyed by what it computes, so a
-cell shared by two studies is computed once and adding a cell computes only that
-cell. Enumeration chunks and blocks of LPs run on a Dask client for large cells
+variants. Each (cell, count or realize) has its own result file, keyed by what it
+computes, so a cell shared by two studies is computed once and adding a cell computes
+only that cell; large cells are a job each, the small ones share a job per task.
+Enumeration chunks and blocks of LPs run on a Dask client for large cells
 (``dask:`` of the configuration, else a LocalCluster per job). The dataset holds
 M, M_R, M_W per (n_e, L), failures and LP counts, the paper's numbers for
 comparison, and the representatives with their per-variant status, LPs and
@@ -23,7 +24,7 @@ import json
 import numpy as np
 import xarray as xr
 
-from hyst import __version__
+from hyst import __version__, seeds
 from hyst.io import read_dataset
 from hyst.loops import design, realize, store
 from hyst.loops import structures as S
@@ -193,33 +194,58 @@ class LoopsKind(StudyKind):
         return counts, realizes
 
     def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:
-        jobs, needs = {}, {}
-        for name, study in studies.items():
-            counts, realizes = self.payloads(study)
-            mine = [Job(self.name, store.job_name(p), p) for p in counts + realizes]
-            jobs.update({j.name: j for j in mine})
-            needs[name] = [j.name for j in mine]
+        """A cell whose chunks run on Dask (see :meth:`uses_dask`) is a job of its own; the
+        other cells of every loops study share one job per task (count, realize), since
+        each takes seconds and a job's start-up costs as much. Every cell keeps its own
+        result file, reused when its provenance matches, so adding a cell computes only
+        that cell, and a cell shared by two studies is computed once."""
+        payloads_of = {name: sum(self.payloads(study), []) for name, study in studies.items()}
+        unique = {store.job_name(p): p for ps in payloads_of.values() for p in ps}
+        jobs, owner = {}, {}
+        small: dict[str, list[dict]] = {}
+        for key, payload in sorted(unique.items()):
+            if self.uses_dask(payload):
+                jobs[key] = Job(self.name, key, {"cells": [payload]})
+                owner[key] = key
+            else:
+                small.setdefault(payload["what"], []).append(payload)
+        for what, cells in small.items():
+            cells.sort(key=lambda p: (p["n_e"], p["L"], store.job_name(p)))
+            if len(cells) == 1:
+                name = store.job_name(cells[0])
+            else:
+                ns = sorted({p["n_e"] for p in cells})
+                label = f"n{ns[0]}" if len(ns) == 1 else f"n{ns[0]}-{ns[-1]}"
+                name = f"{what}-{label}-{len(cells)}cells-{seeds.digest(cells, 10)}"
+            jobs[name] = Job(self.name, name, {"cells": cells})
+            owner.update({store.job_name(p): name for p in cells})
+        needs = {
+            name: sorted({owner[store.job_name(p)] for p in ps}) for name, ps in payloads_of.items()
+        }
         return jobs, needs
 
     @staticmethod
-    def _uses_dask(payload: dict) -> bool:
+    def uses_dask(payload: dict) -> bool:
+        """Whether a cell is large enough to run its chunks on a Dask client."""
         n, L = payload["n_e"], payload["L"]
         first = DASK_MIN_COUNT_LENGTH if payload["what"] == "count" else DASK_MIN_REALIZE
         return L >= first.get(n, 10**9)
 
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
-        compute = store.count_file if job.payload["what"] == "count" else store.realize_file
-        path = store.cell_path(results, job.payload)
-        if self._uses_dask(job.payload) and threads > 1:
-            from hyst.distributed import client
+        files = []
+        for payload in job.payload["cells"]:
+            compute = store.count_file if payload["what"] == "count" else store.realize_file
+            if self.uses_dask(payload) and threads > 1:
+                from hyst.distributed import client
 
-            dask = config.get("dask", {})
-            mem_mb = config.get("resources", {}).get("mem_mb", 4000)
-            with client(dask.get("scheduler_file"), dask.get("address"), threads, mem_mb) as c:
-                compute(job.payload, results, client=c, log=log)
-        else:
-            compute(job.payload, results, log=log)
-        return {"files": [str(path)]}
+                dask = config.get("dask", {})
+                mem_mb = config.get("resources", {}).get("mem_mb", 4000)
+                with client(dask.get("scheduler_file"), dask.get("address"), threads, mem_mb) as c:
+                    compute(payload, results, client=c, log=log)
+            else:
+                compute(payload, results, log=log)
+            files.append(str(store.cell_path(results, payload)))
+        return {"files": files}
 
     # ---- collection ---------------------------------------------------------------------
 

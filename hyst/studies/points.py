@@ -377,21 +377,39 @@ class PointsKind(StudyKind):
             # enumerated and large systems cost very differently: separate jobs
             large = p.N > ENUMERATION_MAX_N
             classes.setdefault((p.couplings, p.spans, p.rule, large), []).append(spec)
-        jobs, owner = {}, {}
+        # Each class (ensemble, rule, enumerated or large) is cut into chunks of at most
+        # max_points, in order of (N, NJ0); consecutive chunks of the same cost class are
+        # then packed into one job while they fit, so small classes share a job instead of
+        # paying a job's start-up each. Point files are per point: packing changes no result.
         size = config["batch"]["max_points"]
-        for (couplings, spans, rule, _large), specs in sorted(classes.items()):
+        chunks: dict[bool, list[tuple[tuple, list]]] = {False: [], True: []}
+        for key, specs in sorted(classes.items()):
             specs.sort(key=lambda s: (s.point.N, s.point.NJ0, s.samples, s.groups, s.key()))
             for i in range(0, len(specs), size):
-                members = specs[i : i + size]
-                Ns = sorted({s.point.N for s in members})
-                label = f"N{Ns[0]}" if len(Ns) == 1 else f"N{Ns[0]}-{Ns[-1]}"
-                digest = seeds.digest([s.key() for s in members], 10)
-                job_name = f"{couplings}-{spans}-rule{rule}-{label}-{digest}"
-                jobs[job_name] = Job(
-                    self.name, job_name, {"points": [s.identity() for s in members]}
-                )
-                for s in members:
-                    owner[s.key()] = job_name
+                chunks[key[3]].append((key[:3], specs[i : i + size]))
+        packed = []
+        for stream in chunks.values():
+            current: list[tuple[tuple, list]] = []
+            for chunk in stream:
+                if current and sum(len(c[1]) for c in current) + len(chunk[1]) > size:
+                    packed.append(current)
+                    current = []
+                current.append(chunk)
+            if current:
+                packed.append(current)
+        jobs, owner = {}, {}
+        for group in packed:
+            members = [s for _key, specs in group for s in specs]
+            Ns = sorted({s.point.N for s in members})
+            label = f"N{Ns[0]}" if len(Ns) == 1 else f"N{Ns[0]}-{Ns[-1]}"
+            couplings, spans, rule = group[0][0]
+            classes_in = len({key for key, _specs in group})
+            more = f"-and{classes_in - 1}more" if classes_in > 1 else ""
+            digest = seeds.digest([s.key() for s in members], 10)
+            job_name = f"{couplings}-{spans}-rule{rule}{more}-{label}-{digest}"
+            jobs[job_name] = Job(self.name, job_name, {"points": [s.identity() for s in members]})
+            for s in members:
+                owner[s.key()] = job_name
         needs = {
             name: sorted({owner[spec.key()] for _labels, spec in specs})
             for name, specs in specs_of.items()

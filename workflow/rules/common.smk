@@ -29,6 +29,7 @@ except ConfigError as err:
 RESULTS = CONFIG["results"]
 STUDIES = CONFIG["studies"]
 FIGURES = CONFIG["figures"]
+FIGURE_FILES = CONFIG["figure_files"]
 PLAN = plan(CONFIG)
 #: Fingerprints of the code behind each stage (a change re-runs that stage alone).
 CODE = {

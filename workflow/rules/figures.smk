@@ -1,6 +1,7 @@
-# Stage: figures. Every figure of the configuration (`figures:`) is rendered (PNG and PDF)
-# from the datasets of the studies bound to it and their analyses; only its binding, its
-# params and the plotting code trigger a re-render.
+# Stage: figures. Every figure of the configuration (`figures:`) is rendered (a PNG and the
+# formats of `figure_files:`, PDF by default) from the datasets of the studies bound to it
+# and their analyses; only its binding, its params, `figure_files:` and the plotting code
+# trigger a re-render.
 
 
 rule figure:
@@ -15,10 +16,11 @@ rule figure:
             caption="../report/figure.rst",
             category="Figures",
         ),
-        pdf=f"{RESULTS}/figures/{{figure}}.pdf",
+        formats=[f"{RESULTS}/figures/{{figure}}.{ext}" for ext in FIGURE_FILES["formats"]],
         caption=f"{RESULTS}/figures/{{figure}}.caption.rst",
     params:
         binding=lambda wc: canonical(FIGURES[wc.figure]),
+        files=canonical(FIGURE_FILES),
         analysed=lambda wc: [s for s in figure_studies(wc.figure) if s in ANALYSED],
         caption=lambda wc: CaptionFile(f"{RESULTS}/figures/{wc.figure}.caption.rst"),
         code=CODE["plotting"],

@@ -1,4 +1,5 @@
-"""Render one configured figure (PNG, PDF) and its report caption (thin wrapper)."""
+"""Render one configured figure (PNG and the `figure_files` formats) and its report caption
+(thin wrapper)."""
 
 import json
 from pathlib import Path
@@ -8,8 +9,8 @@ from hyst.plotting import FIGURE_TYPES, render, save
 from hyst.report import figure_caption
 
 
-def main(name, binding, dataset_paths, analysed, analysis_paths, png, caption, log_path):
-    binding = json.loads(binding)
+def main(name, binding, files, dataset_paths, analysed, analysis_paths, png, caption, log_path):
+    binding, files = json.loads(binding), json.loads(files)
     studies = binding["studies"]
     datasets = dict(zip(studies, map(read_dataset, dataset_paths), strict=True))
     analyses = dict(zip(analysed, map(read_dataset, analysis_paths), strict=True))
@@ -19,7 +20,9 @@ def main(name, binding, dataset_paths, analysed, analysis_paths, png, caption, l
         analysis=analyses or None,
         **binding.get("params", {}),
     )
-    paths = save(fig, Path(png).with_suffix(""))
+    paths = save(
+        fig, Path(png).with_suffix(""), dpi=files["dpi"], formats=("png", *files["formats"])
+    )
     text = figure_caption(name, FIGURE_TYPES[binding["type"]].description, datasets, analyses)
     atomic_write_text(caption, text)
     with open(log_path, "w") as log:
@@ -32,6 +35,7 @@ if __name__ == "__main__":
     main(
         sm.wildcards.figure,
         sm.params.binding,
+        sm.params.files,
         list(sm.input.datasets),
         sm.params.analysed,
         list(sm.input.analysis),

@@ -1,0 +1,104 @@
+"""Jobs of the ``points`` kind: how sampled points are packed into jobs.
+
+Packing is scheduling only: each point has its own file keyed by what the point is,
+so the datasets must not depend on it (checked by running a small configuration
+packed two ways).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hyst.catalogue import ENUMERATION_MAX_N
+from hyst.config import load, validate
+from hyst.io import content_hash
+from hyst.studies import collect, plan, run_job
+from hyst.studies.points import PointSpec, study_specs
+
+CONFIGS = Path(__file__).resolve().parents[1] / "config"
+
+
+def _class(spec: PointSpec) -> tuple:
+    p = spec.point
+    return (p.couplings, p.spans, p.rule, p.N > ENUMERATION_MAX_N)
+
+
+@pytest.mark.parametrize("preset", ["quick.yaml", "config.yaml", "test.yaml"])
+def test_every_point_is_in_one_job_and_jobs_respect_their_limits(preset):
+    config = load(CONFIGS / preset)
+    p = plan(config)
+    jobs = p.jobs["points"]
+    size = config["batch"]["max_points"]
+    owners: dict[str, str] = {}
+    for name, job in jobs.items():
+        specs = [PointSpec.from_identity(d) for d in job.payload["points"]]
+        assert 0 < len(specs) <= size, name
+        # enumerated and large systems never share a job
+        assert len({_class(s)[3] for s in specs}) == 1, name
+        classes = {_class(s)[:3] for s in specs}
+        if len(classes) == 1:
+            assert "more-" not in name
+        else:
+            assert f"-and{len(classes) - 1}more-" in name
+        first = specs[0].point
+        assert name.startswith(f"{first.couplings}-{first.spans}-rule{first.rule}")
+        for s in specs:
+            assert s.key() not in owners, f"{s.key()} in {owners.get(s.key())} and {name}"
+            owners[s.key()] = name
+    points = {
+        spec.key(): spec
+        for study in config["studies"].values()
+        if study.get("kind", "points") == "points"
+        for _labels, spec in study_specs(study, config["seed"])
+    }
+    assert set(owners) == set(points)
+    # a class that fits in one job is never split over two
+    by_class: dict[tuple, set] = {}
+    for key, spec in points.items():
+        by_class.setdefault(_class(spec), set()).add(owners[key])
+    for cls, names in by_class.items():
+        n = sum(_class(s) == cls for s in points.values())
+        if n <= size:
+            assert len(names) == 1, cls
+    # each study needs exactly the jobs that own its points
+    for name, study in config["studies"].items():
+        if study.get("kind", "points") != "points":
+            continue
+        wanted = {owners[spec.key()] for _l, spec in study_specs(study, config["seed"])}
+        assert {j for _k, j in p.needs[name]} == wanted
+
+
+def _tiny(max_points: int) -> dict:
+    base = {"N": [2, 3], "NJ0": [1.0, 30.0], "samples": 300, "spans": ["hysteron"]}
+    return validate(
+        {
+            "seed": 5,
+            "batch": {"max_points": max_points},
+            "resources": {"threads": 1, "mem_mb": 1000, "runtime": 10},
+            "studies": {
+                "a": {**base, "couplings": ["random", "symmetric"]},
+                "b": {**base, "couplings": ["rows"], "rule": ["0", "2"]},
+            },
+            "figures": {},
+        }
+    )
+
+
+def test_packing_changes_no_result(tmp_path):
+    # four classes (random and symmetric under rule 1, rows under rules 0 and 2) of four
+    # points each: chunks of at most max_points per class, packed while they fit
+    expected_sizes = {1: [1] * 16, 3: [1, 1, 1, 1, 3, 3, 3, 3], 8: [8, 8], 50: [16]}
+    hashes = []
+    for max_points, sizes in expected_sizes.items():
+        config = _tiny(max_points)
+        p = plan(config)
+        assert sorted(len(j.payload["points"]) for j in p.jobs["points"].values()) == sizes
+        results = tmp_path / f"packed{max_points}"
+        for name, job in p.jobs["points"].items():
+            run_job("points", job.payload, name, results, config=config, threads=1, log=print)
+        hashes.append(
+            {s: content_hash(collect(s, config["studies"][s], config, results)) for s in "ab"}
+        )
+    assert all(h == hashes[0] for h in hashes)
