@@ -325,6 +325,14 @@ class NetworksKind(StudyKind):
         log(f"{path}: provenance does not match, recomputing")
         return False
 
+    def _stale(self, items, paths, log) -> list:
+        """(item, path) of the items whose result file is missing or out of date."""
+        return [
+            (item, path)
+            for item, path in zip(items, paths, strict=True)
+            if not self._fresh(path, item, log)
+        ]
+
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
         if job.payload["part"] == "planes":
             return self._run_plane(job, results, config, threads, log)
@@ -333,11 +341,7 @@ class NetworksKind(StudyKind):
     def _run_plane(self, job, results, config, threads, log) -> dict:
         planes = job.payload["planes"]
         paths = [self._plane_path(p, results) for p in planes]
-        todo = [
-            (p, path)
-            for p, path in zip(planes, paths, strict=True)
-            if not self._fresh(path, p, log)
-        ]
+        todo = self._stale(planes, paths, log)
         if not todo:
             return {"files": [str(path) for path in paths]}
         tasks, owner = [], []
@@ -378,11 +382,7 @@ class NetworksKind(StudyKind):
     def _run_chains(self, job, results, config, threads, log) -> dict:
         points = job.payload["points"]
         paths = [self._point_path(pt, results) for pt in points]
-        todo = [
-            (pt, path)
-            for pt, path in zip(points, paths, strict=True)
-            if not self._fresh(path, pt, log)
-        ]
+        todo = self._stale(points, paths, log)
         if todo:
             tasks, owner = [], []
             for j, (pt, _path) in enumerate(todo):
