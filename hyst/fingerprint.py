@@ -117,6 +117,8 @@ class _DigestCache:
             except (OSError, ValueError):
                 on_disk = {}
             merged = {**(on_disk if isinstance(on_disk, dict) else {}), **self.entries}
+            # written here rather than by hyst.io.atomic_write_text: hyst.io imports xarray,
+            # which would cost every job the start-up time this cache saves
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".code-digests.")
             with os.fdopen(fd, "w") as fh:
                 json.dump(merged, fh)
