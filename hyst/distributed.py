@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 from hyst import seeds
+from hyst._malloc import keep_large_buffers
 from hyst.sampler import Point, chunk_bounds, chunk_size, sample_chunk
 from hyst.statistics import Tally
 
@@ -38,6 +39,7 @@ def client(scheduler_file=None, address=None, threads: int = 1, mem_mb: int = 40
             yield c
         return
     logging.getLogger("distributed").setLevel(logging.WARNING)
+    keep_large_buffers()  # before the worker threads exist (they would get arenas of their own)
     with (
         LocalCluster(
             n_workers=1,

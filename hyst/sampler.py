@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hyst import kernel_calls, seeds
+from hyst._malloc import keep_large_buffers
 from hyst.catalogue import ENUMERATION_MAX_N, GROUPS
 from hyst.ensembles import COUPLING_ENSEMBLES, SELF_LOOP_FREE, SPAN_ENSEMBLES, sample_systems
 from hyst.kernels import codes
@@ -156,6 +157,7 @@ def sample_chunk(
     ``records``: records to keep per point, by name (``{"l4": 2000}``; default none),
     as the seeded bottom-k sample of :mod:`hyst.statistics`.
     """
+    keep_large_buffers()
     systems, start_spins = draw_chunk(point, seed, chunk, size)
     N = point.N
     offset = chunk * chunk_size(N)

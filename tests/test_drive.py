@@ -257,3 +257,66 @@ def test_self_loop_free_guard_raises_on_a_self_loop_count():
         check_self_loop_free(Point("rows", "hysteron", "1", 32, 1.0), prep)
     check_self_loop_free(Point("columns", "hysteron", "2", 32, 1.0), tally)  # rule 2: L = 2
     check_self_loop_free(Point("random", "hysteron", "1", 32, 1.0), tally)
+
+
+@given(N=st.integers(2, 40), small=st.booleans(), **RANDOM_SYSTEM)
+def test_relax_event_equals_relax_along_a_drive(seed, N, small, couplings, spans, rule):
+    """``relax_event`` (the drives' shortcut: the switching element is known, one scan
+    fewer) gives exactly what ``relax`` gives, event by event along both saturated
+    branches; small integer parameters make switching-field ties common (those events
+    take ``relax``)."""
+    from hyst.kernels.relaxation import (
+        init_fields,
+        next_down,
+        next_up,
+        relax,
+        relax_event,
+        system_state,
+        system_view,
+        transpose_buffer,
+        up_mask,
+    )
+
+    rng = np.random.default_rng(seed)
+    if small:
+        mid = rng.integers(-3, 4, (1, N))
+        half = rng.integers(-1, 3, (1, N))
+        c = rng.integers(-3, 4, (1, N, N))
+        c[:, np.arange(N), np.arange(N)] = 0
+        sy = Systems(mid + half, mid - half, c.astype(np.int64))
+    else:
+        sy = sample_systems(couplings, spans, N, float(rng.uniform(0.1, 100)), 1, rng)
+    form, c, d = sy.kernel_operands()
+    code = RULES[rule]
+    hp, hm = sy.h_plus[0], sy.h_minus[0]
+    s, neg, f, res, ws = system_state(N)
+    ct, dk = system_view(0, form, c, d, transpose_buffer(form, N))
+    events = ties = 0
+    for direction in (1, -1):
+        s[:] = -direction
+        up_mask(s, neg)
+        init_fields(s, f, form, ct, dk)
+        for _ in range(4 * N):
+            Hc, crit, tie = (next_up if direction > 0 else next_down)(
+                neg, f, hp if direction > 0 else hm
+            )
+            if crit < 0:
+                break
+            ties += tie
+            state = (s.copy(), neg.copy(), f.copy())
+            oc = relax(s, neg, f, Hc, direction, code, hp, hm, form, ct, dk, ws, res)
+            if tie:
+                if oc != codes.STABLE:
+                    break
+                continue
+            s2, neg2, f2 = state
+            res2 = np.zeros_like(res)
+            oc2 = relax_event(
+                crit, s2, neg2, f2, Hc, direction, code, hp, hm, form, ct, dk, ws, res2
+            )
+            assert oc2 == oc and np.array_equal(res2, res)
+            assert np.array_equal(s2, s) and np.array_equal(f2, f) and np.array_equal(neg2, neg)
+            events += 1
+            if oc != codes.STABLE:
+                break
+    assert events + ties > 0  # something was compared, or every switching field was tied

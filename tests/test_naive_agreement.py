@@ -160,3 +160,21 @@ def test_ties_reported_per_relaxation_like_naive(rule, rng):
                 assert got.outcome == ref["outcome"] and got.flips == ref["flips"]
                 seen += got.ties > 0
     assert seen > 50
+
+
+def test_distinct_loops_counted_exactly_beyond_64_per_system():
+    """Constant columns under rule 2 at large coupling meet 70–100 distinct L = 2 loops per
+    system at N = 8: each is counted once, like the reference (the kernel once kept only
+    the first 64 loops and counted every later repeat as new)."""
+    rng = np.random.default_rng(3)
+    sy = sample_systems("columns", "hysteron", 8, 100.0, 40, rng)
+    cols = run_enumeration(sy, rule="2", starts=np.zeros(40, np.int64))
+    hist_L = np.zeros_like(cols["hist_L"])
+    for k in range(sy.samples):
+        hp, hm, c = _lists(sy, k)
+        ref = naive.system_observables(hp, hm, c, "2", 0)
+        assert cols["n_distinct_loops"][k] == len(ref["loops"])
+        for _states, L, _n_e in ref["loops"]:
+            hist_L[L] += 1
+    assert np.array_equal(hist_L, cols["hist_L"])
+    assert (cols["n_distinct_loops"] > 64).sum() >= 5

@@ -83,6 +83,7 @@ from hyst.kernels.relaxation import (
     next_down,
     next_up,
     relax,
+    relax_event,
     scan,
     state_hash,
     system_state,
@@ -155,7 +156,10 @@ def avalanche_one(k, hp, hm, form, c, d, starts, rule, out):
     n_u, _ch, _t = scan(neg, f, Hc, 1, RULE_1, hp[k], hm[k], buf)
     o[AV_RACE_FIRST_FLIP] = 1 if n_u > 1 else 0
     flip(crit, s, neg, f, form, ct, dk)
-    oc = relax(s, neg, f, Hc, 1, rule, hp[k], hm[k], form, ct, dk, ws, res)
+    if tie:
+        oc = relax(s, neg, f, Hc, 1, rule, hp[k], hm[k], form, ct, dk, ws, res)
+    else:
+        oc = relax_event(crit, s, neg, f, Hc, 1, rule, hp[k], hm[k], form, ct, dk, ws, res)
     o[AV_OUTCOME] = oc
     o[AV_SIZE] = res[RELAX_FLIPS]
     o[AV_TIES] += res[RELAX_TIES]
@@ -172,7 +176,9 @@ def _sweep_up(s, neg, f, Umax, rule, hp, hm, form, ct, d, ws, res, acc):
             return STABLE
         if tie:
             acc[_ACC_TIES] += 1
-        oc = relax(s, neg, f, Hc, 1, rule, hp, hm, form, ct, d, ws, res)
+            oc = relax(s, neg, f, Hc, 1, rule, hp, hm, form, ct, d, ws, res)
+        else:
+            oc = relax_event(crit, s, neg, f, Hc, 1, rule, hp, hm, form, ct, d, ws, res)
         acc[_ACC_FLIPS] += res[RELAX_FLIPS]
         acc[_ACC_TIES] += res[RELAX_TIES]
         if oc != STABLE:
@@ -191,7 +197,9 @@ def _sweep_down(s, neg, f, rule, hp, hm, form, ct, d, ws, res, acc):
             return STABLE
         if tie:
             acc[_ACC_TIES] += 1
-        oc = relax(s, neg, f, Hc, -1, rule, hp, hm, form, ct, d, ws, res)
+            oc = relax(s, neg, f, Hc, -1, rule, hp, hm, form, ct, d, ws, res)
+        else:
+            oc = relax_event(crit, s, neg, f, Hc, -1, rule, hp, hm, form, ct, d, ws, res)
         acc[_ACC_FLIPS] += res[RELAX_FLIPS]
         acc[_ACC_TIES] += res[RELAX_TIES]
         if oc != STABLE:
@@ -259,7 +267,9 @@ def cyclic_drive_one(k, hp, hm, form, c, d, starts, rule, max_cycles, out, umax)
             break
         if tie:
             acc[_ACC_TIES] += 1
-        oc = relax(s, neg, f, Hc, 1, rule, hpk, hmk, form, ct, dk, ws, res)
+            oc = relax(s, neg, f, Hc, 1, rule, hpk, hmk, form, ct, dk, ws, res)
+        else:
+            oc = relax_event(crit, s, neg, f, Hc, 1, rule, hpk, hmk, form, ct, dk, ws, res)
         acc[_ACC_FLIPS] += res[RELAX_FLIPS]
         acc[_ACC_TIES] += res[RELAX_TIES]
         Umax = Hc
@@ -418,12 +428,17 @@ def _returns(
     source = SOURCE_RETURN_UP if direction > 0 else SOURCE_RETURN_DOWN
     for _q in range(events):
         if direction > 0:
-            Hr, cr, _t = next_down(r_neg, r_f, hm)
+            Hr, cr, tie = next_down(r_neg, r_f, hm)
         else:
-            Hr, cr, _t = next_up(r_neg, r_f, hp)
+            Hr, cr, tie = next_up(r_neg, r_f, hp)
         if cr < 0:
             break
-        oc = relax(r_s, r_neg, r_f, Hr, -direction, rule, hp, hm, form, ct, d, ws, res)
+        if tie:
+            oc = relax(r_s, r_neg, r_f, Hr, -direction, rule, hp, hm, form, ct, d, ws, res)
+        else:
+            oc = relax_event(
+                cr, r_s, r_neg, r_f, Hr, -direction, rule, hp, hm, form, ct, d, ws, res
+            )
         summ[SAT_RETURNS] += 1
         if oc != STABLE:
             summ[SAT_LOOPS_RETURN if oc == SELF_LOOP else SAT_ILL_RETURN] += 1
@@ -473,11 +488,13 @@ def saturated_loop_one(k, hp, hm, form, c, d, rule, return_events, max_loops, su
         Hc = np.int64(0)
         loops = 0  # self-loops driven through on this branch
         while True:
+            known = -1  # the event's first flip, when the switching field names it alone
             if stable:
                 if direction > 0:
-                    Hc, crit, _t = next_up(neg, f, hpk)
+                    Hc, crit, tie = next_up(neg, f, hpk)
                 else:
-                    Hc, crit, _t = next_down(neg, f, hmk)
+                    Hc, crit, tie = next_down(neg, f, hmk)
+                known = -1 if tie else crit
                 if crit < 0:
                     so[SAT_SATURATED] += 1
                     break
@@ -504,7 +521,12 @@ def saturated_loop_one(k, hp, hm, form, c, d, rule, return_events, max_loops, su
                         r_neg,
                         r_f,
                     )
-            oc = relax(s, neg, f, Hc, direction, rule, hpk, hmk, form, ct, dk, ws, res)
+            if known >= 0:
+                oc = relax_event(
+                    known, s, neg, f, Hc, direction, rule, hpk, hmk, form, ct, dk, ws, res
+                )
+            else:
+                oc = relax(s, neg, f, Hc, direction, rule, hpk, hmk, form, ct, dk, ws, res)
             so[SAT_EVENTS] += 1
             if oc == STABLE:
                 event += 1
@@ -596,12 +618,15 @@ def _first_loop_branch(direction, s, neg, f, hp, hm, form, ct, d, rule, ws, res,
     row[ML_N_E] = -1
     while True:
         if direction > 0:
-            Hc, crit, _tie = next_up(neg, f, hp)
+            Hc, crit, tie = next_up(neg, f, hp)
         else:
-            Hc, crit, _tie = next_down(neg, f, hm)
+            Hc, crit, tie = next_down(neg, f, hm)
         if crit < 0:  # saturated
             break
-        oc = relax(s, neg, f, Hc, direction, rule, hp, hm, form, ct, d, ws, res)
+        if tie:
+            oc = relax(s, neg, f, Hc, direction, rule, hp, hm, form, ct, d, ws, res)
+        else:
+            oc = relax_event(crit, s, neg, f, Hc, direction, rule, hp, hm, form, ct, d, ws, res)
         events += 1
         if oc != STABLE:
             row[ML_OUTCOME] = oc

@@ -367,8 +367,7 @@ def enumerate_block(
     nxt = np.empty(n_states, np.int64)
     pid = np.empty(n_states, np.int64)
     res = np.zeros(10, np.int64)
-    cap = 64
-    keys = np.zeros((cap, 3), np.int64)
+    keys = np.full((n_states, 3), -1, np.int64)  # distinct loops by cycle-min state
     wid = 0
     for s in range(b, n, nb):
         hps = hp[s]
@@ -502,13 +501,19 @@ def transitions(
     o,
 ):
     """P_sl of one system: relax every up/down transition out of every
-    potentially stable state; record distinct self-loops. Returns (wid, ties)."""
+    potentially stable state; record distinct self-loops. Returns (wid, ties).
+
+    A self-loop is identified by (its smallest state, L, the sum of its states), counted
+    once however many transitions reach it. ``keys`` (2^N, 3) holds, per smallest state,
+    (sample s, L, sum) of the first loop seen with it (a row of another sample is free);
+    further loops with the same smallest state (met at other fields) go to a list."""
     n_states = hplus.shape[0]
     K = l4_state.shape[1]
-    cap = keys.shape[0]
     ties = 0
     # P_sl: every transition out of every potentially stable state
     nkeys = 0
+    more = np.empty((0, 3), np.int64)  # loops sharing a smallest state with an earlier one
+    nmore = 0
     n4 = 0
     for S in range(n_states):
         if not hminus[S] < hplus[S]:
@@ -534,20 +539,32 @@ def transitions(
                 o[E_N_ILL_DEFINED_TRANSITIONS] += 1
             elif oc == SELF_LOOP:
                 o[E_N_SELF_LOOP_TRANSITIONS] += 1
+                cmin = res[WALK_CYCLE_MIN]
+                L = res[WALK_L]
+                csum = res[WALK_CYCLE_SUM]
+                row = keys[cmin]
                 new = True
-                for q in range(min(nkeys, cap)):
-                    if (
-                        keys[q, 0] == res[WALK_CYCLE_MIN]
-                        and keys[q, 1] == res[WALK_L]
-                        and keys[q, 2] == res[WALK_CYCLE_SUM]
-                    ):
-                        new = False
-                        break
+                if row[0] != s:  # the first loop of this system with this smallest state
+                    row[0] = s
+                    row[1] = L
+                    row[2] = csum
+                elif row[1] == L and row[2] == csum:
+                    new = False
+                else:
+                    for q in range(nmore):
+                        if more[q, 0] == cmin and more[q, 1] == L and more[q, 2] == csum:
+                            new = False
+                            break
+                    if new:
+                        if nmore == more.shape[0]:
+                            grown = np.empty((max(8, 2 * nmore), 3), np.int64)
+                            grown[:nmore] = more[:nmore]
+                            more = grown
+                        more[nmore, 0] = cmin
+                        more[nmore, 1] = L
+                        more[nmore, 2] = csum
+                        nmore += 1
                 if new:
-                    if nkeys < cap:
-                        keys[nkeys, 0] = res[WALK_CYCLE_MIN]
-                        keys[nkeys, 1] = res[WALK_L]
-                        keys[nkeys, 2] = res[WALK_CYCLE_SUM]
                     nkeys += 1
                     hist_L[b, res[WALK_L]] += 1
                     hist_ne[b, res[WALK_N_E]] += 1
