@@ -156,10 +156,9 @@ def avalanche_one(k, hp, hm, form, c, d, starts, rule, out):
     n_u, _ch, _t = scan(neg, f, Hc, 1, RULE_1, hp[k], hm[k], buf)
     o[AV_RACE_FIRST_FLIP] = 1 if n_u > 1 else 0
     flip(crit, s, neg, f, form, ct, dk)
-    if tie:
-        oc = relax(s, neg, f, Hc, 1, rule, hp[k], hm[k], form, ct, dk, ws, res)
-    else:
-        oc = relax_event(crit, s, neg, f, Hc, 1, rule, hp[k], hm[k], form, ct, dk, ws, res)
+    oc = relax_event(
+        -1 if tie else crit, s, neg, f, Hc, 1, rule, hp[k], hm[k], form, ct, dk, ws, res
+    )
     o[AV_OUTCOME] = oc
     o[AV_SIZE] = res[RELAX_FLIPS]
     o[AV_TIES] += res[RELAX_TIES]
@@ -174,11 +173,8 @@ def _sweep_up(s, neg, f, Umax, rule, hp, hm, form, ct, d, ws, res, acc):
         Hc, crit, tie = next_up(neg, f, hp)
         if crit < 0 or Hc > Umax:
             return STABLE
-        if tie:
-            acc[_ACC_TIES] += 1
-            oc = relax(s, neg, f, Hc, 1, rule, hp, hm, form, ct, d, ws, res)
-        else:
-            oc = relax_event(crit, s, neg, f, Hc, 1, rule, hp, hm, form, ct, d, ws, res)
+        acc[_ACC_TIES] += tie
+        oc = relax_event(-1 if tie else crit, s, neg, f, Hc, 1, rule, hp, hm, form, ct, d, ws, res)
         acc[_ACC_FLIPS] += res[RELAX_FLIPS]
         acc[_ACC_TIES] += res[RELAX_TIES]
         if oc != STABLE:
@@ -195,11 +191,8 @@ def _sweep_down(s, neg, f, rule, hp, hm, form, ct, d, ws, res, acc):
         if Hc == 0:  # threshold exactly at the turning point: a tie, element kept
             acc[_ACC_TIES] += 1
             return STABLE
-        if tie:
-            acc[_ACC_TIES] += 1
-            oc = relax(s, neg, f, Hc, -1, rule, hp, hm, form, ct, d, ws, res)
-        else:
-            oc = relax_event(crit, s, neg, f, Hc, -1, rule, hp, hm, form, ct, d, ws, res)
+        acc[_ACC_TIES] += tie
+        oc = relax_event(-1 if tie else crit, s, neg, f, Hc, -1, rule, hp, hm, form, ct, d, ws, res)
         acc[_ACC_FLIPS] += res[RELAX_FLIPS]
         acc[_ACC_TIES] += res[RELAX_TIES]
         if oc != STABLE:
@@ -265,11 +258,10 @@ def cyclic_drive_one(k, hp, hm, form, c, d, starts, rule, max_cycles, out, umax)
         Hc, crit, tie = next_up(neg, f, hpk)
         if crit < 0:
             break
-        if tie:
-            acc[_ACC_TIES] += 1
-            oc = relax(s, neg, f, Hc, 1, rule, hpk, hmk, form, ct, dk, ws, res)
-        else:
-            oc = relax_event(crit, s, neg, f, Hc, 1, rule, hpk, hmk, form, ct, dk, ws, res)
+        acc[_ACC_TIES] += tie
+        oc = relax_event(
+            -1 if tie else crit, s, neg, f, Hc, 1, rule, hpk, hmk, form, ct, dk, ws, res
+        )
         acc[_ACC_FLIPS] += res[RELAX_FLIPS]
         acc[_ACC_TIES] += res[RELAX_TIES]
         Umax = Hc
@@ -433,12 +425,9 @@ def _returns(
             Hr, cr, tie = next_up(r_neg, r_f, hp)
         if cr < 0:
             break
-        if tie:
-            oc = relax(r_s, r_neg, r_f, Hr, -direction, rule, hp, hm, form, ct, d, ws, res)
-        else:
-            oc = relax_event(
-                cr, r_s, r_neg, r_f, Hr, -direction, rule, hp, hm, form, ct, d, ws, res
-            )
+        oc = relax_event(
+            -1 if tie else cr, r_s, r_neg, r_f, Hr, -direction, rule, hp, hm, form, ct, d, ws, res
+        )
         summ[SAT_RETURNS] += 1
         if oc != STABLE:
             summ[SAT_LOOPS_RETURN if oc == SELF_LOOP else SAT_ILL_RETURN] += 1
@@ -521,12 +510,7 @@ def saturated_loop_one(k, hp, hm, form, c, d, rule, return_events, max_loops, su
                         r_neg,
                         r_f,
                     )
-            if known >= 0:
-                oc = relax_event(
-                    known, s, neg, f, Hc, direction, rule, hpk, hmk, form, ct, dk, ws, res
-                )
-            else:
-                oc = relax(s, neg, f, Hc, direction, rule, hpk, hmk, form, ct, dk, ws, res)
+            oc = relax_event(known, s, neg, f, Hc, direction, rule, hpk, hmk, form, ct, dk, ws, res)
             so[SAT_EVENTS] += 1
             if oc == STABLE:
                 event += 1
@@ -623,10 +607,9 @@ def _first_loop_branch(direction, s, neg, f, hp, hm, form, ct, d, rule, ws, res,
             Hc, crit, tie = next_down(neg, f, hm)
         if crit < 0:  # saturated
             break
-        if tie:
-            oc = relax(s, neg, f, Hc, direction, rule, hp, hm, form, ct, d, ws, res)
-        else:
-            oc = relax_event(crit, s, neg, f, Hc, direction, rule, hp, hm, form, ct, d, ws, res)
+        oc = relax_event(
+            -1 if tie else crit, s, neg, f, Hc, direction, rule, hp, hm, form, ct, d, ws, res
+        )
         events += 1
         if oc != STABLE:
             row[ML_OUTCOME] = oc

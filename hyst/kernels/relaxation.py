@@ -370,17 +370,20 @@ def relax(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
 
 
 @jit
-def relax_event(crit, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
-    """``relax`` of a drive event whose first step is known: one O(N) scan fewer.
+def relax_event(known, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
+    """``relax`` of a drive event, one O(N) scan fewer when its first flip is ``known``.
 
-    Precondition (the caller's): the state was stable at some field on the near side of
-    Hc, and ``crit`` alone attains the switching field Hc = H^+(S) (eps = +1) or
-    Hc = H^−(S) (eps = −1), i.e. ``next_up``/``next_down`` returned it without a tie.
-    Then at (Hc, eps) element ``crit`` is the only unstable element and no margin is 0
+    ``known`` >= 0 (the caller's promise): the state was stable at some field on the near
+    side of Hc, and element ``known`` alone attains the switching field Hc = H^+(S)
+    (eps = +1) or Hc = H^−(S) (eps = −1), i.e. ``next_up``/``next_down`` returned it
+    without a tie. Then at (Hc, eps) it is the only unstable element and no margin is 0
     (margins are odd when eps ≠ 0), so the first scan of ``relax`` would find exactly
-    (1, crit, 0) under every rule, and the result is the same bit for bit.
+    (1, known, 0) under every rule, and the result is the same bit for bit.
+    ``known`` = −1 (a tied switching field): the full ``relax``.
     """
-    return _relax_after(crit, 0, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out)
+    if known < 0:
+        return relax(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out)
+    return _relax_after(known, 0, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out)
 
 
 @jit
