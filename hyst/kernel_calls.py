@@ -152,6 +152,31 @@ def cyclic_drive_batch(
     return Columns(out, codes.CYCLIC_COLUMNS), umax
 
 
+def avalanche_cyclic_batch(
+    systems: Systems, start_spins, rule, max_cycles: int, *, parallel: bool = True
+) -> tuple[Columns, Columns, np.ndarray]:
+    """``avalanche_batch`` and ``cyclic_drive_batch`` of the same systems in one kernel pass
+    (each system's couplings viewed and its start prepared once): (avalanche columns,
+    cyclic columns, U_max), equal to the two calls' outputs."""
+    n = systems.samples
+    av = np.zeros((n, len(codes.AVALANCHE_COLUMNS)), np.int64)
+    cy = np.zeros((n, len(codes.CYCLIC_COLUMNS)), np.int64)
+    umax = np.zeros(n, np.int64)
+    kernel = drive.avalanche_cyclic_batch if parallel else drive.avalanche_cyclic_batch_serial
+    kernel(
+        systems.h_plus,
+        systems.h_minus,
+        *systems.kernel_operands(),
+        np.asarray(start_spins, np.int8),
+        rule_code(rule),
+        int(max_cycles),
+        av,
+        cy,
+        umax,
+    )
+    return Columns(av, codes.AVALANCHE_COLUMNS), Columns(cy, codes.CYCLIC_COLUMNS), umax
+
+
 @dataclass
 class SaturatedLoopOutput:
     """Outputs of ``drive.saturated_loop_batch`` for a batch of n systems.

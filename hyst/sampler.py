@@ -188,9 +188,15 @@ def sample_chunk(
     if "any_self_loop" in groups and "any_self_loop" not in enumerated:
         cols = kernel_calls.any_self_loop_batch(systems, point.rule, parallel=parallel)
         tally.add_measured(decode_self_loop_search(cols), ["any_self_loop"])
-    if "avalanche" in groups and "avalanche" not in enumerated:
-        cols = kernel_calls.avalanche_batch(systems, start_spins, point.rule, parallel=parallel)
-        tally.add_measured(decode_avalanche(cols), ["avalanche"])
+    driven = [g for g in ("avalanche", "cyclic") if g in groups and g not in enumerated]
+    if driven == ["avalanche", "cyclic"]:  # one preparation per system for both
+        av, cy, umax = kernel_calls.avalanche_cyclic_batch(
+            systems, start_spins, point.rule, MAX_DRIVE_CYCLES, parallel=parallel
+        )
+        tally.add_measured(decode_avalanche(av), ["avalanche"])
+    elif "avalanche" in driven:
+        av = kernel_calls.avalanche_batch(systems, start_spins, point.rule, parallel=parallel)
+        tally.add_measured(decode_avalanche(av), ["avalanche"])
     if "saturated_loop" in groups:
         out = kernel_calls.saturated_loop_batch(
             systems,
@@ -208,11 +214,12 @@ def sample_chunk(
             systems, hp, hm, c, point.rule, parallel=parallel
         )
         tally.add_measured({f"float64_{n}": cols[n] for n in cols.names}, ["float64"])
-    if "cyclic" in groups:
-        cols, umax = kernel_calls.cyclic_drive_batch(
-            systems, start_spins, point.rule, MAX_DRIVE_CYCLES, parallel=parallel
-        )
-        tally.add_measured(decode_cyclic(cols, umax), ["cyclic"])
+    if "cyclic" in driven:
+        if driven != ["avalanche", "cyclic"]:
+            cy, umax = kernel_calls.cyclic_drive_batch(
+                systems, start_spins, point.rule, MAX_DRIVE_CYCLES, parallel=parallel
+            )
+        tally.add_measured(decode_cyclic(cy, umax), ["cyclic"])
     return tally
 
 

@@ -320,3 +320,27 @@ def test_relax_event_equals_relax_along_a_drive(seed, N, small, couplings, spans
             if oc != codes.STABLE:
                 break
     assert events + ties > 0  # something was compared, or every switching field was tied
+
+
+@given(N=st.integers(2, 48), n=st.integers(1, 6), **RANDOM_SYSTEM)
+def test_fused_avalanche_and_cyclic_drive_equal_the_separate_kernels(
+    seed, N, n, couplings, spans, rule
+):
+    """One preparation for both protocols (the sampler's path when a point asks for both)
+    gives exactly the avalanche and cyclic-drive outputs of the two separate kernels, on
+    both the serial and the parallel kernels, whichever the coupling form (dense, dense
+    transposed, symmetric, constant columns or rows)."""
+    rng = np.random.default_rng(seed)
+    sy = sample_systems(couplings, spans, N, float(rng.uniform(0.01, 100)), n, rng)
+    starts = np.where(rng.random((n, N)) < 0.5, -1, 1).astype(np.int8)
+    for parallel in (False, True):
+        av, cy, umax = kernel_calls.avalanche_cyclic_batch(
+            sy, starts, rule, 1000, parallel=parallel
+        )
+        av_ref = kernel_calls.avalanche_batch(sy, starts, rule, parallel=parallel)
+        cy_ref, umax_ref = kernel_calls.cyclic_drive_batch(
+            sy, starts, rule, 1000, parallel=parallel
+        )
+        assert np.array_equal(av.array, av_ref.array)
+        assert np.array_equal(cy.array, cy_ref.array)
+        assert np.array_equal(umax, umax_ref)

@@ -133,10 +133,16 @@ def avalanche_one(k, hp, hm, form, c, d, starts, rule, out):
     """Sample k of ``avalanche_batch``."""
     N = hp.shape[1]
     s, neg, f, res, ws = system_state(N)
-    buf = ws[1]
     ct, dk = prepare(k, starts, form, c, d, s, neg, f, transpose_buffer(form, N))
-    o = out[k]
     oc = relax(s, neg, f, 0, 0, RULE_1, hp[k], hm[k], form, ct, dk, ws, res)
+    _avalanche_after(oc, s, neg, f, hp[k], hm[k], form, ct, dk, rule, ws, res, out[k])
+
+
+@jit
+def _avalanche_after(oc, s, neg, f, hpk, hmk, form, ct, dk, rule, ws, res, o):
+    """The avalanche of one system from its prepared state: ``oc`` and ``res`` are the
+    outcome and result row of the preparation, (s, neg, f) the state it left."""
+    buf = ws[1]
     o[AV_PREPARED] = 1 if oc == STABLE else -1
     o[AV_OUTCOME] = UNDEFINED
     o[AV_SIZE] = UNDEFINED
@@ -147,18 +153,16 @@ def avalanche_one(k, hp, hm, form, c, d, starts, rule, out):
     o[AV_N_E] = 0
     if oc != STABLE:
         return
-    Hc, crit, tie = next_up(neg, f, hp[k])
+    Hc, crit, tie = next_up(neg, f, hpk)
     if crit < 0:
         return
     if tie:
         o[AV_TIES] += 1
     flip(crit, s, neg, f, form, ct, dk)
-    n_u, _ch, _t = scan(neg, f, Hc, 1, RULE_1, hp[k], hm[k], buf)
+    n_u, _ch, _t = scan(neg, f, Hc, 1, RULE_1, hpk, hmk, buf)
     o[AV_RACE_FIRST_FLIP] = 1 if n_u > 1 else 0
     flip(crit, s, neg, f, form, ct, dk)
-    oc = relax_event(
-        -1 if tie else crit, s, neg, f, Hc, 1, rule, hp[k], hm[k], form, ct, dk, ws, res
-    )
+    oc = relax_event(-1 if tie else crit, s, neg, f, Hc, 1, rule, hpk, hmk, form, ct, dk, ws, res)
     o[AV_OUTCOME] = oc
     o[AV_SIZE] = res[RELAX_FLIPS]
     o[AV_TIES] += res[RELAX_TIES]
@@ -229,20 +233,27 @@ def cyclic_drive_one(k, hp, hm, form, c, d, starts, rule, max_cycles, out, umax)
     """Sample k of ``cyclic_drive_batch``."""
     N = hp.shape[1]
     s, neg, f, res, ws = system_state(N)
+    ct, dk = prepare(k, starts, form, c, d, s, neg, f, transpose_buffer(form, N))
+    oc = relax(s, neg, f, 0, 0, RULE_1, hp[k], hm[k], form, ct, dk, ws, res)
+    umax[k] = _cyclic_after(
+        oc, s, neg, f, hp[k], hm[k], form, ct, dk, rule, max_cycles, ws, res, out[k]
+    )
+
+
+@jit
+def _cyclic_after(oc, s, neg, f, hpk, hmk, form, ct, dk, rule, max_cycles, ws, res, o):
+    """The cyclic drive of one system from its prepared state (``oc``, ``res``: outcome
+    and result row of the preparation); fills o and returns U_max."""
+    N = s.shape[0]
     keys = ws[0]
     acc = np.zeros(2, np.int64)  # flips, ties
-    o = out[k]
     for q in range(o.shape[0]):
         o[q] = UNDEFINED
-    umax[k] = 0
-    ct, dk = prepare(k, starts, form, c, d, s, neg, f, transpose_buffer(form, N))
-    hpk, hmk = hp[k], hm[k]
-    oc = relax(s, neg, f, 0, 0, RULE_1, hpk, hmk, form, ct, dk, ws, res)
     acc[_ACC_TIES] += res[RELAX_TIES]
     o[CY_PREPARED] = 1 if oc == STABLE else 0
     if oc != STABLE:
         o[CY_TIES] = acc[_ACC_TIES]
-        return
+        return np.int64(0)
     snaps = np.empty((16, N), np.int8)
     hashes = np.empty(16, np.uint64)
     snaps[0] = s
@@ -271,7 +282,6 @@ def cyclic_drive_one(k, hp, hm, form, c, d, starts, rule, max_cycles, out, umax)
         m = 0
         for i in range(N):
             m += s[i]
-    umax[k] = Umax
     cycles = 0
     if outcome == UNDEFINED:
         oc = _sweep_down(s, neg, f, rule, hpk, hmk, form, ct, dk, ws, res, acc)
@@ -315,6 +325,41 @@ def cyclic_drive_one(k, hp, hm, form, c, d, starts, rule, max_cycles, out, umax)
     o[CY_CYCLES] = cycles
     o[CY_FLIPS] = acc[_ACC_FLIPS]
     o[CY_TIES] = acc[_ACC_TIES]
+    return Umax
+
+
+@jit(parallel=True)
+def avalanche_cyclic_batch(hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax):
+    """``avalanche_batch`` and ``cyclic_drive_batch`` of the same systems in one pass:
+    each system's couplings are viewed (unpacked, for symmetric ones) and its start
+    prepared once for both. Outputs are those of the two kernels, equal to theirs."""
+    for k in prange(hp.shape[0]):
+        avalanche_cyclic_one(k, hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax)
+
+
+@jit
+def avalanche_cyclic_batch_serial(
+    hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax
+):
+    """``avalanche_cyclic_batch`` on the calling thread only (for thread pools)."""
+    for k in range(hp.shape[0]):
+        avalanche_cyclic_one(k, hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax)
+
+
+@jit
+def avalanche_cyclic_one(k, hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax):
+    """Sample k of ``avalanche_cyclic_batch``: one preparation, then the avalanche from a
+    copy of the prepared state and the cyclic drive from the state itself."""
+    N = hp.shape[1]
+    s, neg, f, res, ws = system_state(N)
+    ct, dk = prepare(k, starts, form, c, d, s, neg, f, transpose_buffer(form, N))
+    hpk, hmk = hp[k], hm[k]
+    oc = relax(s, neg, f, 0, 0, RULE_1, hpk, hmk, form, ct, dk, ws, res)
+    s0, neg0, f0, res0 = s.copy(), neg.copy(), f.copy(), res.copy()
+    _avalanche_after(oc, s0, neg0, f0, hpk, hmk, form, ct, dk, rule, ws, res0, av_out[k])
+    umax[k] = _cyclic_after(
+        oc, s, neg, f, hpk, hmk, form, ct, dk, rule, max_cycles, ws, res, cy_out[k]
+    )
 
 
 @jit
