@@ -193,10 +193,16 @@ def sample_chunk(
         av, cy, umax = kernel_calls.avalanche_cyclic_batch(
             systems, start_spins, point.rule, MAX_DRIVE_CYCLES, parallel=parallel
         )
-        tally.add_measured(decode_avalanche(av), ["avalanche"])
-    elif "avalanche" in driven:
+    elif driven == ["avalanche"]:
         av = kernel_calls.avalanche_batch(systems, start_spins, point.rule, parallel=parallel)
+    elif driven == ["cyclic"]:
+        cy, umax = kernel_calls.cyclic_drive_batch(
+            systems, start_spins, point.rule, MAX_DRIVE_CYCLES, parallel=parallel
+        )
+    if "avalanche" in driven:
         tally.add_measured(decode_avalanche(av), ["avalanche"])
+    if "cyclic" in driven:
+        tally.add_measured(decode_cyclic(cy, umax), ["cyclic"])
     if "saturated_loop" in groups:
         out = kernel_calls.saturated_loop_batch(
             systems,
@@ -214,12 +220,6 @@ def sample_chunk(
             systems, hp, hm, c, point.rule, parallel=parallel
         )
         tally.add_measured({f"float64_{n}": cols[n] for n in cols.names}, ["float64"])
-    if "cyclic" in driven:
-        if driven != ["avalanche", "cyclic"]:
-            cy, umax = kernel_calls.cyclic_drive_batch(
-                systems, start_spins, point.rule, MAX_DRIVE_CYCLES, parallel=parallel
-            )
-        tally.add_measured(decode_cyclic(cy, umax), ["cyclic"])
     return tally
 
 

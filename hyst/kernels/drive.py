@@ -129,12 +129,20 @@ def avalanche_batch_serial(hp, hm, form, c, d, starts, rule, out):
 
 
 @jit
-def avalanche_one(k, hp, hm, form, c, d, starts, rule, out):
-    """Sample k of ``avalanche_batch``."""
+def prepared_system(k, hp, hm, form, c, d, starts):
+    """(oc, s, neg, f, res, ws, ct, dk) of system k, its start relaxed at H = 0 under rule 1
+    (the S0 of both drives); oc, res: outcome and result row of that relaxation."""
     N = hp.shape[1]
     s, neg, f, res, ws = system_state(N)
     ct, dk = prepare(k, starts, form, c, d, s, neg, f, transpose_buffer(form, N))
     oc = relax(s, neg, f, 0, 0, RULE_1, hp[k], hm[k], form, ct, dk, ws, res)
+    return oc, s, neg, f, res, ws, ct, dk
+
+
+@jit
+def avalanche_one(k, hp, hm, form, c, d, starts, rule, out):
+    """Sample k of ``avalanche_batch``."""
+    oc, s, neg, f, res, ws, ct, dk = prepared_system(k, hp, hm, form, c, d, starts)
     _avalanche_after(oc, s, neg, f, hp[k], hm[k], form, ct, dk, rule, ws, res, out[k])
 
 
@@ -231,10 +239,7 @@ def cyclic_drive_batch_serial(hp, hm, form, c, d, starts, rule, max_cycles, out,
 @jit
 def cyclic_drive_one(k, hp, hm, form, c, d, starts, rule, max_cycles, out, umax):
     """Sample k of ``cyclic_drive_batch``."""
-    N = hp.shape[1]
-    s, neg, f, res, ws = system_state(N)
-    ct, dk = prepare(k, starts, form, c, d, s, neg, f, transpose_buffer(form, N))
-    oc = relax(s, neg, f, 0, 0, RULE_1, hp[k], hm[k], form, ct, dk, ws, res)
+    oc, s, neg, f, res, ws, ct, dk = prepared_system(k, hp, hm, form, c, d, starts)
     umax[k] = _cyclic_after(
         oc, s, neg, f, hp[k], hm[k], form, ct, dk, rule, max_cycles, ws, res, out[k]
     )
@@ -330,9 +335,8 @@ def _cyclic_after(oc, s, neg, f, hpk, hmk, form, ct, dk, rule, max_cycles, ws, r
 
 @jit(parallel=True)
 def avalanche_cyclic_batch(hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax):
-    """``avalanche_batch`` and ``cyclic_drive_batch`` of the same systems in one pass:
-    each system's couplings are viewed (unpacked, for symmetric ones) and its start
-    prepared once for both. Outputs are those of the two kernels, equal to theirs."""
+    """``avalanche_batch`` and ``cyclic_drive_batch`` in one pass (each system's couplings
+    viewed and its start prepared once); outputs equal the two kernels'."""
     for k in prange(hp.shape[0]):
         avalanche_cyclic_one(k, hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax)
 
@@ -348,13 +352,9 @@ def avalanche_cyclic_batch_serial(
 
 @jit
 def avalanche_cyclic_one(k, hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax):
-    """Sample k of ``avalanche_cyclic_batch``: one preparation, then the avalanche from a
-    copy of the prepared state and the cyclic drive from the state itself."""
-    N = hp.shape[1]
-    s, neg, f, res, ws = system_state(N)
-    ct, dk = prepare(k, starts, form, c, d, s, neg, f, transpose_buffer(form, N))
+    """Sample k of ``avalanche_cyclic_batch``: the avalanche runs on a copy of S0."""
+    oc, s, neg, f, res, ws, ct, dk = prepared_system(k, hp, hm, form, c, d, starts)
     hpk, hmk = hp[k], hm[k]
-    oc = relax(s, neg, f, 0, 0, RULE_1, hpk, hmk, form, ct, dk, ws, res)
     s0, neg0, f0, res0 = s.copy(), neg.copy(), f.copy(), res.copy()
     _avalanche_after(oc, s0, neg0, f0, hpk, hmk, form, ct, dk, rule, ws, res0, av_out[k])
     umax[k] = _cyclic_after(
