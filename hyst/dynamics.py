@@ -57,7 +57,7 @@ class StateTables:
         self.hplus = np.empty(n, np.int64)
         self.hminus = np.empty(n, np.int64)
         enumeration.build_state_table(
-            self.hp, self.hm, systems.couplings[index], self.F, self.hplus, self.hminus
+            self.hp, self.hm, systems.couplings[index], False, self.F, self.hplus, self.hminus
         )
         self._stamp = np.full(n, -1, np.int64)
         self._stamp_step = np.zeros(n, np.int64)

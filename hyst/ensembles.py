@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from hyst.kernels.streams import fill_uniform
 from hyst.kernels.structure import dense_couplings
 from hyst.model import FORM_CODES, Systems, quantize
 
@@ -44,8 +45,10 @@ SELF_LOOP_FREE = ("symmetric", "ferro", "columns", "rows")
 #: Version of the random streams that turn a generator into systems (part of every
 #: dataset's provenance): 2 draws symmetric couplings as an upper triangle and the
 #: structured ensembles in compact form; 3 draws the iid dense ensembles (random, ferro)
-#: as A with c = A^T, the layout the event-driven kernels read (no transpose per system).
-SAMPLING_VERSION = 3
+#: as A with c = A^T, the layout the event-driven kernels read (no transpose per system);
+#: 4 draws every ensemble's couplings from one compiled stream per system
+#: (``uniform_quanta_per_system``) instead of numpy's bounded integers (3x faster).
+SAMPLING_VERSION = 4
 
 
 def _check(name, value, allowed):
@@ -64,30 +67,50 @@ def uniform_quanta(rng: np.random.Generator, low: float, high: float, shape) -> 
     return rng.integers(lo, hi, size=shape, dtype=np.int64, endpoint=True)
 
 
+def uniform_quanta_per_system(
+    rng: np.random.Generator, low: float, high: float, shape
+) -> np.ndarray:
+    """Uniform on the quantum grid of [low, high] like ``uniform_quanta``, for the many
+    values of each system: ``shape[0]`` systems, each drawn from a stream of its own.
+
+    ``rng`` gives each system three 64-bit words, which seed its SFC64 stream in
+    compiled code (:mod:`hyst.kernels.streams`, exact discrete uniform by Lemire's
+    method, about 1 ns a value where numpy takes 3.3 ns): a system's values depend on
+    its own words only.
+    """
+    lo, hi = (int(v) for v in quantize([low, high]))
+    keys = rng.integers(0, 2**64, size=(shape[0], 3), dtype=np.uint64)
+    out = np.empty(shape, np.int64)
+    fill_uniform(keys, lo, hi - lo + 1, out.reshape(shape[0], -1))
+    return out
+
+
 def draw_couplings(kind: str, N: int, NJ0: float, samples: int, rng: np.random.Generator):
     """Couplings of the ensemble ``kind`` with J0 = NJ0/N in their compact form:
     (form, dense couplings or None, packed or None), see ``hyst.model.COUPLING_FORMS``.
 
     Symmetric couplings draw only the upper triangle (row by row); constant
-    columns and rows draw the N strengths d_k. Neither builds a matrix.
+    columns and rows draw the N strengths d_k. Neither builds a matrix. Every ensemble
+    draws its couplings with ``uniform_quanta_per_system``.
     """
     _check("couplings", kind, COUPLING_ENSEMBLES)
     J0 = NJ0 / N
     shape = (samples, N, N)
+    draw = uniform_quanta_per_system
     if kind in ("columns", "rows"):
-        return kind, None, uniform_quanta(rng, 0.0, J0, (samples, N))
+        return kind, None, draw(rng, 0.0, J0, (samples, N))
     if kind == "symmetric":
-        return "symmetric", None, uniform_quanta(rng, -J0, J0, (samples, N * (N - 1) // 2))
+        return "symmetric", None, draw(rng, -J0, J0, (samples, N * (N - 1) // 2))
     if kind == "random":  # iid entries: drawn in the kernels' layout, c = A^T (no copy)
-        c = uniform_quanta(rng, -J0, J0, shape).transpose(0, 2, 1)
+        c = draw(rng, -J0, J0, shape).transpose(0, 2, 1)
     elif kind == "weak":
-        c = uniform_quanta(rng, 0.0, J0, shape)
+        c = draw(rng, 0.0, J0, shape)
         sign = rng.integers(0, 2, size=shape, dtype=np.int8)
         sign = np.triu(sign, 1)
         sign |= np.transpose(sign, (0, 2, 1))
         c[sign == 1] *= -1
     else:  # ferro: iid entries, drawn like random
-        c = uniform_quanta(rng, 0.0, J0, shape).transpose(0, 2, 1)
+        c = draw(rng, 0.0, J0, shape).transpose(0, 2, 1)
     idx = np.arange(N)
     c[:, idx, idx] = 0
     return "dense", c, None

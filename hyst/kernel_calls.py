@@ -85,10 +85,12 @@ def enumerate_batch(
     kernel = (
         enumeration.enumerate_observables if parallel else enumeration.enumerate_observables_serial
     )
+    transposed, couplings = systems.dense_operand()
     kernel(
         systems.h_plus,
         systems.h_minus,
-        systems.couplings,
+        couplings,
+        transposed,
         np.asarray(starts, np.int64),
         rule_code(rule),
         int(what),

@@ -164,6 +164,16 @@ class Systems:
     def N(self) -> int:
         return self.h_plus.shape[1]
 
+    def dense_operand(self) -> tuple[bool, np.ndarray]:
+        """(transposed, C-contiguous dense couplings): c[k][i, j] = c_ij, or c[k][j, i] =
+        c_ij when ``transposed`` (dense couplings drawn in the event-driven kernels' layout,
+        handed over without a copy)."""
+        if self.form == "dense":
+            ct = self._couplings.transpose(0, 2, 1)
+            if not self._couplings.flags.c_contiguous and ct.flags.c_contiguous:
+                return True, ct
+        return False, self.couplings
+
     def kernel_operands(self) -> tuple[int, np.ndarray, np.ndarray]:
         """(form code, dense couplings, packed couplings) as the event-driven kernels take
         them; the array the form does not use is an empty placeholder of the right rank."""

@@ -46,10 +46,10 @@ def test_ferro_relaxation_from_an_arbitrary_unstable_state_can_cycle():
     """Beyond the paper's theorem: from a state with several unstable elements of both
     signs, rule 1' can cycle at H = 0 even with c_ij >= 0 (found by the property test
     above; both kernels agree). Every state of such a cycle has a race condition.
-    (System 17 of this draw is such an example under sampling version 3.)"""
-    rng = np.random.default_rng(22)
+    (System 0 of this draw is such an example under sampling version 4.)"""
+    rng = np.random.default_rng(31)
     sy = sample_systems("ferro", "spin", 6, 2.0, 30, rng)
-    tables = StateTables(sy, 17)
+    tables = StateTables(sy, 0)
     loops = [tables.relax(S, (0, 0), "1p") for S in range(64)]
     loops = [r for r in loops if r.outcome == "self_loop"]
     assert loops and all(r.race_condition for r in loops)

@@ -72,11 +72,13 @@ def ctz(k):
 
 
 @jit
-def build_state_table(hp, hm, c, F, hplus, hminus):
+def build_state_table(hp, hm, c, transposed, F, hplus, hminus):
     """Fill the tables of all 2^N states of one system.
 
     F[S, i] = Σ_j c_ij s_j (local interaction field); hplus[S] = H^+(S)
-    (INF if all up) and hminus[S] = H^−(S) (−INF if all down).
+    (INF if all up) and hminus[S] = H^−(S) (−INF if all down). c[i, j] = c_ij, or
+    c[j, i] = c_ij when ``transposed`` (couplings drawn in the event-driven kernels'
+    layout, read without a copy).
     """
     N = hp.shape[0]
     f = np.empty(N, np.int64)
@@ -84,8 +86,9 @@ def build_state_table(hp, hm, c, F, hplus, hminus):
     for i in range(N):
         acc = np.int64(0)
         for j in range(N):
-            acc -= c[i, j]
-            c2t[j, i] = 2 * c[i, j]
+            cij = c[j, i] if transposed else c[i, j]
+            acc -= cij
+            c2t[j, i] = 2 * cij
         f[i] = acc
     g = 0
     for k in range(1 << N):
@@ -292,11 +295,13 @@ def map_has_cycle(rule, hp, hm, F, hplus, hminus, nxt, pid):
 
 @jit(parallel=True)
 def enumerate_observables(
-    hp, hm, c, starts, rule, what, out, gapf, hist_L, hist_ne, l4_state, l4_mask, l4_count
+    hp, hm, c, transposed, starts, rule, what, out, gapf, hist_L, hist_ne, l4_state, l4_mask,
+    l4_count
 ):
     """Per-sample observables of a batch of small systems (all 2^N states).
 
-    hp, hm: (n, N); c: (n, N, N); starts: (n,) random start bitmasks;
+    hp, hm: (n, N); c: (n, N, N), c[k][i, j] = c_ij (c[k][j, i] when ``transposed``);
+    starts: (n,) random start bitmasks;
     what: bitmask of WHAT_* groups to compute (others are left at 0).
     out: (n, len(ENUMERATION_COLUMNS)) int64, columns E_* of :mod:`hyst.kernels.codes`;
     gapf: (n,) gap fraction f_G.
@@ -312,6 +317,7 @@ def enumerate_observables(
             hp,
             hm,
             c,
+            transposed,
             starts,
             rule,
             what,
@@ -327,7 +333,8 @@ def enumerate_observables(
 
 @jit
 def enumerate_observables_serial(
-    hp, hm, c, starts, rule, what, out, gapf, hist_L, hist_ne, l4_state, l4_mask, l4_count
+    hp, hm, c, transposed, starts, rule, what, out, gapf, hist_L, hist_ne, l4_state, l4_mask,
+    l4_count
 ):
     """``enumerate_observables`` on the calling thread only (for thread pools)."""
     for b in range(hist_L.shape[0]):
@@ -336,6 +343,7 @@ def enumerate_observables_serial(
             hp,
             hm,
             c,
+            transposed,
             starts,
             rule,
             what,
@@ -351,7 +359,8 @@ def enumerate_observables_serial(
 
 @jit
 def enumerate_block(
-    b, hp, hm, c, starts, rule, what, out, gapf, hist_L, hist_ne, l4_state, l4_mask, l4_count
+    b, hp, hm, c, transposed, starts, rule, what, out, gapf, hist_L, hist_ne, l4_state, l4_mask,
+    l4_count
 ):
     """Samples b, b + blocks, b + 2 blocks, ... of ``enumerate_observables``."""
     n, N = hp.shape
@@ -372,7 +381,7 @@ def enumerate_block(
     for s in range(b, n, nb):
         hps = hp[s]
         hms = hm[s]
-        build_state_table(hps, hms, c[s], F, hplus, hminus)
+        build_state_table(hps, hms, c[s], transposed, F, hplus, hminus)
         o = out[s]
         for k in range(o.shape[0]):
             o[k] = 0

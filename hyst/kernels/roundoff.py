@@ -119,7 +119,7 @@ def float64_transitions_one(k, hpq, hmq, cq, hp, hm, c, rule, out):
     F = np.empty((n, N), np.int64)
     hplus = np.empty(n, np.int64)
     hminus = np.empty(n, np.int64)
-    build_state_table(hpq[k], hmq[k], cq[k], F, hplus, hminus)
+    build_state_table(hpq[k], hmq[k], cq[k], False, F, hplus, hminus)
     s = np.empty(N)
     m = np.empty(N)
     stamp = np.zeros(n, np.int64)
