@@ -435,3 +435,33 @@ def test_records_are_read_only_for_the_sections_that_use_them(tmp_path):
     assert "l4_c_kl" in read_study(path, with_records, "l4")
     lean = read_study(path, without, "l4")
     assert "l4_c_kl" not in lean and "saturated_loop_any_probability" in lean
+
+
+def test_a_claim_at_every_point_is_judged_over_all_points_and_names_the_worst():
+    """P_s = P_spins at every N J0: one 3.5 σ point among 117 is chance (a 3 σ test per
+    point would flag a true claim 27 % of the time); a 6 σ point disagrees, and the page
+    names where it lies, not the largest N's deviation."""
+    xs = tuple(float(x) for x in np.logspace(-1, 2, 13))
+    Ns = tuple(range(2, 11))
+
+    def dataset(bad_N, bad_z):
+        def ratio(c, s, r, N, x):
+            return 1.0 + (bad_z * 0.01 if (N, x) == (bad_N, xs[5]) else 0.0)
+
+        return points(
+            spans=("spin",),
+            Ns=Ns,
+            xs=xs,
+            potentially_stable_over_spins=ratio,
+            potentially_stable_over_spins_stderr=lambda *a: 0.01,
+        )
+
+    def row(ds):
+        out = text(claim_sections.claims(Context({"s": ds}, {}, {"s": ds})))
+        return next(line for line in out.splitlines() if "P_s = P_spins" in line)
+
+    chance = row(dataset(4, 3.5))
+    assert "largest deviation 3.5 σ (N = 4, N J0 = 1.77828) over 117 points" in chance
+    assert "threshold 3.9 σ" in chance and "| agrees |" in chance
+    real = row(dataset(4, 6.0))
+    assert "largest deviation 6.0 σ (N = 4" in real and "| disagrees |" in real

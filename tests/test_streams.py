@@ -67,7 +67,7 @@ def test_sfc64_equals_numpy_sfc64_from_the_same_state(k0, k1, k2):
     keys=st.lists(st.tuples(words, words, words), min_size=1, max_size=4),
     span=st.one_of(
         st.integers(1, 10),
-        st.integers(1, 2**63),
+        st.integers(1, 2**63 - 1),
         st.just(3 * 2**61),  # 2^64 mod span = 2^62: a quarter of the draws is rejected
         st.just(2**63 - 1),
     ),

@@ -1,9 +1,25 @@
 """Numba kernels over plain arrays: ``enumeration`` (all 2^N states, bitmasks),
 ``relaxation`` (event-driven relaxation, any N), ``drive`` (avalanches, cyclic drive and
 saturated loop built on it), ``self_loop_search`` (P_sl alone without the state table,
-N ≤ 62) and ``structure`` (dense couplings from compact forms); their shared codes are in
-``codes``."""
+N ≤ 62), ``structure`` (dense couplings from compact forms) and ``streams`` (the
+couplings' random streams); their shared codes are in ``codes``."""
 
-from hyst.kernels import codes, drive, enumeration, relaxation, self_loop_search, structure
+from hyst.kernels import (
+    codes,
+    drive,
+    enumeration,
+    relaxation,
+    self_loop_search,
+    streams,
+    structure,
+)
 
-__all__ = ["codes", "drive", "enumeration", "relaxation", "self_loop_search", "structure"]
+__all__ = [
+    "codes",
+    "drive",
+    "enumeration",
+    "relaxation",
+    "self_loop_search",
+    "streams",
+    "structure",
+]

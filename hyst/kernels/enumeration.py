@@ -295,8 +295,20 @@ def map_has_cycle(rule, hp, hm, F, hplus, hminus, nxt, pid):
 
 @jit(parallel=True)
 def enumerate_observables(
-    hp, hm, c, transposed, starts, rule, what, out, gapf, hist_L, hist_ne, l4_state, l4_mask,
-    l4_count
+    hp,
+    hm,
+    c,
+    transposed,
+    starts,
+    rule,
+    what,
+    out,
+    gapf,
+    hist_L,
+    hist_ne,
+    l4_state,
+    l4_mask,
+    l4_count,
 ):
     """Per-sample observables of a batch of small systems (all 2^N states).
 
@@ -333,8 +345,20 @@ def enumerate_observables(
 
 @jit
 def enumerate_observables_serial(
-    hp, hm, c, transposed, starts, rule, what, out, gapf, hist_L, hist_ne, l4_state, l4_mask,
-    l4_count
+    hp,
+    hm,
+    c,
+    transposed,
+    starts,
+    rule,
+    what,
+    out,
+    gapf,
+    hist_L,
+    hist_ne,
+    l4_state,
+    l4_mask,
+    l4_count,
 ):
     """``enumerate_observables`` on the calling thread only (for thread pools)."""
     for b in range(hist_L.shape[0]):
@@ -359,8 +383,21 @@ def enumerate_observables_serial(
 
 @jit
 def enumerate_block(
-    b, hp, hm, c, transposed, starts, rule, what, out, gapf, hist_L, hist_ne, l4_state, l4_mask,
-    l4_count
+    b,
+    hp,
+    hm,
+    c,
+    transposed,
+    starts,
+    rule,
+    what,
+    out,
+    gapf,
+    hist_L,
+    hist_ne,
+    l4_state,
+    l4_mask,
+    l4_count,
 ):
     """Samples b, b + blocks, b + 2 blocks, ... of ``enumerate_observables``."""
     n, N = hp.shape

@@ -29,9 +29,13 @@ def sfc64_step(a, b, c, w):
     """One SFC64 step from the state (a, b, c, counter w), all uint64: the next state and
     the raw output, (a, b, c, w, x)."""
     x = a + b + w
-    return b ^ (b >> np.uint64(11)), c + (c << np.uint64(3)), (
-        (c << np.uint64(24)) | (c >> np.uint64(40))
-    ) + x, w + np.uint64(1), x
+    return (
+        b ^ (b >> np.uint64(11)),
+        c + (c << np.uint64(3)),
+        ((c << np.uint64(24)) | (c >> np.uint64(40))) + x,
+        w + np.uint64(1),
+        x,
+    )
 
 
 @jit
@@ -69,7 +73,7 @@ def mulhi64(x, y):
 def fill_uniform(keys, low, span, out):
     """out[k, :] = integers uniform on [low, low + span − 1], from the stream of keys[k].
 
-    keys: (n, 3) uint64; span: the number of values, 1 <= span <= 2^63; out: (n, m) int64.
+    keys: (n, 3) uint64; span: the number of values, 1 <= span < 2^63; out: (n, m) int64.
     Lemire's method: v = high64(x · span), rejecting x when low64(x · span) falls below
     2^64 mod span (exactly uniform; a rejection has probability < span / 2^64).
     """
