@@ -179,12 +179,9 @@ class Systems:
         them; the array the form does not use is an empty placeholder of the right rank."""
         n = self.samples
         if self.form == "dense":
-            c = self._couplings
-            ct = c.transpose(0, 2, 1)
-            if not c.flags.c_contiguous and ct.flags.c_contiguous:
-                # drawn in the kernels' layout (ct[k][j, i] = c_ij): read in place, no copy
-                return FORM_DENSE_T, ct, np.zeros((n, 0), np.int64)
-            return FORM_CODES["dense"], np.ascontiguousarray(c), np.zeros((n, 0), np.int64)
+            transposed, c = self.dense_operand()  # drawn in the kernels' layout: no copy
+            form = FORM_DENSE_T if transposed else FORM_CODES["dense"]
+            return form, c, np.zeros((n, 0), np.int64)
         return FORM_CODES[self.form], np.zeros((n, 0, 0), np.int64), self.packed
 
     def __getitem__(self, index) -> Systems:
