@@ -13,6 +13,7 @@ import numpy as np
 from numba import prange
 
 from hyst._numba import jit
+from hyst.kernels import columns
 from hyst.kernels.codes import (
     AV_L,
     AV_N_E,
@@ -29,6 +30,7 @@ from hyst.kernels.codes import (
     CY_PREPARED,
     CY_TIES,
     CY_TRANSIENT,
+    FORM_COLUMNS,
     INF,
     LOOP_C_KL,
     LOOP_C_LK,
@@ -55,6 +57,7 @@ from hyst.kernels.codes import (
     RELAX_L,
     RELAX_N_E,
     RELAX_TIES,
+    RULE_0,
     RULE_1,
     RULE_2,
     SAT_EVENTS,
@@ -142,6 +145,11 @@ def prepared_system(k, hp, hm, form, c, d, starts):
 @jit
 def avalanche_one(k, hp, hm, form, c, d, starts, rule, out):
     """Sample k of ``avalanche_batch``."""
+    if form == FORM_COLUMNS and (
+        rule == RULE_0 or rule == RULE_1
+    ):  # sorted keys and bitsets, O(N/64) a flip
+        columns.avalanche_one(k, hp, hm, d, starts, rule, out)
+        return
     oc, s, neg, f, res, ws, ct, dk = prepared_system(k, hp, hm, form, c, d, starts)
     _avalanche_after(oc, s, neg, f, hp[k], hm[k], form, ct, dk, rule, ws, res, out[k])
 
@@ -239,6 +247,9 @@ def cyclic_drive_batch_serial(hp, hm, form, c, d, starts, rule, max_cycles, out,
 @jit
 def cyclic_drive_one(k, hp, hm, form, c, d, starts, rule, max_cycles, out, umax):
     """Sample k of ``cyclic_drive_batch``."""
+    if form == FORM_COLUMNS and (rule == RULE_0 or rule == RULE_1):
+        columns.cyclic_drive_one(k, hp, hm, d, starts, rule, max_cycles, out, umax)
+        return
     oc, s, neg, f, res, ws, ct, dk = prepared_system(k, hp, hm, form, c, d, starts)
     umax[k] = _cyclic_after(
         oc, s, neg, f, hp[k], hm[k], form, ct, dk, rule, max_cycles, ws, res, out[k]
@@ -353,6 +364,9 @@ def avalanche_cyclic_batch_serial(
 @jit
 def avalanche_cyclic_one(k, hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax):
     """Sample k of ``avalanche_cyclic_batch``: the avalanche runs on a copy of S0."""
+    if form == FORM_COLUMNS and (rule == RULE_0 or rule == RULE_1):
+        columns.avalanche_cyclic_one(k, hp, hm, d, starts, rule, max_cycles, av_out, cy_out, umax)
+        return
     oc, s, neg, f, res, ws, ct, dk = prepared_system(k, hp, hm, form, c, d, starts)
     hpk, hmk = hp[k], hm[k]
     s0, neg0, f0, res0 = s.copy(), neg.copy(), f.copy(), res.copy()
