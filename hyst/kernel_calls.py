@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from hyst.kernels import codes, drive, enumeration, roundoff, self_loop_search
+from hyst.kernels import codes, drive, enumeration, first_loops, roundoff, self_loop_search
 from hyst.model import Systems, rule_code
 
 #: Distinct L = 4 self-loops of two elements recorded per system (the count is always exact).
@@ -228,9 +228,9 @@ def saturated_loop_batch(
 def first_loops_batch(systems: Systems, rule, *, parallel: bool = True) -> Columns:
     """The first self-loop of each main branch of the saturated loop (any N):
     ``codes.MECH_LOOP_COLUMNS`` per system and branch (n, 2), the mapped counterpart of the
-    serial chains' mechanical simulation (``drive.first_loops_batch``)."""
+    serial chains' mechanical simulation (``first_loops.first_loops_batch``)."""
     out = np.zeros((systems.samples, 2, len(codes.MECH_LOOP_COLUMNS)), np.int64)
-    kernel = drive.first_loops_batch if parallel else drive.first_loops_batch_serial
+    kernel = first_loops.first_loops_batch if parallel else first_loops.first_loops_batch_serial
     kernel(systems.h_plus, systems.h_minus, *systems.kernel_operands(), rule_code(rule), out)
     return Columns(out, codes.MECH_LOOP_COLUMNS)
 

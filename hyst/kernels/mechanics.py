@@ -306,7 +306,7 @@ def saturated_loop_batch(xm, xp, d, p, D, rule, out):
 
     out[k, branch] = ``codes.MECH_LOOP_COLUMNS``, branch 0 from all −1 up to
     all +1, branch 1 back down; the hysteron counterpart is
-    ``hyst.kernels.drive.first_loops_batch``.
+    ``hyst.kernels.first_loops.first_loops_batch``.
     """
     for k in prange(xm.shape[0]):
         saturated_loop_one(k, xm, xp, d, p, D, rule, out)
