@@ -440,32 +440,16 @@ def cyclic_after(oc, cs, hpk, hmk, dk, rule, max_cycles, log, res, o):
     cycles = 1
     while outcome == UNDEFINED:
         h = state_hash(cs)
-        for a in range(nsnap):
-            if hashes[a] == h:
-                same = True
-                for i in range(N):
-                    if snaps[a, i] != s[i]:
-                        same = False
-                        break
-                if same:
-                    outcome = ORBIT
-                    o[CY_TRANSIENT] = a
-                    o[CY_PERIOD] = nsnap - a
-                    break
-        if outcome != UNDEFINED:
+        a = generic.earlier_visit(snaps, hashes, nsnap, s, h)
+        if a >= 0:
+            outcome = ORBIT
+            o[CY_TRANSIENT] = a
+            o[CY_PERIOD] = nsnap - a
             break
         if nsnap >= max_cycles:
             outcome = NOT_CONVERGED
             break
-        if nsnap >= snaps.shape[0]:
-            ns = np.empty((2 * nsnap, N), np.int8)
-            ns[:nsnap] = snaps[:nsnap]
-            snaps = ns
-            nh = np.empty(2 * nsnap, np.uint64)
-            nh[:nsnap] = hashes[:nsnap]
-            hashes = nh
-        snaps[nsnap] = s
-        hashes[nsnap] = h
+        snaps, hashes = generic.store_visit(snaps, hashes, nsnap, s, h)
         nsnap += 1
         oc = _sweep(cs, 1, Umax, rule, hpk, hmk, dk, log, res, acc)
         if oc == STABLE:

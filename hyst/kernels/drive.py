@@ -76,8 +76,8 @@ from hyst.kernels.codes import (
 )
 from hyst.kernels.relaxation import (
     coupling,
+    earlier_visit,
     flip,
-    grow,
     init_fields,
     next_down,
     next_up,
@@ -85,6 +85,7 @@ from hyst.kernels.relaxation import (
     relax_event,
     scan,
     state_hash,
+    store_visit,
     system_state,
     system_view,
     transpose_buffer,
@@ -302,30 +303,16 @@ def _cyclic_after(oc, s, neg, f, hpk, hmk, form, ct, dk, rule, max_cycles, ws, r
     cycles = 1
     while outcome == UNDEFINED:
         h = state_hash(neg, keys)
-        for a in range(nsnap):
-            if hashes[a] == h:
-                same = True
-                for i in range(N):
-                    if snaps[a, i] != s[i]:
-                        same = False
-                        break
-                if same:
-                    outcome = ORBIT
-                    o[CY_TRANSIENT] = a
-                    o[CY_PERIOD] = nsnap - a
-                    break
-        if outcome != UNDEFINED:
+        a = earlier_visit(snaps, hashes, nsnap, s, h)
+        if a >= 0:
+            outcome = ORBIT
+            o[CY_TRANSIENT] = a
+            o[CY_PERIOD] = nsnap - a
             break
         if nsnap >= max_cycles:
             outcome = NOT_CONVERGED
             break
-        if nsnap >= snaps.shape[0]:
-            ns = np.empty((2 * nsnap, N), np.int8)
-            ns[:nsnap] = snaps[:nsnap]
-            snaps = ns
-            hashes = grow(hashes, nsnap)
-        snaps[nsnap] = s
-        hashes[nsnap] = h
+        snaps, hashes = store_visit(snaps, hashes, nsnap, s, h)
         nsnap += 1
         oc = _sweep_up(s, neg, f, Umax, rule, hpk, hmk, form, ct, dk, ws, res, acc)
         if oc == STABLE:

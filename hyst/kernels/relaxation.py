@@ -297,6 +297,35 @@ def grow(a, n):
 
 
 @jit
+def earlier_visit(snaps, hashes, n, s, h):
+    """The index a < n of a stored state equal to s (its hash h compared first, then every
+    spin), or −1: the exact revisit test of the cyclic drive's states at U = 0."""
+    for a in range(n):
+        if hashes[a] == h:
+            same = True
+            for i in range(s.shape[0]):
+                if snaps[a, i] != s[i]:
+                    same = False
+                    break
+            if same:
+                return a
+    return -1
+
+
+@jit
+def store_visit(snaps, hashes, n, s, h):
+    """Store state s (hash h) at index n, doubling both arrays when full; returns them."""
+    if n >= snaps.shape[0]:
+        ns = np.empty((2 * n, s.shape[0]), np.int8)
+        ns[:n] = snaps[:n]
+        snaps = ns
+        hashes = grow(hashes, n)
+    snaps[n] = s
+    hashes[n] = h
+    return snaps, hashes
+
+
+@jit
 def _finish(out, flips, steps, race, ties, L, n_e, e1, e2):
     out[RELAX_FLIPS] = flips
     out[RELAX_STEPS] = steps
