@@ -81,6 +81,7 @@ from hyst.kernels.relaxation import (
     init_fields,
     next_down,
     next_up,
+    next_up_down,
     relax,
     relax_event,
     scan,
@@ -451,17 +452,22 @@ def _returns(
     r_s,
     r_neg,
     r_f,
+    back,
 ):
     """The return from the turning point (s, neg, f) of a main branch: the field is reversed
     and the state driven back for at most ``events`` transitions (a copy; the branch state is
-    left alone). A transition that does not end stable is recorded and ends the return."""
+    left alone). A transition that does not end stable is recorded and ends the return.
+    ``back``: the turning point's switching field against the drive, (H, element, tie) of
+    ``next_down`` (up branch) or ``next_up`` (down branch)."""
     for i in range(s.shape[0]):
         r_s[i] = s[i]
         r_neg[i] = neg[i]
         r_f[i] = f[i]
     source = SOURCE_RETURN_UP if direction > 0 else SOURCE_RETURN_DOWN
-    for _q in range(events):
-        if direction > 0:
+    for q in range(events):
+        if q == 0:
+            Hr, cr, tie = back
+        elif direction > 0:
             Hr, cr, tie = next_down(r_neg, r_f, hm)
         else:
             Hr, cr, tie = next_up(r_neg, r_f, hp)
@@ -521,15 +527,22 @@ def saturated_loop_one(k, hp, hm, form, c, d, rule, return_events, max_loops, su
         while True:
             known = -1  # the event's first flip, when the switching field names it alone
             if stable:
-                if direction > 0:
-                    Hc, crit, tie = next_up(neg, f, hpk)
+                turning = event > 0 and return_events > 0
+                if turning:  # both switching fields of the turning point, in one go
+                    up, down = next_up_down(neg, f, hpk, hmk)
+                    ahead, back = (up, down) if direction > 0 else (down, up)
+                elif direction > 0:
+                    ahead = next_up(neg, f, hpk)
+                    back = ahead
                 else:
-                    Hc, crit, tie = next_down(neg, f, hmk)
+                    ahead = next_down(neg, f, hmk)
+                    back = ahead
+                Hc, crit, tie = ahead
                 known = -1 if tie else crit
                 if crit < 0:
                     so[SAT_SATURATED] += 1
                     break
-                if event > 0 and return_events > 0:
+                if turning:
                     n = _returns(
                         direction,
                         event,
@@ -551,6 +564,7 @@ def saturated_loop_one(k, hp, hm, form, c, d, rule, return_events, max_loops, su
                         r_s,
                         r_neg,
                         r_f,
+                        back,
                     )
             oc = relax_event(known, s, neg, f, Hc, direction, rule, hpk, hmk, form, ct, dk, ws, res)
             so[SAT_EVENTS] += 1

@@ -231,6 +231,32 @@ def next_down(neg, f, hm):
     return best, arg, count > 1
 
 
+@jit
+def next_up_down(neg, f, hp, hm):
+    """``next_up(neg, f, hp)`` and ``next_down(neg, f, hm)`` together, in two passes
+    instead of four (a turning point of the saturated loop asks both)."""
+    N = neg.shape[0]
+    lo = INF
+    hi = -INF
+    for i in range(N):
+        lo = min(lo, hp[i] - f[i] + (neg[i] & INF))
+        hi = max(hi, hm[i] - f[i] - (~neg[i] & INF))
+    arg_u = N
+    count_u = 0
+    arg_d = N
+    count_d = 0
+    for i in range(N):
+        hit_u = hp[i] - f[i] + (neg[i] & INF) == lo
+        arg_u = min(arg_u, i if hit_u else N)
+        count_u += hit_u
+        hit_d = hm[i] - f[i] - (~neg[i] & INF) == hi
+        arg_d = min(arg_d, i if hit_d else N)
+        count_d += hit_d
+    up = (INF, -1, False) if lo >= _NONE else (lo, arg_u, count_u > 1)
+    down = (-INF, -1, False) if hi <= -_NONE else (hi, arg_d, count_d > 1)
+    return up, down
+
+
 @jit(inline=True)
 def _margin(ng, f_i, hp_i, hm_i, Hc, eps):
     """Instability margin m_i (times two) of one element (ng = its up mask); unstable
@@ -240,31 +266,47 @@ def _margin(ng, f_i, hp_i, hm_i, Hc, eps):
     return (x ^ ng) - ng
 
 
+@jit(inline=True)
+def _choice(neg, f, Hc, eps, rule, hp, hm, n_u, zeros, bestm, last):
+    """The rule-0/1 answer of ``scan`` from its first pass: n_u unstable elements, ``zeros``
+    zero margins, the largest margin ``bestm`` and the last unstable index ``last``. With
+    one unstable element it is the choice (and no other margin can equal the largest, so
+    no tie); with more a second pass finds the first index attaining the largest margin
+    and how many do."""
+    if n_u == 0:
+        return n_u, np.int64(-1), zeros
+    if n_u == 1:
+        return n_u, last, zeros
+    N = neg.shape[0]
+    chosen = np.int64(N)
+    count = 0
+    for i in range(N):  # the first index with the largest margin, and how many have it
+        hit = _margin(neg[i], f[i], hp[i], hm[i], Hc, eps) == bestm
+        chosen = min(chosen, i if hit else N)
+        count += hit
+    if count > 1 and rule == RULE_1:  # equal largest margins: resolved by lowest index
+        zeros += 1
+    return n_u, chosen, zeros
+
+
 @jit
 def scan(neg, f, Hc, eps, rule, hp, hm, buf):
     """Unstable elements at (Hc, eps): returns (n_u, chosen, ties); rule 2 fills buf."""
     N = neg.shape[0]
     if rule == RULE_1 or rule == RULE_0:
-        # branch free: counts and the largest margin, then the first index attaining it
+        # branch free: counts, the largest margin and the last unstable index; then
+        # ``_choice`` (a second pass only when several elements are unstable)
         n_u = np.int64(0)
         zeros = np.int64(0)
         bestm = np.int64(0)
+        last = np.int64(-1)
         for i in range(N):
             m = _margin(neg[i], f[i], hp[i], hm[i], Hc, eps)
             n_u += m > 0
             zeros += m == 0
             bestm = max(bestm, m)
-        if n_u == 0:
-            return n_u, -1, zeros
-        chosen = N
-        count = 0
-        for i in range(N):  # the first index with the largest margin, and how many have it
-            hit = _margin(neg[i], f[i], hp[i], hm[i], Hc, eps) == bestm
-            chosen = min(chosen, i if hit else N)
-            count += hit
-        if count > 1 and rule == RULE_1:  # equal largest margins: resolved by lowest index
-            zeros += 1
-        return n_u, chosen, zeros
+            last = max(last, i if m > 0 else -1)
+        return _choice(neg, f, Hc, eps, rule, hp, hm, n_u, zeros, bestm, last)
     n_u = np.int64(0)
     ties = np.int64(0)
     chosen = -1
@@ -287,6 +329,42 @@ def scan(neg, f, Hc, eps, rule, hp, hm, buf):
     if tie and rule == RULE_1P:
         ties += 1
     return n_u, chosen, ties
+
+
+@jit
+def flip_scan(j, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, buf):
+    """``flip(j, ...)`` then ``scan(...)`` at (Hc, eps), with the same result bit for bit.
+
+    Under rules 0 and 1 with a coupling matrix or constant rows, the field update and the
+    scan's first pass are one loop over the elements (the relaxation's inner step: one
+    O(N) pass instead of two or three). Otherwise the two calls."""
+    if form == FORM_COLUMNS or (rule != RULE_0 and rule != RULE_1):
+        flip(j, s, neg, f, form, ct, d)
+        return scan(neg, f, Hc, eps, rule, hp, hm, buf)
+    s[j] = -s[j]
+    neg[j] = ~neg[j]
+    # Δf_i = two · row_i for i ≠ j: 2 s_j c_ij (matrix, c_jj = 0) or −2 s_j d_i (rows),
+    # with the new s_j; f_j is offset first so that the loop leaves it unchanged
+    if form == FORM_ROWS:
+        row = d
+        two = np.int64(-2) if s[j] > 0 else np.int64(2)
+    else:
+        row = ct[j]
+        two = np.int64(2) if s[j] > 0 else np.int64(-2)
+    f[j] -= two * row[j]
+    n_u = np.int64(0)
+    zeros = np.int64(0)
+    bestm = np.int64(0)
+    last = np.int64(-1)
+    for i in range(neg.shape[0]):
+        fi = f[i] + two * row[i]
+        f[i] = fi
+        m = _margin(neg[i], fi, hp[i], hm[i], Hc, eps)
+        n_u += m > 0
+        zeros += m == 0
+        bestm = max(bestm, m)
+        last = max(last, i if m > 0 else -1)
+    return _choice(neg, f, Hc, eps, rule, hp, hm, n_u, zeros, bestm, last)
 
 
 @jit
@@ -418,8 +496,7 @@ def relax_event(known, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
 @jit
 def _relax_after(chosen, ties, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
     """The relaxation from its first flip (of ``chosen``, with ``ties`` met before it)."""
-    flip(chosen, s, neg, f, form, ct, d)
-    n_u, second, t = scan(neg, f, Hc, eps, rule, hp, hm, ws[1])
+    n_u, second, t = flip_scan(chosen, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws[1])
     if n_u == 0:
         _finish(out, 1, 1, 0, ties + t, 0, 0, -1, -1)
         return STABLE
@@ -467,11 +544,12 @@ def _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, first, t
     tkeys[slot] = h
     tstep[slot] = steps
     nent += 1
+    n_u, chosen, t = scanned  # the scan of the current state, when ``have``
+    have = first >= 0
     while True:
-        if first >= 0 and steps == 1:
-            n_u, chosen, t = scanned
-        else:
+        if not have:
             n_u, chosen, t = scan(neg, f, Hc, eps, rule, hp, hm, buf)
+        have = False
         ties += t
         if steps > 0 and n_u > 1:
             race = 1
@@ -494,11 +572,13 @@ def _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, first, t
                 nlog += 1
             flips += n_u
         else:
-            flip(chosen, s, neg, f, form, ct, d)
-            h ^= keys[chosen]
+            j = chosen  # flipped, and the new state scanned in the same pass
+            n_u, chosen, t = flip_scan(j, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, buf)
+            have = True
+            h ^= keys[j]
             if nlog >= log.shape[0]:
                 log = grow(log, nlog)
-            log[nlog] = chosen
+            log[nlog] = j
             nlog += 1
             flips += 1
         steps += 1
