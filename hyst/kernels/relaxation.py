@@ -192,6 +192,18 @@ def flip(j, s, neg, f, form, ct, d):
 _NONE = np.int64(2**60)
 
 
+@jit(inline=True)
+def _up_key(ng, f_i, hp_i):
+    """H_i^+ of one element with up mask ng, pushed up by INF if it is up (branch free)."""
+    return hp_i - f_i + (ng & INF)
+
+
+@jit(inline=True)
+def _down_key(ng, f_i, hm_i):
+    """H_i^− of one element with up mask ng, pushed down by INF if it is down."""
+    return hm_i - f_i - (~ng & INF)
+
+
 @jit
 def next_up(neg, f, hp):
     """(H^+(S), critical element, tie) over elements with s_i = −1; (INF, −1) if none.
@@ -201,13 +213,13 @@ def next_up(neg, f, hp):
     N = neg.shape[0]
     best = INF
     for i in range(N):
-        best = min(best, hp[i] - f[i] + (neg[i] & INF))
+        best = min(best, _up_key(neg[i], f[i], hp[i]))
     if best >= _NONE:
         return INF, -1, False
     arg = N
     count = 0
     for i in range(N):  # the first index attaining the minimum, and how many do
-        hit = hp[i] - f[i] + (neg[i] & INF) == best
+        hit = _up_key(neg[i], f[i], hp[i]) == best
         arg = min(arg, i if hit else N)
         count += hit
     return best, arg, count > 1
@@ -219,13 +231,13 @@ def next_down(neg, f, hm):
     N = neg.shape[0]
     best = -INF
     for i in range(N):
-        best = max(best, hm[i] - f[i] - (~neg[i] & INF))
+        best = max(best, _down_key(neg[i], f[i], hm[i]))
     if best <= -_NONE:
         return -INF, -1, False
     arg = N
     count = 0
     for i in range(N):
-        hit = hm[i] - f[i] - (~neg[i] & INF) == best
+        hit = _down_key(neg[i], f[i], hm[i]) == best
         arg = min(arg, i if hit else N)
         count += hit
     return best, arg, count > 1
@@ -239,17 +251,17 @@ def next_up_down(neg, f, hp, hm):
     lo = INF
     hi = -INF
     for i in range(N):
-        lo = min(lo, hp[i] - f[i] + (neg[i] & INF))
-        hi = max(hi, hm[i] - f[i] - (~neg[i] & INF))
+        lo = min(lo, _up_key(neg[i], f[i], hp[i]))
+        hi = max(hi, _down_key(neg[i], f[i], hm[i]))
     arg_u = N
     count_u = 0
     arg_d = N
     count_d = 0
     for i in range(N):
-        hit_u = hp[i] - f[i] + (neg[i] & INF) == lo
+        hit_u = _up_key(neg[i], f[i], hp[i]) == lo
         arg_u = min(arg_u, i if hit_u else N)
         count_u += hit_u
-        hit_d = hm[i] - f[i] - (~neg[i] & INF) == hi
+        hit_d = _down_key(neg[i], f[i], hm[i]) == hi
         arg_d = min(arg_d, i if hit_d else N)
         count_d += hit_d
     up = (INF, -1, False) if lo >= _NONE else (lo, arg_u, count_u > 1)
@@ -264,6 +276,13 @@ def _margin(ng, f_i, hp_i, hm_i, Hc, eps):
     thr = (hp_i & ~ng) | (hm_i & ng)
     x = 2 * (Hc - thr + f_i) + eps
     return (x ^ ng) - ng
+
+
+@jit(inline=True)
+def _count(m, i, n_u, zeros, bestm, last):
+    """Add element i's margin m to the first pass of a rule-0/1 scan: (unstable count,
+    zero margins, largest margin, last unstable index)."""
+    return n_u + (m > 0), zeros + (m == 0), max(bestm, m), max(last, i if m > 0 else -1)
 
 
 @jit(inline=True)
@@ -302,10 +321,7 @@ def scan(neg, f, Hc, eps, rule, hp, hm, buf):
         last = np.int64(-1)
         for i in range(N):
             m = _margin(neg[i], f[i], hp[i], hm[i], Hc, eps)
-            n_u += m > 0
-            zeros += m == 0
-            bestm = max(bestm, m)
-            last = max(last, i if m > 0 else -1)
+            n_u, zeros, bestm, last = _count(m, i, n_u, zeros, bestm, last)
         return _choice(neg, f, Hc, eps, rule, hp, hm, n_u, zeros, bestm, last)
     n_u = np.int64(0)
     ties = np.int64(0)
@@ -360,10 +376,7 @@ def flip_scan(j, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, buf):
         fi = f[i] + two * row[i]
         f[i] = fi
         m = _margin(neg[i], fi, hp[i], hm[i], Hc, eps)
-        n_u += m > 0
-        zeros += m == 0
-        bestm = max(bestm, m)
-        last = max(last, i if m > 0 else -1)
+        n_u, zeros, bestm, last = _count(m, i, n_u, zeros, bestm, last)
     return _choice(neg, f, Hc, eps, rule, hp, hm, n_u, zeros, bestm, last)
 
 
