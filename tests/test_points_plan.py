@@ -44,6 +44,8 @@ def test_every_point_is_in_one_job_and_jobs_respect_their_limits(preset):
             assert f"-and{len(classes) - 1}more-" in name
         first = specs[0].point
         assert name.startswith(f"{first.couplings}-{first.spans}-rule{first.rule}")
+        # jobs of large systems are the long ones: scheduled first
+        assert job.long == (first.N > ENUMERATION_MAX_N), name
         for s in specs:
             assert s.key() not in owners, f"{s.key()} in {owners.get(s.key())} and {name}"
             owners[s.key()] = name
@@ -102,3 +104,35 @@ def test_packing_changes_no_result(tmp_path):
             {s: content_hash(collect(s, config["studies"][s], config, results)) for s in "ab"}
         )
     assert all(h == hashes[0] for h in hashes)
+
+
+@pytest.mark.parametrize("preset", ["quick.yaml", "config.yaml"])
+def test_long_jobs_pattern_matches_exactly_the_long_jobs(preset):
+    """The workflow's constraint for rule ``points_long``: every long job's name in full,
+    no other job's name, no prefix or extension of one."""
+    import re
+
+    p = plan(load(CONFIGS / preset))
+    pattern = re.compile(p.long_jobs_pattern("points"))
+    jobs = p.jobs["points"]
+    long = {n for n, j in jobs.items() if j.long}
+    assert long and long != set(jobs)  # both kinds occur in the presets
+    for name in jobs:
+        assert bool(pattern.fullmatch(name)) == (name in long), name
+    for name in long:
+        assert not pattern.fullmatch(name[:-1]) and not pattern.fullmatch(name + "0")
+
+
+def test_long_jobs_pattern_without_long_jobs_matches_nothing():
+    import re
+
+    config = load(CONFIGS / "quick.yaml")
+    config["studies"] = {
+        n: s
+        for n, s in config["studies"].items()
+        if s.get("kind", "points") == "points" and max(s["N"]) <= ENUMERATION_MAX_N
+    }
+    p = plan(config)
+    assert p.jobs["points"] and not any(j.long for j in p.jobs["points"].values())
+    pattern = re.compile(p.long_jobs_pattern("points"))
+    assert not any(pattern.fullmatch(n) for n in [*p.jobs["points"], "", "x"])

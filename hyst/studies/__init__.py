@@ -11,6 +11,7 @@ and its tests; nothing else names kinds or studies.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -62,6 +63,12 @@ class Plan:
 
     def job(self, kind: str, name: str) -> Job:
         return self.jobs[kind][name]
+
+    def long_jobs_pattern(self, kind: str) -> str:
+        """A regular expression matching exactly the names of ``kind``'s long jobs
+        (:attr:`Job.long`; nothing when there are none): a workflow wildcard constraint."""
+        names = sorted(re.escape(n) for n, j in self.jobs[kind].items() if j.long)
+        return "(?:" + ("|".join(names) if names else "(?!)") + ")"  # (?!) matches nothing
 
 
 def plan(config: dict) -> Plan:

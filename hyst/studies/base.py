@@ -34,11 +34,17 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Job:
-    """One job of a kind: a name (file-system safe) and the payload it computes."""
+    """One job of a kind: a name (file-system safe) and the payload it computes.
+
+    ``long``: a scheduling hint, never part of the result. Long jobs are started before
+    the others (the workflow gives them a higher Snakemake priority), so that on a few
+    cores the short jobs fill the end of a run instead of one long job running alone.
+    """
 
     kind: str
     name: str
     payload: dict
+    long: bool = False
 
 
 class StudyKind(ABC):

@@ -387,18 +387,21 @@ class PointsKind(StudyKind):
             specs.sort(key=lambda s: (s.point.N, s.point.NJ0, s.samples, s.groups, s.key()))
             for i in range(0, len(specs), size):
                 chunks[key[3]].append((key[:3], specs[i : i + size]))
+        # Jobs of large systems hold few, long chunks (the longest, N = 1024 with the
+        # saturated loop at any H, runs 20 minutes on one core): they are marked long and
+        # start first, so that the short enumeration jobs fill the end of a run.
         packed = []
-        for stream in chunks.values():
+        for large, stream in chunks.items():
             current: list[tuple[tuple, list]] = []
             for chunk in stream:
                 if current and sum(len(c[1]) for c in current) + len(chunk[1]) > size:
-                    packed.append(current)
+                    packed.append((large, current))
                     current = []
                 current.append(chunk)
             if current:
-                packed.append(current)
+                packed.append((large, current))
         jobs, owner = {}, {}
-        for group in packed:
+        for large, group in packed:
             members = [s for _key, specs in group for s in specs]
             Ns = sorted({s.point.N for s in members})
             label = f"N{Ns[0]}" if len(Ns) == 1 else f"N{Ns[0]}-{Ns[-1]}"
@@ -407,7 +410,8 @@ class PointsKind(StudyKind):
             more = f"-and{classes_in - 1}more" if classes_in > 1 else ""
             digest = seeds.digest([s.key() for s in members], 10)
             job_name = f"{couplings}-{spans}-rule{rule}{more}-{label}-{digest}"
-            jobs[job_name] = Job(self.name, job_name, {"points": [s.identity() for s in members]})
+            payload = {"points": [s.identity() for s in members]}
+            jobs[job_name] = Job(self.name, job_name, payload, long=large)
             for s in members:
                 owner[s.key()] = job_name
         needs = {

@@ -23,3 +23,14 @@ rule points:
         f"{RESULTS}/benchmarks/points/{{job}}.tsv"
     script:
         "../scripts/run_job.py"
+
+
+# The jobs the plan marks long (hyst.studies.base.Job.long) start before the others: the
+# same rule with a higher priority, for their names alone.
+use rule points as points_long with:
+    wildcard_constraints:
+        job=PLAN.long_jobs_pattern("points"),
+    priority: 1
+
+
+ruleorder: points_long > points
