@@ -7,6 +7,7 @@ packed two ways).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -110,8 +111,6 @@ def test_packing_changes_no_result(tmp_path):
 def test_long_jobs_pattern_matches_exactly_the_long_jobs(preset):
     """The workflow's constraint for rule ``points_long``: every long job's name in full,
     no other job's name, no prefix or extension of one."""
-    import re
-
     p = plan(load(CONFIGS / preset))
     pattern = re.compile(p.long_jobs_pattern("points"))
     jobs = p.jobs["points"]
@@ -124,8 +123,6 @@ def test_long_jobs_pattern_matches_exactly_the_long_jobs(preset):
 
 
 def test_long_jobs_pattern_without_long_jobs_matches_nothing():
-    import re
-
     config = load(CONFIGS / "quick.yaml")
     config["studies"] = {
         n: s

@@ -391,17 +391,17 @@ class PointsKind(StudyKind):
         # saturated loop at any H, runs 20 minutes on one core): they are marked long and
         # start first, so that the short enumeration jobs fill the end of a run.
         packed = []
-        for large, stream in chunks.items():
+        for stream in chunks.values():
             current: list[tuple[tuple, list]] = []
             for chunk in stream:
                 if current and sum(len(c[1]) for c in current) + len(chunk[1]) > size:
-                    packed.append((large, current))
+                    packed.append(current)
                     current = []
                 current.append(chunk)
             if current:
-                packed.append((large, current))
+                packed.append(current)
         jobs, owner = {}, {}
-        for large, group in packed:
+        for group in packed:
             members = [s for _key, specs in group for s in specs]
             Ns = sorted({s.point.N for s in members})
             label = f"N{Ns[0]}" if len(Ns) == 1 else f"N{Ns[0]}-{Ns[-1]}"
@@ -411,7 +411,8 @@ class PointsKind(StudyKind):
             digest = seeds.digest([s.key() for s in members], 10)
             job_name = f"{couplings}-{spans}-rule{rule}{more}-{label}-{digest}"
             payload = {"points": [s.identity() for s in members]}
-            jobs[job_name] = Job(self.name, job_name, payload, long=large)
+            long = Ns[-1] > ENUMERATION_MAX_N  # a job never mixes the two cost classes
+            jobs[job_name] = Job(self.name, job_name, payload, long=long)
             for s in members:
                 owner[s.key()] = job_name
         needs = {
