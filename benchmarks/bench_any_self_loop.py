@@ -28,16 +28,16 @@ import time
 import numba
 import numpy as np
 
-from hyst import kernel_calls
-from hyst.ensembles import sample_systems
 from hyst.kernels import codes
-from hyst.sampler import Point, sample_point
+from hyst.model import batch
+from hyst.model.ensembles import sample_systems
+from hyst.sampling.sampler import Point, sample_point
 
 PAPER_NJ0 = [float(x) for x in 10.0 ** (np.arange(13) / 4 - 1)]
 
 
 def search_self_loops(systems, rule, parallel):
-    return kernel_calls.any_self_loop_batch(systems, rule, parallel=parallel)
+    return batch.any_self_loop_batch(systems, rule, parallel=parallel)
 
 
 def psl(point, samples):
@@ -72,7 +72,7 @@ def enumeration_rate(couplings, spans, N, NJ0, rule, n, seconds):
     sy = sample_systems(couplings, spans, N, NJ0, n, np.random.default_rng(1))
 
     def run(k):
-        kernel_calls.enumerate_batch(
+        batch.enumerate_batch(
             sy[:k], np.zeros(k, np.int64), rule, codes.WHAT_TRANSITIONS, parallel=False
         )
 

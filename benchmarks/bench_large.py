@@ -24,9 +24,9 @@ import time
 import numba
 import numpy as np
 
-from hyst._numba import jit
-from hyst.ensembles import sample_systems
 from hyst.kernels import drive, relaxation
+from hyst.kernels.jit import jit
+from hyst.model.ensembles import sample_systems
 
 
 @jit

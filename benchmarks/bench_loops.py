@@ -17,8 +17,8 @@ import time
 
 import numpy as np
 
-from hyst.loops import cells
-from hyst.loops import structures as S
+from hyst.combinatorics import cells
+from hyst.combinatorics import structures as S
 
 
 def _cell(text):

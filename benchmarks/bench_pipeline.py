@@ -24,8 +24,8 @@ from dataclasses import replace
 import numba
 import yaml
 
-from hyst.config import validate
-from hyst.sampler import sample_point
+from hyst.pipeline.config import validate
+from hyst.sampling.sampler import sample_point
 from hyst.studies import KINDS, Job, plan
 from hyst.studies.points import PointSpec
 

@@ -22,20 +22,20 @@ import time
 import numba
 import numpy as np
 
-from hyst import kernel_calls
-from hyst.ensembles import sample_systems
 from hyst.kernels import codes
+from hyst.model import batch
+from hyst.model.ensembles import sample_systems
 
 
 def _enum(sy, starts, what, threads):
     """The enumeration kernel on ``threads`` numba threads (1: the serial twin)."""
     numba.set_num_threads(threads)
-    return kernel_calls.enumerate_batch(sy, starts, "1", what, parallel=threads > 1).columns
+    return batch.enumerate_batch(sy, starts, "1", what, parallel=threads > 1).columns
 
 
 def _all(sy, starts, spins, threads):
     out = _enum(sy, starts, codes.WHAT_ALL, threads)
-    kernel_calls.cyclic_drive_batch(sy, spins, "1", 100_000, parallel=threads > 1)
+    batch.cyclic_drive_batch(sy, spins, "1", 100_000, parallel=threads > 1)
     return out
 
 

@@ -6,21 +6,19 @@ asymmetric couplings the dynamics can be trapped in *self-loops*: cycles of
 unstable states. This package samples interaction ensembles and measures gaps,
 self-loops, race conditions, avalanches and cyclic response exactly.
 
-The layout (rooms and seams) is described in docs/architecture.md.
+The package tree is the layer table (docs/architecture.md): each subpackage belongs to one
+layer and imports only from the layers below it (``lint-imports`` checks it).
 """
 
-#: The release, as in pyproject.toml.
-RELEASE = "0.2.0"
+from hyst._version import RELEASE
 
 
 def __getattr__(name: str):
-    """``__version__``: the release plus a fingerprint of the package's source, so it changes
-    whenever the code does (PEP 440 local version label). Computed on first use, so that
-    importing hyst costs nothing for it."""
     if name == "__version__":
-        from hyst.fingerprint import source_fingerprint
+        from hyst import _version
 
-        version = f"{RELEASE}+src.{source_fingerprint(['hyst'])[:10]}"
-        globals()["__version__"] = version
-        return version
+        return _version.__version__
     raise AttributeError(f"module 'hyst' has no attribute {name!r}")
+
+
+__all__ = ["RELEASE", "__version__"]

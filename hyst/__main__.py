@@ -1,5 +1,5 @@
 import sys
 
-from hyst.cli import main
+from hyst.cli.main import main
 
 sys.exit(main())

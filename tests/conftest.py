@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from hyst import kernel_calls  # noqa: E402
 from hyst.kernels import codes  # noqa: E402
-from hyst.model import Systems  # noqa: E402
+from hyst.model import batch  # noqa: E402
+from hyst.model.systems import Systems  # noqa: E402
 
 settings.register_profile(
     "hyst", deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow]
@@ -26,7 +26,7 @@ def run_enumeration(systems: Systems, rule="1", starts=None, what=codes.WHAT_ALL
     n = systems.samples
     if starts is None:
         starts = np.zeros(n, np.int64)
-    out = kernel_calls.enumerate_batch(systems, starts, rule, what, l4_per_system=K)
+    out = batch.enumerate_batch(systems, starts, rule, what, l4_per_system=K)
     cols = {name: out.columns[name] for name in out.columns.names}
     cols["gap_fraction"] = out.gap_fraction
     cols["hist_L"] = out.loop_length_hist

@@ -531,7 +531,7 @@ def test_curve_saturating_below_the_cut_is_not_fitted_on_its_plateau():
 def test_captions_quote_rule_independent_exponents_once():
     """P_g^0 is the same data under every rule (the rules see the same systems): quoted
     once; P_sl differs between rules: quoted per rule; a non-pooled exponent says why."""
-    from hyst.report import exponents
+    from hyst.plotting.captions import exponents
 
     rules = ("0", "1", "1p", "2")
     gap = make_study(power_law(4.0, amp=1e-3), name="gap_probability_at_zero", rules=("1",))

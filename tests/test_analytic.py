@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from conftest import run_enumeration
 
-from hyst.ensembles import sample_systems
 from hyst.kernels import codes
-from hyst.model import Systems
+from hyst.model.ensembles import sample_systems
+from hyst.model.systems import Systems
 
 ZERO = codes.WHAT_ZERO_FIELD
 TRANS = codes.WHAT_TRANSITIONS

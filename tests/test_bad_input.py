@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hyst.cli import main
-from hyst.config import validate
+from hyst.cli.main import main
+from hyst.pipeline.config import validate
 
 REPO = Path(__file__).resolve().parents[1]
 

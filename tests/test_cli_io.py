@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from hyst.cli import main
-from hyst.io import provenance_matches, read_dataset, write_dataset
-from hyst.sampler import Point, chunk_size, resolve_groups, sample_point
-from hyst.statistics import tally_to_dataset
+from hyst.cli.main import main
+from hyst.provenance.files import provenance_matches, read_dataset, write_dataset
+from hyst.sampling.sampler import Point, chunk_size, resolve_groups, sample_point
+from hyst.sampling.tallies import tally_to_dataset
 from hyst.studies.points import PointSpec
 
 ARGS = [

@@ -4,7 +4,7 @@ import subprocess
 import sys
 import time
 
-from hyst.cli import main
+from hyst.cli.main import main
 
 
 def test_config_check_reports_and_rejects(tmp_path, capsys):

@@ -16,7 +16,7 @@ from hyst import catalogue
 from hyst.comparison import SECTION_TYPES, Context, build_page, large, values
 from hyst.comparison import claims as claim_sections
 from hyst.comparison.page import Heading, Page, Paragraph, Table
-from hyst.config import ConfigError, validate
+from hyst.pipeline.config import ConfigError, validate
 
 REPO = Path(__file__).resolve().parents[1]
 DIMS = ("couplings", "spans", "rule", "N")
@@ -425,7 +425,7 @@ def test_large_coupling_statements_on_one_minus_p_sl_versus_N():
 
 def test_records_are_read_only_for_the_sections_that_use_them(tmp_path):
     from hyst.comparison import read_study
-    from hyst.io import write_dataset
+    from hyst.provenance.files import write_dataset
 
     ds = l4_dataset()
     path = tmp_path / "l4.nc"

@@ -8,11 +8,11 @@ from conftest import run_enumeration
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hyst import kernel_calls
-from hyst.dynamics import StateTables, relax_spins
-from hyst.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES, sample_systems
 from hyst.kernels import codes
-from hyst.model import RULES, Systems, quantize, state_to_spins
+from hyst.model import batch
+from hyst.model.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES, sample_systems
+from hyst.model.relax import StateTables, relax_spins
+from hyst.model.systems import RULES, Systems, quantize, state_to_spins
 from hyst.reference import naive_drive
 
 #: Hypothesis strategies of a random system of any ensemble, and a rule.
@@ -63,7 +63,7 @@ def test_avalanche_batch_matches_enumeration(rule, rng):
     spins = np.where(rng.random((n, N)) < 0.5, -1, 1).astype(np.int8)
     starts = (spins > 0).astype(np.int64) @ (1 << np.arange(N))
     cols = run_enumeration(sy, rule=rule, starts=starts, what=codes.WHAT_AVALANCHE)
-    av = kernel_calls.avalanche_batch(sy, spins, rule)
+    av = batch.avalanche_batch(sy, spins, rule)
     assert np.array_equal(av["prepared"] == 1, cols["start_prepared"] == 1)
     assert np.array_equal(av["race_first_flip"], cols["race_first_flip"])
     assert np.array_equal(av["outcome"], cols["avalanche_outcome"])
@@ -74,7 +74,7 @@ def test_avalanche_batch_matches_enumeration(rule, rng):
 def _drive(sy, rng, rule="1", max_cycles=10_000):
     n, N = sy.h_plus.shape
     spins = np.where(rng.random((n, N)) < 0.5, -1, 1).astype(np.int8)
-    return kernel_calls.cyclic_drive_batch(sy, spins, rule, max_cycles)
+    return batch.cyclic_drive_batch(sy, spins, rule, max_cycles)
 
 
 @pytest.mark.parametrize("couplings", ["symmetric", "columns", "rows"])
@@ -91,9 +91,9 @@ def test_compact_coupling_forms_match_the_dense_matrices(couplings, N, rng):
         for rule in RULES:
             outs = []
             for sy in (compact, dense):
-                aval = kernel_calls.avalanche_batch(sy, spins, rule).array
-                cyc, umax = kernel_calls.cyclic_drive_batch(sy, spins, rule, 1000)
-                loop = kernel_calls.saturated_loop_batch(sy, rule, return_events=2)
+                aval = batch.avalanche_batch(sy, spins, rule).array
+                cyc, umax = batch.cyclic_drive_batch(sy, spins, rule, 1000)
+                loop = batch.saturated_loop_batch(sy, rule, return_events=2)
                 outs.append((aval, cyc.array, umax, loop.summary.array, loop.loops.array))
             for a, b in zip(*outs, strict=True):
                 assert np.array_equal(a, b)
@@ -112,8 +112,8 @@ def test_drive_protocols_match_the_slow_reference(seed, N, couplings, spans, rul
     sy = sample_systems(couplings, spans, N, float(10 ** rng.uniform(-1, 2.5)), n, rng)
     spins = np.where(rng.random((n, N)) < 0.5, -1, 1).astype(np.int8)
     hp, hm = sy.h_plus, sy.h_minus
-    aval = kernel_calls.avalanche_batch(sy, spins, rule)
-    out, umax = kernel_calls.cyclic_drive_batch(sy, spins, rule, 200)
+    aval = batch.avalanche_batch(sy, spins, rule)
+    out, umax = batch.cyclic_drive_batch(sy, spins, rule, 200)
     for k in range(n):
         c = sy.couplings[k]
         prepared, outcome, A = naive_drive.avalanche(hp[k], hm[k], c, spins[k], rule)
@@ -141,7 +141,7 @@ def test_constant_rows_can_have_a_period_two_orbit():
         data["h_plus"][None], data["h_minus"][None], form="rows", packed=data["strengths"][None]
     )
     start = data["start"][None]
-    out, umax = kernel_calls.cyclic_drive_batch(sy, start, "1", 100)
+    out, umax = batch.cyclic_drive_batch(sy, start, "1", 100)
     assert out["outcome"][0] == codes.ORBIT and out["ties"][0] == 0
     assert (out["transient"][0], out["period"][0]) == (1, 2)
     ref = naive_drive.cyclic_drive(sy.h_plus[0], sy.h_minus[0], sy.couplings[0], start[0], "1")
@@ -204,7 +204,7 @@ def test_large_n_relaxation_with_hash_table_growth():
     rng = np.random.default_rng(2)
     sy = sample_systems("symmetric", "hysteron", 1024, 100.0, 4, rng)
     spins = np.where(rng.random((4, 1024)) < 0.5, -1, 1).astype(np.int8)
-    out = kernel_calls.avalanche_batch(sy, spins, "1")
+    out = batch.avalanche_batch(sy, spins, "1")
     assert np.all(out["prepared"] == 1) and np.all(out["outcome"] == codes.STABLE)
     assert np.all(out["preparation_flips"] > 64)  # the preparation needed many flips
 
@@ -225,8 +225,8 @@ def test_embedded_two_spin_loop_detected_exactly_at_large_n():
 
 
 def test_self_loop_free_guard_raises_on_a_self_loop_count():
-    from hyst.sampler import Point, check_self_loop_free
-    from hyst.statistics import Tally
+    from hyst.sampling.sampler import Point, check_self_loop_free
+    from hyst.sampling.tallies import Tally
 
     tally = Tally()
     tally.add_count("samples", 10)
@@ -334,11 +334,11 @@ def test_fused_avalanche_and_cyclic_drive_equal_the_separate_kernels(
     sy = sample_systems(couplings, spans, N, float(rng.uniform(0.01, 100)), n, rng)
     starts = np.where(rng.random((n, N)) < 0.5, -1, 1).astype(np.int8)
     for parallel in (False, True):
-        av, cy, umax = kernel_calls.avalanche_cyclic_batch(
+        av, cy, umax = batch.avalanche_cyclic_batch(
             sy, starts, rule, 1000, parallel=parallel
         )
-        av_ref = kernel_calls.avalanche_batch(sy, starts, rule, parallel=parallel)
-        cy_ref, umax_ref = kernel_calls.cyclic_drive_batch(
+        av_ref = batch.avalanche_batch(sy, starts, rule, parallel=parallel)
+        cy_ref, umax_ref = batch.cyclic_drive_batch(
             sy, starts, rule, 1000, parallel=parallel
         )
         assert np.array_equal(av.array, av_ref.array)

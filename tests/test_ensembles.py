@@ -5,8 +5,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hyst.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES, sample_couplings, sample_systems
-from hyst.model import QUANTUM, Systems, quantize
+from hyst.model.ensembles import (
+    COUPLING_ENSEMBLES,
+    SPAN_ENSEMBLES,
+    sample_couplings,
+    sample_systems,
+)
+from hyst.model.systems import QUANTUM, Systems, quantize
 
 Ns = st.integers(2, 12)
 NJ0s = st.floats(1e-3, 1e3)
@@ -122,7 +127,7 @@ def test_compact_forms_expand_to_their_definitions(N, seed, kind):
 
 
 def test_sample_couplings_is_the_dense_view_of_the_compact_draw():
-    from hyst.ensembles import draw_couplings
+    from hyst.model.ensembles import draw_couplings
 
     for kind in COUPLING_ENSEMBLES:
         dense = sample_couplings(kind, 9, 2.0, 5, np.random.default_rng(4))

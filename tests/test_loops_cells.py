@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from hyst.loops import cells
-from hyst.loops import structures as S
-from hyst.loops.tables import PAPER_M, PAPER_MR, PAPER_MW
+from hyst.combinatorics import cells
+from hyst.combinatorics import structures as S
+from hyst.combinatorics.tables import PAPER_M, PAPER_MR, PAPER_MW
 
 
 def test_count_cell_in_groups_of_chunks():

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hyst.ensembles import sample_systems
-from hyst.loops import design, lp, realize
-from hyst.loops import structures as S
-from hyst.loops.tables import PAPER_MR, PAPER_MW
+from hyst.combinatorics import design, lp, realize
+from hyst.combinatorics import structures as S
+from hyst.combinatorics.tables import PAPER_MR, PAPER_MW
+from hyst.model.ensembles import sample_systems
 from hyst.reference import naive
 
 _REPS: dict = {}
@@ -236,7 +236,7 @@ def _even_beyond(two_h: int, side: int) -> int:
 
 
 def test_field_range_of_loops_in_random_systems():
-    from hyst.dynamics import StateTables
+    from hyst.model.relax import StateTables
 
     rng = np.random.default_rng(5)
     checked = 0

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hyst.loops import structures as S
-from hyst.loops.tables import PAPER_M
+from hyst.combinatorics import structures as S
+from hyst.combinatorics.tables import PAPER_M
 
 SMALL_CELLS = [(2, 4), (3, 6), (3, 8), (4, 8), (4, 10)]
 

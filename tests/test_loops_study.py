@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 
-from hyst.cli import main
-from hyst.config import ConfigError, validate
-from hyst.io import read_dataset
-from hyst.loops import store
-from hyst.loops.tables import NEW, report_tables
+from hyst.cli.main import main
+from hyst.combinatorics import store
+from hyst.combinatorics.tables import NEW, report_tables
+from hyst.pipeline.config import ConfigError, validate
+from hyst.provenance.files import read_dataset
 from hyst.studies import collect, plan, run_job
 
 STUDY = {
@@ -128,7 +128,7 @@ def test_run_collect_reuse_and_tables(tmp_path):
 
 
 def test_dask_chunks_give_the_same_files(tmp_path):
-    from hyst.distributed import client
+    from hyst.sampling.cluster import client
 
     count = store.count_payload(5, 18, 8, 0, False)
     real = store.realize_payload(4, 10, ["R", "W+"], "conservative", "compact", 50)

@@ -14,14 +14,14 @@ import networkx as nx  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from hyst.cli import main  # noqa: E402
-from hyst.dynamics import StateTables  # noqa: E402
-from hyst.ensembles import sample_systems  # noqa: E402
-from hyst.graph import transition_graph  # noqa: E402
-from hyst.model import Systems  # noqa: E402
-from hyst.system_graph import rule0_range, self_loops, to_networkx  # noqa: E402
-from hyst.system_input import sampled_system  # noqa: E402
-from hyst.two_elements import l4_condition  # noqa: E402
+from hyst.cli.main import main  # noqa: E402
+from hyst.cli.system import rule0_range, self_loops, to_networkx  # noqa: E402
+from hyst.cli.system_input import sampled_system  # noqa: E402
+from hyst.model.ensembles import sample_systems  # noqa: E402
+from hyst.model.relax import StateTables  # noqa: E402
+from hyst.model.systems import Systems  # noqa: E402
+from hyst.model.transition_graph import transition_graph  # noqa: E402
+from hyst.model.two_elements import l4_condition  # noqa: E402
 
 
 def _write(tmp_path, name, hp, hm, c):

@@ -1,10 +1,10 @@
-"""The allocator tuning of sampling processes (``hyst._malloc``)."""
+"""The allocator tuning of sampling processes (``hyst.sampling.malloc``)."""
 
 import platform
 
 import pytest
 
-from hyst._malloc import keep_large_buffers
+from hyst.sampling.malloc import keep_large_buffers
 
 
 @pytest.mark.skipif(

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 from conftest import run_enumeration
 
-from hyst.dynamics import StateTables, relax_spins
-from hyst.ensembles import COUPLING_ENSEMBLES, sample_systems
 from hyst.kernels import codes
-from hyst.model import RULES, Systems, state_to_spins
+from hyst.model.ensembles import COUPLING_ENSEMBLES, sample_systems
+from hyst.model.relax import StateTables, relax_spins
+from hyst.model.systems import RULES, Systems, state_to_spins
 from hyst.reference import naive
 
 OUTCOME = {"stable": 0, "self_loop": 1, "ill_defined": 2}

@@ -1,13 +1,14 @@
-"""``hyst.graph.transition_graph`` against the pure-Python reference ``naive.py``."""
+"""``hyst.model.transition_graph.transition_graph`` against the pure-Python reference
+``naive.py``."""
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hyst.ensembles import COUPLING_ENSEMBLES, sample_systems
-from hyst.graph import TransitionGraph, transition_graph
-from hyst.model import INF, RULES, Systems
+from hyst.model.ensembles import COUPLING_ENSEMBLES, sample_systems
+from hyst.model.systems import INF, RULES, Systems
+from hyst.model.transition_graph import TransitionGraph, transition_graph
 from hyst.reference import naive
 
 
@@ -109,6 +110,6 @@ def test_graph_refuses_large_n():
 def test_module_doctest():
     import doctest
 
-    import hyst.graph
+    import hyst.model.transition_graph
 
-    assert doctest.testmod(hyst.graph).failed == 0
+    assert doctest.testmod(hyst.model.transition_graph).failed == 0

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from network_draws import chains, draw_chain
 
-from hyst.model import QUANTUM
+from hyst.model.systems import QUANTUM
 from hyst.networks.elements import (
     SerialChains,
     force_control_gap,

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from network_draws import KINDS, SPANS, chains, draw_chain
 
-from hyst import kernel_calls
-from hyst.graph import transition_graph
 from hyst.kernels import codes
-from hyst.model import QUANTUM, RULES
+from hyst.model import batch as kernel_calls
+from hyst.model.systems import QUANTUM, RULES
+from hyst.model.transition_graph import transition_graph
 from hyst.networks.elements import SerialChains
 from hyst.networks.mapping import chain_mapping
 from hyst.networks.mechanics import (

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hyst.model import quantize
+from hyst.model.systems import quantize
 from hyst.networks.elements import SerialChains
 from hyst.networks.mechanics import drive_range_attractors
 from hyst.networks.pair import (
@@ -236,10 +236,10 @@ def test_family_codes_match_the_cycles():
 
 
 def _hysteron_families(hp, hm, c12, c21):
-    """Families met by the hysteron dynamics (``hyst.dynamics``) inside every open field
+    """Families met by the hysteron dynamics (``hyst.model.relax``) inside every open field
     interval between critical fields (doubled system: crossings are integers)."""
-    from hyst.dynamics import StateTables
-    from hyst.model import Systems
+    from hyst.model.relax import StateTables
+    from hyst.model.systems import Systems
 
     sy = Systems(
         2 * np.array([hp], np.int64),
@@ -275,7 +275,7 @@ def _hysteron_families(hp, hm, c12, c21):
 @given(seed=st.integers(0, 2**32 - 1), coarse=st.booleans())
 @settings(max_examples=150)
 def test_hysteron_pair_conditions_equal_the_hysteron_dynamics(seed, coarse):
-    """Any two hysterons (negative spans included), against hyst.dynamics at one field
+    """Any two hysterons (negative spans included), against hyst.model.relax at one field
     inside every interval of constant dynamics."""
     rng = np.random.default_rng(seed)
     v = rng.integers(-16, 17, 6) if coarse else rng.integers(-(2**40), 2**40, 6)

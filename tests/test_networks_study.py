@@ -5,13 +5,13 @@ import copy
 import numpy as np
 import pytest
 
-from hyst.config import ConfigError, validate
-from hyst.io import content_hash
+from hyst.model.two_elements import l4_condition
 from hyst.networks.chains import chains_dataset
 from hyst.networks.pair import hysteron_pair_conditions
 from hyst.networks.scan import PAPER_PANELS, cell_centres, scan_panels
+from hyst.pipeline.config import ConfigError, validate
+from hyst.provenance.files import content_hash
 from hyst.studies import KINDS, collect, plan, run_job
-from hyst.two_elements import l4_condition
 
 PANELS = {"wide": {"x1": [-1.0, 1.0], "x2": [0.2, 0.4]}, "spin": {"x1": [0, 0], "x2": [1, 1]}}
 BASE = {
@@ -127,7 +127,7 @@ def test_chains_need_their_keys():
 
 def test_hysteron_pair_conditions_reproduce_the_equal_span_region():
     """Two hysterons with equal spans σ: SL5 ∪ SL6 is the Supplemental's L = 4 region
-    (``hyst.two_elements.l4_condition``) on random couplings."""
+    (``hyst.model.two_elements.l4_condition``) on random couplings."""
     rng = np.random.default_rng(2)
     q = 2**40
     for sigma in (0.0, 0.5, 2.0):

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
+from hyst.model.two_elements import l4_condition
 from hyst.studies.pairs import sample_span
-from hyst.two_elements import l4_condition
 
 
 @pytest.mark.parametrize("sigma", [0.0, 0.5, 2.0])

@@ -5,9 +5,9 @@ long avalanche from a self-loop: those cases are counted separately."""
 
 import numpy as np
 
-from hyst.dynamics import StateTables
-from hyst.ensembles import sample_systems
-from hyst.model import INF
+from hyst.model.ensembles import sample_systems
+from hyst.model.relax import StateTables
+from hyst.model.systems import INF
 from hyst.reference import peer
 
 

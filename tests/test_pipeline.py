@@ -19,11 +19,11 @@ import pytest
 import xarray as xr
 import yaml
 
-from hyst.config import validate
-from hyst.io import read_dataset
+from hyst.pipeline.config import validate
 from hyst.plotting import FIGURE_TYPES
-from hyst.sampler import sample_point
-from hyst.statistics import tally_to_dataset
+from hyst.provenance.files import read_dataset
+from hyst.sampling.sampler import sample_point
+from hyst.sampling.tallies import tally_to_dataset
 from hyst.studies.points import study_specs
 
 REPO = Path(__file__).resolve().parents[1]
@@ -288,9 +288,9 @@ def test_presets_bind_every_figure_type_and_use_the_papers_sample_counts():
             assert study["samples"] == 100_000
 
 
-#: Content hashes (hyst.io.content_hash: every variable's name, dims, dtype and values) of
-#: the quick preset's datasets. They pin the sampled numbers across refactors; a change
-#: that alters them on purpose must say why in its commit and update this file.
+#: Content hashes (hyst.provenance.files.content_hash: every variable's name, dims, dtype
+#: and values) of the quick preset's datasets. They pin the sampled numbers across
+#: refactors; a change that alters them on purpose must say why in its commit and update this file.
 QUICK_HASHES = json.loads((REPO / "tests" / "data" / "quick_preset_hashes.json").read_text())
 
 
@@ -304,7 +304,7 @@ def quick_run(tmp_path_factory):
 
 
 def test_quick_preset_datasets_are_bit_identical_to_the_pinned_hashes(quick_run):
-    from hyst.io import content_hash
+    from hyst.provenance.files import content_hash
 
     work, cfg, _ = quick_run
     got = {

@@ -16,10 +16,11 @@ import xarray as xr  # noqa: E402
 from matplotlib.path import Path as MplPath  # noqa: E402
 
 from hyst import catalogue, plotting  # noqa: E402
+from hyst.catalogue import labels  # noqa: E402
+from hyst.model.two_elements import l4_region_polygons  # noqa: E402
 from hyst.plotting import l4 as l4_figures  # noqa: E402
 from hyst.plotting import style as house  # noqa: E402
 from hyst.plotting import sweeps  # noqa: E402
-from hyst.two_elements import l4_region_polygons  # noqa: E402
 
 PROBABILITIES = (
     "gap_probability_at_zero",
@@ -161,7 +162,7 @@ def make_networks():
 
 def make_loops() -> xr.Dataset:
     """A loops study dataset with the representatives of L = 4, 6, 8 and made-up statuses."""
-    from hyst.loops.structures import enumerate_cell
+    from hyst.combinatorics.structures import enumerate_cell
 
     cells = [(2, 4), (3, 6), (3, 8), (4, 8)]
     parts = [(n, L, enumerate_cell(n, L)) for n, L in cells]
@@ -461,8 +462,8 @@ def test_colors_light_to_dark_and_style_scoped():
     with house.style():
         assert matplotlib.rcParams["xtick.direction"] == "in"
     assert matplotlib.rcParams["xtick.direction"] == before["xtick.direction"]
-    assert math.isclose(float(house.fmt_number(4.0)), 4.0)
-    assert house.fmt_number(2 / 3) == "2/3"
+    assert math.isclose(float(labels.fmt_number(4.0)), 4.0)
+    assert labels.fmt_number(2 / 3) == "2/3"
 
 
 def test_non_default_parameters(datasets):

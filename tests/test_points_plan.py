@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from hyst.catalogue import ENUMERATION_MAX_N
-from hyst.config import load, validate
-from hyst.io import content_hash
+from hyst.pipeline.config import load, validate
+from hyst.provenance.files import content_hash
 from hyst.studies import collect, plan, run_job
 from hyst.studies.points import PointSpec, study_specs
 

@@ -14,13 +14,14 @@ import xarray as xr
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hyst.analysis.records import record_labels
 from hyst.catalogue import CATALOGUE
-from hyst.cli import main
-from hyst.io import atomic_write_text, content_hash, read_dataset, write_dataset
-from hyst.sampler import Point, chunk_size, record_salt, resolve_groups, sample_point
-from hyst.seeds import record_keys
-from hyst.statistics import KEY, Tally, tally_to_dataset
-from hyst.studies.points import KIND, PointSpec, record_labels, study_specs
+from hyst.cli.main import main
+from hyst.model.seeds import record_keys
+from hyst.provenance.files import atomic_write_text, content_hash, read_dataset, write_dataset
+from hyst.sampling.sampler import Point, chunk_size, record_salt, resolve_groups, sample_point
+from hyst.sampling.tallies import KEY, Tally, tally_to_dataset
+from hyst.studies.points import KIND, PointSpec, study_specs
 
 #: Enumerated point with many L = 4 loops, three chunks of systems.
 POINT = Point("random", "hysteron", "1", 4, 30.0)

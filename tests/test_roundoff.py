@@ -6,10 +6,10 @@ from conftest import run_enumeration
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hyst import kernel_calls
-from hyst.ensembles import sample_systems
-from hyst.model import RULES
-from hyst.sampler import Point, draw_chunk, generic_floats, sample_point
+from hyst.model import batch
+from hyst.model.ensembles import sample_systems
+from hyst.model.systems import RULES
+from hyst.sampling.sampler import Point, draw_chunk, generic_floats, sample_point
 
 
 @given(
@@ -28,7 +28,7 @@ def test_twin_on_exactly_representable_parameters_equals_the_exact_transitions(
     rng = np.random.default_rng(seed)
     sy = sample_systems(couplings, spans, N, float(10 ** rng.uniform(-1, 2.5)), 20, rng)
     hp, hm, c = sy.to_floats()
-    twin = kernel_calls.float64_transitions_batch(sy, hp, hm, c, rule)
+    twin = batch.float64_transitions_batch(sy, hp, hm, c, rule)
     exact = run_enumeration(sy, rule=rule)
     assert np.array_equal(twin["transitions"], exact["n_transitions"])
     assert np.array_equal(twin["self_loop_transitions"], exact["n_self_loop_transitions"])

@@ -8,12 +8,12 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from hyst import kernel_calls
-from hyst.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES, sample_systems
 from hyst.kernels import codes
-from hyst.model import RULES, Systems
+from hyst.model import batch
+from hyst.model.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES, sample_systems
+from hyst.model.systems import RULES, Systems
 from hyst.reference import naive_drive
-from hyst.sampler import Point, check_self_loop_free, sample_point
+from hyst.sampling.sampler import Point, check_self_loop_free, sample_point
 
 OUTCOMES = {codes.SELF_LOOP: "self_loop", codes.ILL_DEFINED: "ill_defined"}
 COMPARED = ("source", "event", "field", "L", "n_e", "e1", "e2", "c_kl", "c_lk", "h2_k", "h2_l")
@@ -46,7 +46,7 @@ def test_protocol_matches_the_slow_reference(
     reference; the loop identity (rest_hash) is equal exactly when the frozen state is."""
     rng = np.random.default_rng(seed)
     sy = sample_systems(couplings, spans, N, float(10 ** rng.uniform(-0.5, 2.5)), 3, rng)
-    out = kernel_calls.saturated_loop_batch(
+    out = batch.saturated_loop_batch(
         sy, rule, return_events=return_events, max_loops=max_loops, records_per_system=400
     )
     for k in range(sy.samples):
@@ -87,7 +87,7 @@ def test_a_branch_drives_through_its_loops(max_loops):
     at the threshold of its first step against the drive), meets the other pair's loop and
     saturates; with max_loops = 0 it ends at its first loop."""
     sy = two_gapped_pairs()
-    out = kernel_calls.saturated_loop_batch(sy, "1", return_events=1, max_loops=max_loops)
+    out = batch.saturated_loop_batch(sy, "1", return_events=1, max_loops=max_loops)
     branch = out.summary["loops_branch"][0]
     assert branch == (2 if max_loops == 0 else 4)
     assert out.summary["saturated"][0] == (2 if max_loops >= 2 else 0)  # 2 loops each
@@ -150,8 +150,8 @@ def test_kernels_read_either_coupling_layout(couplings):
     starts = np.where(rng.random((20, 12)) < 0.5, -1, 1).astype(np.int8)
     results = []
     for v in views:
-        sat = kernel_calls.saturated_loop_batch(v, "1", parallel=False)
-        ava = kernel_calls.avalanche_batch(v, starts, "1", parallel=False)
+        sat = batch.saturated_loop_batch(v, "1", parallel=False)
+        ava = batch.avalanche_batch(v, starts, "1", parallel=False)
         results.append((sat, ava))
     (sat0, ava0), (sat1, ava1) = results
     for name in ava0.names:

@@ -11,10 +11,10 @@ from conftest import run_enumeration
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hyst.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES, sample_systems
-from hyst.kernel_calls import any_self_loop_batch
 from hyst.kernels import codes
-from hyst.model import RULES, Systems
+from hyst.model.batch import any_self_loop_batch
+from hyst.model.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES, sample_systems
+from hyst.model.systems import RULES, Systems
 from hyst.reference import naive
 
 #: (N, systems per span ensemble) per (couplings, rule): 2,544 systems per case.

@@ -5,12 +5,12 @@ import pytest
 import xarray as xr
 
 from hyst.catalogue import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS
-from hyst.cli import main
-from hyst.config import ConfigError, validate
-from hyst.kernel_calls import any_self_loop_batch, search_workspace_bytes
+from hyst.cli.main import main
 from hyst.kernels import codes, self_loop_search
-from hyst.model import Systems
-from hyst.sampler import Point, resolve_groups, sample_point
+from hyst.model.batch import any_self_loop_batch, search_workspace_bytes
+from hyst.model.systems import Systems
+from hyst.pipeline.config import ConfigError, validate
+from hyst.sampling.sampler import Point, resolve_groups, sample_point
 
 
 def zero_systems(N, n=1):

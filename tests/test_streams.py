@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from hyst.ensembles import uniform_quanta_per_system
 from hyst.kernels.streams import fill_uniform, sfc64_raw
-from hyst.model import quantize
+from hyst.model.ensembles import uniform_quanta_per_system
+from hyst.model.systems import quantize
 
 words = st.integers(0, 2**64 - 1)
 MASK = 2**64 - 1

@@ -5,9 +5,9 @@ from conftest import run_enumeration
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hyst.dynamics import StateTables
-from hyst.ensembles import sample_systems
-from hyst.model import INF
+from hyst.model.ensembles import sample_systems
+from hyst.model.relax import StateTables
+from hyst.model.systems import INF
 
 seeds = st.integers(0, 2**32 - 1)
 Ns = st.integers(2, 8)
@@ -163,8 +163,8 @@ def test_rule_two_loops_of_well_behaved_ensembles_have_length_two(seed, N, NJ0, 
     """Supplemental, rule 2: symmetric, constant-column and constant-row couplings self-loop
     with L = 2 only; ferromagnetic couplings never self-loop in transitions out of stable
     states (every flip goes along the drive). The guard checks the same on every batch."""
-    from hyst.sampler import Point, check_self_loop_free
-    from hyst.statistics import Tally
+    from hyst.sampling.sampler import Point, check_self_loop_free
+    from hyst.sampling.tallies import Tally
 
     rng = np.random.default_rng(seed)
     sy = sample_systems(couplings, spans, N, NJ0, 30, rng)
@@ -183,8 +183,8 @@ def test_rule_two_loops_of_well_behaved_ensembles_have_length_two(seed, N, NJ0, 
 def test_rule_two_guard_stops_a_batch_that_contradicts_the_paper():
     import pytest
 
-    from hyst.sampler import Point, check_self_loop_free
-    from hyst.statistics import Tally
+    from hyst.sampling.sampler import Point, check_self_loop_free
+    from hyst.sampling.tallies import Tally
 
     tally = Tally()
     tally.add_hist("self_loop_length_hist", [0, 0, 5])

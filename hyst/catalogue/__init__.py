@@ -6,7 +6,7 @@ group(s) that produce it, a description with units, a plot label, how it is
 measured from a decoded kernel call, the paper's small-coupling slopes and
 quoted values where the paper gives them, and how the scaling analysis treats
 it. Everything else is derived from this table: the sampler's tallies
-(:mod:`hyst.statistics`), the dataset variables, the observable groups of the
+(:mod:`hyst.sampling.tallies`), the dataset variables, the observable groups of the
 configuration and the command line, the analysis's list, the plot labels and
 the values the report and the paper comparison quote. The paper's other statements
 (bounds, parities, peak positions, limits; the table of ill-defined conditions) are in
@@ -18,7 +18,7 @@ Adding an observable means: the kernel (and its column name in
 Decoded kernel calls
 --------------------
 The sampler runs one kernel call per source and decodes it into a dict ``d``
-that every ``measure`` reads by name (see :mod:`hyst.sampler`):
+that every ``measure`` reads by name (see :mod:`hyst.sampling.sampler`):
 
 - enumeration (groups transitions, zero_field, and avalanche for N ≤ 18): every
   column of ``codes.ENUMERATION_COLUMNS`` (per sample), ``N``, ``gap_fraction``,
@@ -109,6 +109,9 @@ if len(CATALOGUE) != len(OBSERVABLES):  # pragma: no cover - a declaration error
     raise RuntimeError("the catalogue declares an observable twice")
 if set(CLAIMS) - set(CATALOGUE):  # pragma: no cover - a declaration error
     raise RuntimeError(f"paper claims about unknown observables: {set(CLAIMS) - set(CATALOGUE)}")
+for _o in OBSERVABLES:  # pragma: no cover - a declaration error
+    if set(_o.groups) - set(GROUPS):
+        raise RuntimeError(f"{_o.name}: unknown group {sorted(set(_o.groups) - set(GROUPS))[0]!r}")
 
 
 def observables(kind: str | None = None, groups=None) -> list[Observable]:

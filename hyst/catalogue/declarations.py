@@ -139,7 +139,7 @@ class Observable:
 
     Records only: ``record_key`` names the integer columns that identify one record within
     its point (e.g. system index, branch, loop index; a column a table lacks counts as −1),
-    which key the point's seeded bottom-k sample (:mod:`hyst.statistics`);
+    which key the point's seeded bottom-k sample (:mod:`hyst.sampling.tallies`);
     ``record_dtypes`` the stored dtype of each column.
     """
 
@@ -162,11 +162,6 @@ class Observable:
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"{self.name}: kind {self.kind!r} is not one of {', '.join(KINDS)}")
-        from hyst.catalogue.groups import GROUPS
-
-        unknown = [g for g in self.groups if g not in GROUPS]
-        if unknown:
-            raise ValueError(f"{self.name}: unknown group {unknown[0]!r}")
         if self.kind in (HISTOGRAM, RECORDS) and not self.dim:
             raise ValueError(f"{self.name}: a {self.kind} needs its dimension name")
         if self.kind == RECORDS and not self.record_key:

@@ -474,8 +474,9 @@ OBSERVABLES: tuple[Observable, ...] = (
         "loop: the distinct loops met at any H, with the branch and whether a return from a "
         "turning point met it; loop_number, the loop's index among its system's recorded "
         "loops). Stored only when a study asks (`records: {l4: k}`): at most k per "
-        "point, the seeded bottom-k sample of hyst.statistics. c_kl, c_lk, sigma_k and sigma_l are "
-        "float32 (7 significant digits: they place points in a scatter plot, and the exact "
+        "point, the seeded bottom-k sample of hyst.sampling.tallies. c_kl, c_lk, "
+        "sigma_k and sigma_l are float32 (7 significant digits: they place points in a "
+        "scatter plot, and the exact "
         "quantised values are reproduced by re-sampling the point with its seed and system "
         "index); the midpoints h~ stay float64 because the rescaled plane divides by their "
         "difference",

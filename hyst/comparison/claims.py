@@ -8,10 +8,10 @@ import numpy as np
 from scipy import stats
 
 from hyst import catalogue
+from hyst.catalogue.labels import COUPLING_TITLES
 from hyst.comparison.data import curve, ensemble_text, ensembles, histogram
 from hyst.comparison.explain import EXPLANATIONS
 from hyst.comparison.page import Paragraph, Table
-from hyst.plotting.style import COUPLING_TITLES
 
 _DIM_WORDS = {"A": "A", "T": "T", "L": "L", "n_potentially_stable": "states"}
 

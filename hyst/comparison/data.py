@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import numpy as np
 import xarray as xr
 
-from hyst.plotting.style import COUPLING_TITLES, RULE_TITLES
+from hyst.catalogue.labels import COUPLING_TITLES, RULE_TITLES
 
 ENSEMBLE_DIMS = ("couplings", "spans", "rule")
 SPAN_WORDS = {"spin": "spins", "hysteron": "hysterons", "equal": "equal spans"}

@@ -10,9 +10,9 @@ import numpy as np
 
 from hyst import catalogue
 from hyst.analysis.peaks import maxima, power_of_n
+from hyst.analysis.records import l4_labels, l4_rescaled
 from hyst.comparison.data import ensemble_text, ensembles, pm
 from hyst.comparison.page import Paragraph, Table
-from hyst.plotting.l4 import l4_labels, l4_rescaled
 
 #: A maximum "at J0 ≈ N^p" agrees when the fitted exponent of J0_max ∝ N^p' is within
 #: this of p and every J0_max is within ``DECADES`` decades of N^p.

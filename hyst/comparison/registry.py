@@ -8,7 +8,7 @@ comparison:
   slopes: {type: slopes, studies: [hysterons, spins]}
 ```
 
-Every bound study must satisfy the type's :class:`~hyst.plotting.registry.Need`; the
+Every bound study must satisfy the type's :class:`~hyst.studies.needs.Need`; the
 configuration is checked before any job runs. Building functions are imported only
 when the page is built (this module imports neither xarray nor matplotlib).
 """
@@ -19,7 +19,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hyst.plotting.registry import Need
+from hyst.studies.needs import Need
 
 
 @dataclass(frozen=True)

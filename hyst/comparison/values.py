@@ -253,7 +253,7 @@ def _merge_rules(rows: list) -> list:
 
 
 def _slope_text(p: float) -> str:
-    from hyst.plotting.style import fmt_number
+    from hyst.catalogue.labels import fmt_number
 
     return fmt_number(p)
 

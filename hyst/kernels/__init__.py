@@ -1,31 +1,17 @@
-"""Numba kernels over plain arrays: ``enumeration`` (all 2^N states, bitmasks),
-``relaxation`` (event-driven relaxation, any N), ``drive`` (avalanches, cyclic drive and
-saturated loop built on it), ``columns`` (those drives for constant columns under rules 0
-and 1 in O(N/64) a flip), ``first_loops`` (the first self-loop of each saturated branch),
-``self_loop_search`` (P_sl alone without the state table, N ≤ 62), ``structure`` (dense
-couplings from compact forms) and ``streams`` (the couplings' random streams); their
-shared codes are in ``codes``."""
+"""Layer 1, the kernels: numba functions over plain arrays, nothing else of hyst.
 
-from hyst.kernels import (
-    codes,
-    columns,
-    drive,
-    enumeration,
-    first_loops,
-    relaxation,
-    self_loop_search,
-    streams,
-    structure,
-)
-
-__all__ = [
-    "codes",
-    "columns",
-    "drive",
-    "enumeration",
-    "first_loops",
-    "relaxation",
-    "self_loop_search",
-    "streams",
-    "structure",
-]
+- ``state_table``: all 2^N states of a system as bitmasks (the enumeration: stable states,
+  transitions, self-loops, gaps);
+- ``self_loop_search``: P_sl alone without the state table (N ≤ 62);
+- ``relaxation``: event-driven relaxation, any N;
+- ``drive``: avalanches, cyclic drive and the saturated loop built on relaxation;
+- ``columns``: those drives for constant columns under rules 0 and 1 in O(N/64) a flip;
+- ``first_loops``: the first self-loop of each saturated branch;
+- ``roundoff``: the floating-point (non-exact) comparison of the enumeration;
+- ``mechanics``: serial chains of bilinear elements simulated directly;
+- ``loop_enumeration``: fundamental self-loop structures (combinatorics);
+- ``dense_couplings``: dense couplings from compact forms; ``streams``: the couplings'
+  random streams;
+- ``codes``: every output column, outcome, rule and coupling-form code shared with the
+  callers; ``jit``: the one decorator, with the project's numba options.
+"""

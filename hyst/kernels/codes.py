@@ -6,7 +6,7 @@ address kernel outputs. Numba freezes the values into its on-disk cache of
 each kernel module, so after changing a value here clear the cache
 (``find hyst -name '*.nbi' -delete``).
 
-Conventions (see :mod:`hyst.model`): parameters are int64 multiples of the
+Conventions (see :mod:`hyst.model.systems`): parameters are int64 multiples of the
 quantum 2^-40; a field is ``(Hc, eps)`` meaning Hc + eps·0⁺.
 """
 
@@ -26,7 +26,7 @@ ORBIT, NOT_CONVERGED = 0, 3
 #: An outcome that does not exist (e.g. no avalanche because the preparation failed).
 UNDEFINED = -1
 OUTCOME_NAMES = {STABLE: "stable", SELF_LOOP: "self_loop", ILL_DEFINED: "ill_defined"}
-#: Code of one step of the dynamics that changed the state (``enumeration.step``: STABLE,
+#: Code of one step of the dynamics that changed the state (``state_table.step``: STABLE,
 #: MOVED or ILL_DEFINED).
 MOVED = 1
 
@@ -35,7 +35,7 @@ RULE_0, RULE_1, RULE_1P, RULE_2 = 0, 1, 2, 3
 #: Rule names of the configuration and the command line -> kernel codes.
 RULE_CODES = {"0": RULE_0, "1": RULE_1, "1p": RULE_1P, "2": RULE_2}
 
-# ---- how a batch stores its couplings (hyst.model.COUPLING_FORMS) ---------------------------
+# ---- how a batch stores its couplings (hyst.model.systems.COUPLING_FORMS) ----------------
 FORM_DENSE, FORM_SYMMETRIC, FORM_COLUMNS, FORM_ROWS = 0, 1, 2, 3
 FORM_CODES = {
     "dense": FORM_DENSE,
@@ -45,7 +45,7 @@ FORM_CODES = {
 }
 #: Kernel-only layout of the dense form: c[k] holds the transpose, c[k][j, i] = c_ij (the
 #: matrix the kernels read row by row), so no per-system transpose is needed. Chosen by
-#: ``hyst.model.Systems.kernel_operands`` when the dense couplings are a transposed view.
+#: ``hyst.model.systems.Systems.kernel_operands`` when the dense couplings are a transposed view.
 FORM_DENSE_T = 4
 
 # ---- enumeration: groups of observables selected by the ``what`` bitmask -------------------
@@ -94,7 +94,7 @@ ENUMERATION_COLUMNS = (
     E_N_DISTINCT_LOOPS,
 ) = range(len(ENUMERATION_COLUMNS))
 
-# ---- enumeration: one walk (``enumeration.walk``) --------------------------------------------
+# ---- enumeration: one walk (``state_table.walk``) --------------------------------------------
 WALK_COLUMNS = (
     "final_state",  # stable state, first repeated state of a self-loop, or the ill-defined state
     "flips",

@@ -31,7 +31,6 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from hyst._numba import jit
 from hyst.kernels import relaxation as generic
 from hyst.kernels.codes import (
     AV_L,
@@ -67,6 +66,7 @@ from hyst.kernels.codes import (
     STABLE,
     UNDEFINED,
 )
+from hyst.kernels.jit import jit
 
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 #: Margin of "no element" (below every real margin).

@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from hyst._numba import jit
 from hyst.kernels import columns
 from hyst.kernels.codes import (
     AV_L,
@@ -74,6 +73,7 @@ from hyst.kernels.codes import (
     STABLE,
     UNDEFINED,
 )
+from hyst.kernels.jit import jit
 from hyst.kernels.relaxation import (
     coupling,
     earlier_visit,

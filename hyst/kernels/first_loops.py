@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from numba import prange
 
-from hyst._numba import jit
 from hyst.kernels.codes import ML_EVENTS, ML_L, ML_N_E, ML_OUTCOME, RELAX_L, RELAX_N_E, STABLE
+from hyst.kernels.jit import jit
 from hyst.kernels.relaxation import (
     init_fields,
     next_down,

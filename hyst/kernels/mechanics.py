@@ -9,7 +9,7 @@ variable W = p U,
     X_i := D x_i = W − p Σ_j d_j s_j + D d_i s_i,
 
 so scaled positions, scaled switching displacements D x_i^± and W are exact
-int64 (quanta of ``hyst.model.QUANTUM``). Element i is unstable when it has
+int64 (quanta of ``hyst.model.systems.QUANTUM``). Element i is unstable when it has
 left its branch: s_i = −1 and X_i > D x_i^+, or s_i = +1 and X_i < D x_i^−. Its
 distance past the threshold in x, times 2D, is the doubled margin
 
@@ -32,7 +32,6 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from hyst._numba import jit
 from hyst.kernels.codes import (
     ILL_DEFINED,
     INF,
@@ -65,6 +64,7 @@ from hyst.kernels.codes import (
     SL_OTHER,
     STABLE,
 )
+from hyst.kernels.jit import jit
 
 
 @jit

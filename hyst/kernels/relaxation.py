@@ -1,7 +1,7 @@
 """Event-driven relaxation of one system of any size (int8 spin arrays, O(N) per flip).
 
 Only ``@jit`` functions over plain arrays live here. Conventions as in
-:mod:`hyst.model`: integer parameters, fields ``(Hc, eps)``; rule, outcome,
+:mod:`hyst.model.systems`: integer parameters, fields ``(Hc, eps)``; rule, outcome,
 coupling-form and output-column codes are the names of :mod:`hyst.kernels.codes`.
 
 State s (int8 ±1) and local fields f_i = Σ_j c_ij s_j are updated together in
@@ -11,7 +11,7 @@ confirmed only if every element flipped an even number of times since the
 earlier visit (so a hash collision can never fake a self-loop). The table is
 only set up once a relaxation takes a second step.
 
-Couplings reach every kernel as ``(form, c, d)`` (``hyst.model.COUPLING_FORMS``):
+Couplings reach every kernel as ``(form, c, d)`` (``hyst.model.systems.COUPLING_FORMS``):
 
 - FORM_DENSE:     c[k] = c_ij (N, N); columns are read from a transposed copy
 - FORM_DENSE_T:   c[k][j, i] = c_ij (N, N): already the transposed layout, read in place
@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from hyst._numba import jit
 from hyst.kernels.codes import (
     FORM_COLUMNS,
     FORM_DENSE,
@@ -53,7 +52,8 @@ from hyst.kernels.codes import (
     SELF_LOOP,
     STABLE,
 )
-from hyst.kernels.structure import dense_from_packed
+from hyst.kernels.dense_couplings import dense_from_packed
+from hyst.kernels.jit import jit
 
 
 @jit
@@ -125,7 +125,7 @@ def system_view(k, form, c, d, buf):
         return c[k], d[k]
     ck = c[k]
     N = ck.shape[0]
-    tile = 8  # 8-row tiles, see ``structure.dense_from_packed`` (3.4 -> 2.4 ms at N = 1024)
+    tile = 8  # 8-row tiles, see ``dense_couplings.dense_from_packed`` (3.4 -> 2.4 ms at N = 1024)
     for ib in range(0, N, tile):
         for jb in range(0, N, tile):
             for i in range(ib, min(ib + tile, N)):

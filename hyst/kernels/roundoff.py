@@ -6,7 +6,7 @@ does not enter its local field. hyst resolves this exactly (the element is stabl
 H + 0⁺). A floating-point code computes the same comparison with round-off, and the
 just-flipped spin can look unstable, flip back and turn the transition into a self-loop.
 
-The twin relaxes the transitions of :func:`hyst.kernels.enumeration` out of every
+The twin relaxes the transitions of :func:`hyst.kernels.state_table` out of every
 potentially stable state (found exactly, from the quantised parameters) in float64, from
 generic float64 parameters, as a typical floating-point implementation does: local fields
 x_i = Σ_j c_ij s_j summed in index order, the transition field H = h_k^± − x_k of the
@@ -23,7 +23,6 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from hyst._numba import jit
 from hyst.kernels.codes import (
     F64_JUST_FLIPPED_UNSTABLE,
     F64_SELF_LOOP_TRANSITIONS,
@@ -32,7 +31,8 @@ from hyst.kernels.codes import (
     RULE_1P,
     RULE_2,
 )
-from hyst.kernels.enumeration import build_state_table
+from hyst.kernels.jit import jit
+from hyst.kernels.state_table import build_state_table
 
 
 @jit

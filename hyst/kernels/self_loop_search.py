@@ -1,12 +1,12 @@
 """Exact P_sl alone, without the 2^N state table (bitmask states, N ≤ 62).
 
 Only ``@jit`` functions over plain int64 arrays live here. Parameters are in
-units of ``hyst.model.QUANTUM``; a field is ``(Hc, eps)`` meaning Hc + eps·0⁺;
-see :mod:`hyst.model` for the conventions. Outcome, rule and output-column
+units of ``hyst.model.systems.QUANTUM``; a field is ``(Hc, eps)`` meaning Hc + eps·0⁺;
+see :mod:`hyst.model.systems` for the conventions. Outcome, rule and output-column
 codes are the names of :mod:`hyst.kernels.codes` (``SEARCH_COLUMNS``).
 
 Question answered per system, with exactly the definitions of the
-``transitions`` group of :mod:`hyst.kernels.enumeration`: does some transition
+``transitions`` group of :mod:`hyst.kernels.state_table`: does some transition
 out of some potentially stable state S (H^−(S) < H^+(S)), H → H^+(S) + 0⁺ or
 H → H^−(S) − 0⁺ (when finite), end in a self-loop under the rule? Two phases,
 stopping at the first self-loop:
@@ -37,7 +37,7 @@ from-scratch O(N^2)) fields, and detect cycles with Brent's algorithm: a
 self-loop is a revisited state, found exactly by state comparison, without
 visit tables and without an iteration cap. Step semantics (margins, the rule's
 element, lowest index on equal winning margins, ties counted) are those of
-``enumeration.step``.
+``state_table.step``.
 
 Memory per worker thread (``workspace``): 8 bytes × (4 N² + 9 N + 12) for the
 couplings, the search stack and the fields (20 KiB at N = 24), plus 8 bytes ×
@@ -50,7 +50,6 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from hyst._numba import jit
 from hyst.kernels.codes import (
     FOUND_COMPLETE,
     FOUND_REACHABLE,
@@ -70,6 +69,7 @@ from hyst.kernels.codes import (
     SR_WALKS,
     STABLE,
 )
+from hyst.kernels.jit import jit
 
 #: Multiplier of the reachable search's hash (Fibonacci hashing).
 HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
@@ -164,7 +164,7 @@ def relax_fields(S, Hc, eps, rule, hp, hm, ct, f):
     """Relax state S at field (Hc, eps) under ``rule``; ``f`` holds the local fields of
     S on entry and of the last state on return.
 
-    Steps as ``enumeration.step``: an element is unstable iff its margin
+    Steps as ``state_table.step``: an element is unstable iff its margin
     (2(Hc − H_i^+) + eps if down, 2(H_i^− − Hc) − eps if up) is > 0; rule 1 flips
     the largest margin, 1p the smallest positive one (lowest index on equal
     margins, counted as a tie), rule 2 all unstable elements, rule 0 the only one

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hyst._numba import jit
+from hyst.kernels.jit import jit
 
 _M32 = np.uint64(0xFFFFFFFF)
 

@@ -13,6 +13,6 @@ hyst.networks.scan       (d1, d2) scans of the drive range, cell by cell (xarray
 hyst.networks.chains     random chains with a fraction phi of active elements
 hyst.networks.figures    Fig. 3, the Supplemental's figures and the chain figure
 
-The transition graph of any hysteron system is ``hyst.graph.transition_graph``; the
+The transition graph of any hysteron system is ``hyst.model.transition_graph.transition_graph``; the
 mechanical kernels are in ``hyst.kernels.mechanics``.
 """

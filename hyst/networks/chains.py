@@ -8,7 +8,7 @@ A chain of N elements in series (no spring) is drawn element by element:
     |d_i|  ~ U[0, d_max]                 size of the force jump (d_max = 1)
     d_i < 0 (active) with probability φ, independently; passive (d_i > 0) otherwise
 
-all on the exact quantum grid (``hyst.ensembles.uniform_quanta``), x_i^± =
+all on the exact quantum grid (``hyst.model.ensembles.uniform_quanta``), x_i^± =
 x_i^c ± σ_i^0/2. In reduced units (H/N) the mapped hysterons have midpoints
 x_i^c, couplings c_ij/N = −d_j/N (constant columns with "N J0" = d_max) and spans
 σ_i/N = σ_i^0 + 2 (1 − 1/N) d_i: a passive chain is a member of the paper's
@@ -23,12 +23,12 @@ parameters, its sample count and the seed.
 
 Observables (rule 1):
 
-- N ≤ 18, every state enumerated (``hyst.kernels.enumeration``):
+- N ≤ 18, every state enumerated (``hyst.kernels.state_table``):
   ``self_loop_probability`` P_sl (some transition out of a potentially stable
   state ends in a self-loop), ``gap_probability_at_zero`` P_g^0 (no state stable
   at U = 0), and the distinct self-loops met by length L and element count n_e;
 - any N, the saturated hysteresis loop driven event by event from all −1 to all
-  +1 and back (``hyst.kernel_calls.first_loops_batch`` on the compact
+  +1 and back (``hyst.model.batch.first_loops_batch`` on the compact
   constant-columns form): ``saturated_loop_probability`` P_sl^sat (a branch
   ends in a self-loop) and that self-loop's L and n_e (at most one per branch);
 - ``negative_span_probability``: some element maps to a negative span (an
@@ -51,10 +51,11 @@ import time
 import numpy as np
 import xarray as xr
 
-from hyst import __version__, kernel_calls, seeds
-from hyst.ensembles import SAMPLING_VERSION, uniform_quanta
-from hyst.graph import transition_graph
+from hyst._version import __version__
 from hyst.kernels import codes
+from hyst.model import batch, seeds
+from hyst.model.ensembles import SAMPLING_VERSION, uniform_quanta
+from hyst.model.transition_graph import transition_graph
 from hyst.networks.elements import SerialChains
 from hyst.networks.mapping import chain_mapping
 from hyst.networks.mechanics import mechanical_transition_graph, saturated_loop
@@ -121,7 +122,7 @@ def point_identity(phi, N, d_max=1.0, sigma0_max=0.5) -> dict:
 
 
 def chunk_generator(identity: dict, seed: int, chunk: int) -> np.random.Generator:
-    """Generator of one chunk, keyed by (seed, identity, chunk) (``hyst.seeds``)."""
+    """Generator of one chunk, keyed by (seed, identity, chunk) (``hyst.model.seeds``)."""
     return seeds.generator(seed, identity, chunk)
 
 
@@ -150,14 +151,14 @@ def sample_chunk(
     sy = chain_mapping(chains)
     t = {"samples": size, "active_elements": int((chains.d < 0).sum())}
     t["negative_span_probability"] = int(np.any(sy.h_plus < sy.h_minus, axis=1).sum())
-    loops = kernel_calls.first_loops_batch(sy, "1", parallel=parallel)
+    loops = batch.first_loops_batch(sy, "1", parallel=parallel)
     is_loop = loops["outcome"] == codes.SELF_LOOP
     t["saturated_loop_probability"] = int(is_loop.any(axis=1).sum())
     t["saturated_loop_L"] = np.bincount(loops["L"][is_loop], minlength=N + 1)
     t["saturated_loop_n_e"] = np.bincount(loops["n_e"][is_loop], minlength=N + 1)
     if N <= ENUMERATION_MAX_N:
         what = codes.WHAT_TRANSITIONS | codes.WHAT_ZERO_FIELD
-        out = kernel_calls.enumerate_batch(
+        out = batch.enumerate_batch(
             sy, np.zeros(size, np.int64), "1", what, parallel=parallel, l4_per_system=1
         )
         looped = out.columns["n_self_loop_transitions"] > 0

@@ -20,7 +20,7 @@ total displacement is U = Σ_i x_i (+ the spring's extension).
 Exactness
 ---------
 Displacements x_i^±, force jumps d_i and the drive U are integer multiples of
-``hyst.model.QUANTUM`` (int64), the same quantum as the hysteron fields, so the
+``hyst.model.systems.QUANTUM`` (int64), the same quantum as the hysteron fields, so the
 mapped hysteron parameters (``hyst.networks.mapping``) and every mechanical
 comparison (``hyst.networks.mechanics``) are exact integer arithmetic. The
 spring stiffness is a positive rational k = p/q (``fractions.Fraction``); no
@@ -34,7 +34,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from hyst.model import dequantize, quantize
+from hyst.model.systems import dequantize, quantize
 
 
 def spring_ratio(spring) -> tuple[int, int]:

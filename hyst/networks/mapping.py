@@ -37,7 +37,7 @@ d_1 < −(k + 1) σ_1^0 / 2).
 Coupling structure, and the paper's ensembles
 ---------------------------------------------
 c_ij = −p d_j does not depend on i: **every serial chain maps to constant
-columns** (``hyst.model.COUPLING_FORMS["columns"]`` with strengths p d_j, so
+columns** (``hyst.model.systems.COUPLING_FORMS["columns"]`` with strengths p d_j, so
 the compact form of the event-driven kernels applies at any N). Hence
 
 - all passive (d_j ≥ 0): exactly the paper's strictly self-loop-free
@@ -63,7 +63,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from hyst.model import QUANTUM, Systems
+from hyst.model.systems import QUANTUM, Systems
 from hyst.networks.elements import SerialChains, spring_ratio
 
 

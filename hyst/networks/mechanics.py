@@ -12,7 +12,7 @@ point exact: W^±(S), the drives at which phase state S stops being stable, are
 integers, and "just above W^+(S)" is the symbolic W^+(S) + 0⁺.
 
 The transition graph built here is the mechanical counterpart of
-``hyst.graph.transition_graph`` (same dataclasses, fields in W units): the
+``hyst.model.transition_graph.transition_graph`` (same dataclasses, fields in W units): the
 tests check that the two are equal on random chains.
 """
 
@@ -22,11 +22,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hyst.graph import GRAPH_MAX_N, Transition, TransitionGraph
-from hyst.kernel_calls import Columns
 from hyst.kernels import codes
 from hyst.kernels import mechanics as kern
-from hyst.model import INF, OUTCOME_NAMES, QUANTUM, RULE_NAMES, rule_code
+from hyst.model.batch import Columns
+from hyst.model.systems import INF, OUTCOME_NAMES, QUANTUM, RULE_NAMES, rule_code
+from hyst.model.transition_graph import GRAPH_MAX_N, Transition, TransitionGraph
 from hyst.networks.elements import SerialChains
 
 #: Largest N of the mechanical simulation (phase states are uint64 bitmasks).
@@ -197,7 +197,7 @@ def mechanical_transition_graph(chains: SerialChains, index: int = 0, rule="1") 
 def saturated_loop(chains: SerialChains, rule="1", parallel: bool = False) -> Columns:
     """``codes.MECH_LOOP_COLUMNS`` (outcome, L, n_e, events) per chain and branch (0: up
     from all −1, 1: down from all +1), driven event by event; a branch stops at its first
-    limit cycle (``hyst.kernel_calls.first_loops_batch`` is the mapped counterpart)."""
+    limit cycle (``hyst.model.batch.first_loops_batch`` is the mapped counterpart)."""
     if chains.N > MECHANICS_MAX_N:
         raise ValueError(f"N: {chains.N} is too large (N <= {MECHANICS_MAX_N})")
     p, q = chains.ratio

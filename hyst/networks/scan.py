@@ -29,11 +29,11 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from hyst import __version__
-from hyst.kernel_calls import Columns
+from hyst._version import __version__
 from hyst.kernels import codes
 from hyst.kernels import mechanics as kern
-from hyst.model import dequantize, quantize, rule_code
+from hyst.model.batch import Columns
+from hyst.model.systems import dequantize, quantize, rule_code
 from hyst.networks.pair import FAMILIES, behaviour_class, exact_conditions, paper_conditions
 
 

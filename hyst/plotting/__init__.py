@@ -49,7 +49,7 @@ def render(type_name: str, datasets: Sequence, analysis=None, **params):
 
 def save(fig, stem, *, dpi: int = 200, formats: Sequence[str] = ("png", "pdf")) -> list:
     """Write ``stem.<format>`` for every format (the raster ones at ``dpi``) in the house
-    style, each atomically (see :func:`hyst.io.atomic_write`); returns the paths.
+    style, each atomically (see :func:`hyst.provenance.files.atomic_write`); returns the paths.
 
     One draw lays the figure out (its layout engine, e.g. constrained layout) and finds
     its tight bounding box; the layout is then frozen and the box shared by every format,
@@ -58,8 +58,8 @@ def save(fig, stem, *, dpi: int = 200, formats: Sequence[str] = ("png", "pdf")) 
     """
     import matplotlib as mpl
 
-    from hyst.io import atomic_write
     from hyst.plotting.style import style
+    from hyst.provenance.files import atomic_write
 
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """Figures of L = 4 self-loops: two elements in the (c12, c21) plane, and large systems in
 the rescaled plane, against the Supplemental's analytic region
-(:func:`hyst.two_elements.l4_region_polygons`)."""
+(:func:`hyst.model.two_elements.l4_region_polygons`)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import numpy as np
 import xarray as xr
 from matplotlib.figure import Figure
 
+from hyst.analysis.records import l4_labels, l4_rescaled, record_labels
+from hyst.model.two_elements import l4_region_polygons
 from hyst.plotting.style import SCATTER_COLOR, new_figure, panel_letter, style
-from hyst.studies.points import record_labels
-from hyst.two_elements import l4_region_polygons
 
 
 def _draw_region(ax, polygons, lim, **kw):
@@ -96,31 +96,6 @@ def fig_pairs_l4(
                 fontsize=7,
             )
     return fig
-
-
-def l4_labels(ds: xr.Dataset, axis: str) -> np.ndarray:
-    """The ``axis`` label (e.g. the span ensemble) of every L = 4 record of a study dataset,
-    as strings (records store the index along the axis)."""
-    if axis not in ds.coords:
-        return np.array([], str)
-    return record_labels(ds, "l4", axis).astype(str)
-
-
-def l4_rescaled(ds: xr.Dataset, mask=None) -> tuple[np.ndarray, np.ndarray]:
-    """Rescaled couplings (c_kl/Δh̃, c_lk/Δh̃) of L = 4 records, oriented so Δh̃ = h̃_l − h̃_k > 0."""
-    ckl = np.asarray(ds["l4_c_kl"].values, float)
-    clk = np.asarray(ds["l4_c_lk"].values, float)
-    dh = np.asarray(ds["l4_h_tilde_l"].values, float) - np.asarray(ds["l4_h_tilde_k"].values, float)
-    if mask is not None:
-        ckl, clk, dh = ckl[mask], clk[mask], dh[mask]
-    swap = dh < 0
-    x = np.where(swap, clk, ckl)
-    y = np.where(swap, ckl, clk)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ad = np.abs(dh)
-        x = np.where(ad > 0, x / ad, np.nan)
-        y = np.where(ad > 0, y / ad, np.nan)
-    return x, y
 
 
 def _loops_met(ds: xr.Dataset, spans: str, N=None) -> int:

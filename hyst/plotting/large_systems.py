@@ -8,10 +8,9 @@ import matplotlib as mpl
 import numpy as np
 
 from hyst.analysis.peaks import maxima
+from hyst.catalogue.labels import COUPLING_TITLES, RULE_TITLES
 from hyst.plotting.panels import errorbar, n_legend
 from hyst.plotting.style import (
-    COUPLING_TITLES,
-    RULE_TITLES,
     n_colors,
     new_figure,
     panel_letter,

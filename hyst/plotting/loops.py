@@ -7,7 +7,7 @@ direction (up: an element flips −1 → +1, the magnetisation rises; down: the 
 - :func:`draw_state`, :func:`draw_transition`: the drawing primitives, also used for
   the transition graph of one system (``hyst system``).
 
-State positions come from :func:`hyst.loops.layout.cube_positions` (magnetisation
+State positions come from :func:`hyst.combinatorics.layout.cube_positions` (magnetisation
 vertical; for n = 3 the Supplemental's hexagon).
 """
 
@@ -18,7 +18,7 @@ import xarray as xr
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from hyst.loops.layout import magnetisation, state_label, subset_positions
+from hyst.combinatorics.layout import magnetisation, state_label, subset_positions
 from hyst.plotting.style import panel_letter, style
 
 #: Colours of up and down transitions (the Supplemental: blue up, red down).
@@ -196,8 +196,8 @@ def fig_fundamental_loops(ds: xr.Dataset, *, sample: int = 12, per_row: int = 6,
 
 
 def fig_transition_graph(graph, loops, *, size=None) -> Figure:
-    """The transition graph of one system (``hyst.graph.TransitionGraph`` and the
-    ``hyst.system_graph.SelfLoop`` list): potentially stable states (solid boxes) and the
+    """The transition graph of one system (``hyst.model.transition_graph.TransitionGraph`` and the
+    ``hyst.cli.system.SelfLoop`` list): potentially stable states (solid boxes) and the
     unstable states of the self-loops (dashed boxes) by magnetisation; transitions between
     stable states as arrows, up blue, down red; a transition that ends in a self-loop as
     a dashed arrow to the state where it enters the loop; the loops' own steps thick

@@ -22,8 +22,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, Patch, Rectangle
 from scipy import ndimage
 
-from hyst.graph import TransitionGraph
-from hyst.model import INF, QUANTUM
+from hyst.model.systems import INF, QUANTUM
+from hyst.model.transition_graph import TransitionGraph
 from hyst.networks.elements import SerialChains, force_control_gap
 from hyst.networks.mapping import spring_thresholds
 from hyst.networks.mechanics import ChainMechanics, mechanical_transition_graph

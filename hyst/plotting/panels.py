@@ -15,7 +15,7 @@ import matplotlib as mpl
 import numpy as np
 import xarray as xr
 
-from hyst.plotting.style import fmt_number
+from hyst.catalogue.labels import fmt_number
 from hyst.plotting.style import label as axis_label
 
 SELECT_DIMS = ("couplings", "spans", "rule")

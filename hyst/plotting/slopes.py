@@ -16,10 +16,9 @@ from matplotlib.figure import Figure
 
 from hyst import catalogue
 from hyst.analysis.exponents import small_coupling_exponents
+from hyst.catalogue.labels import COUPLING_TITLES, RULE_TITLES
 from hyst.plotting.panels import SELECT_DIMS, analysis_for
 from hyst.plotting.style import (
-    COUPLING_TITLES,
-    RULE_TITLES,
     SPAN_TITLES,
     label,
     n_colors,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
-from fractions import Fraction
 
 import matplotlib as mpl
 import numpy as np
@@ -77,24 +76,15 @@ AXIS_LABELS: dict[str, str] = {
     "N": r"$N$",
 }
 
-#: Titles of the span ensembles, race-condition rules and coupling ensembles.
+#: Titles of the span ensembles (rules and coupling ensembles: hyst.catalogue.labels).
 SPAN_TITLES = {
     "spin": r"spins ($\sigma_i = 0$)",
     "hysteron": r"hysterons ($\sigma_i \in [0, 0.5]$)",
     "equal": r"equal spans ($\sigma_i = 0.5$)",
 }
-RULE_TITLES = {"0": "rule 0", "1": "rule 1", "1p": r"rule $1'$", "2": "rule 2"}
 #: Short names and colours of the span ensembles when several share one panel.
 SPAN_NAMES = {"hysteron": "hysterons", "spin": "spins", "equal": "equal spans"}
 SPAN_COLORS = {"hysteron": "#a50f15", "spin": "#252525", "equal": "#2171b5"}
-COUPLING_TITLES = {
-    "random": "random",
-    "weak": "weak asymmetry",
-    "symmetric": "symmetric",
-    "ferro": "ferromagnetic",
-    "columns": "constant columns",
-    "rows": "constant rows",
-}
 
 
 def label(name: str) -> str:
@@ -136,9 +126,3 @@ def new_figure(nrows: int, ncols: int, size: tuple[float, float]) -> tuple[Figur
     return fig, axes
 
 
-def fmt_number(v: float) -> str:
-    """2/3 -> '2/3', 4.0 -> '4', 2.5 -> '5/2'."""
-    f = Fraction(float(v)).limit_denominator(12)
-    if abs(float(f) - v) > 1e-6:
-        return f"{v:g}"
-    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"

@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 
 from hyst import catalogue
 from hyst.analysis import plateau_versus_n
+from hyst.catalogue.labels import COUPLING_TITLES, RULE_TITLES
 from hyst.plotting.panels import (
     analysis_for,
     inset_complement,
@@ -32,8 +33,6 @@ from hyst.plotting.panels import (
 )
 from hyst.plotting.style import (
     CMAP,
-    COUPLING_TITLES,
-    RULE_TITLES,
     SPAN_COLORS,
     SPAN_NAMES,
     SPAN_TITLES,

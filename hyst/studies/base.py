@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import xarray as xr
 
-from hyst.fingerprint import source_fingerprint
+from hyst.provenance.fingerprints import source_fingerprint
 
 
 class ConfigError(ValueError):
@@ -54,7 +54,7 @@ class StudyKind(ABC):
     name: str = ""
     #: One line for ``hyst config check`` and the docs.
     description: str = ""
-    #: Modules whose source determines the kind's results (see :mod:`hyst.fingerprint`).
+    #: Modules whose source determines the kind's results (see :mod:`hyst.provenance.fingerprints`).
     sources: tuple[str, ...] = ()
 
     def fingerprint(self) -> str:

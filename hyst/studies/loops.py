@@ -1,9 +1,9 @@
 """Study kind ``loops``: fundamental self-loop structures and their realizability.
 
 For the cells (n_e, L) of a study it counts the fundamental loops M(n_e, L)
-(:mod:`hyst.loops.structures`), optionally again by Burnside's lemma, and decides
+(:mod:`hyst.combinatorics.structures`), optionally again by Burnside's lemma, and decides
 the realizability of each representative by linear programming
-(:mod:`hyst.loops.realize`): M_R (variant ``R``) and M_W (variant ``W+``, weak
+(:mod:`hyst.combinatorics.realize`): M_R (variant ``R``) and M_W (variant ``W+``, weak
 asymmetry with positive spans, as the paper's table), optionally the other two
 variants. Each (cell, count or realize) has its own result file, keyed by what it
 computes, so a cell shared by two studies is computed once and adding a cell computes
@@ -24,11 +24,12 @@ import json
 import numpy as np
 import xarray as xr
 
-from hyst import __version__, seeds
-from hyst.io import read_dataset
-from hyst.loops import design, realize, store
-from hyst.loops import structures as S
-from hyst.loops.tables import PAPER_M, PAPER_MR, PAPER_MW
+from hyst._version import __version__
+from hyst.combinatorics import design, realize, store
+from hyst.combinatorics import structures as S
+from hyst.combinatorics.tables import PAPER_M, PAPER_MR, PAPER_MW
+from hyst.model import seeds
+from hyst.provenance.files import read_dataset
 from hyst.studies.base import ConfigError, Job, StudyKind
 
 #: Dataset names of the realizability variants (M_R and M_W are the paper's columns).
@@ -92,7 +93,7 @@ def expand_cells(specs) -> list[tuple[int, int]]:
 class LoopsKind(StudyKind):
     name = "loops"
     description = "fundamental self-loops: M(n_e, L), realizability M_R and M_W by LP"
-    sources = (*store.REALIZE_SOURCES, "hyst.loops.store", "hyst.studies.loops")
+    sources = (*store.REALIZE_SOURCES, "hyst.combinatorics.store", "hyst.studies.loops")
 
     def schema(self) -> dict:
         d = store.DEFAULTS
@@ -236,7 +237,7 @@ class LoopsKind(StudyKind):
         for payload in job.payload["cells"]:
             compute = store.count_file if payload["what"] == "count" else store.realize_file
             if self.uses_dask(payload) and threads > 1:
-                from hyst.distributed import client
+                from hyst.sampling.cluster import client
 
                 dask = config.get("dask", {})
                 mem_mb = config.get("resources", {}).get("mem_mb", 4000)

@@ -30,11 +30,12 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from hyst import __version__, seeds
-from hyst.io import provenance_matches, read_dataset, write_dataset
+from hyst._version import __version__
+from hyst.model import seeds
 from hyst.networks import chains as chain_study
 from hyst.networks.pair import FAMILIES
 from hyst.networks.scan import PAPER_PANELS, cell_centres, mapped_parameters, scan_cells
+from hyst.provenance.files import provenance_matches, read_dataset, write_dataset
 from hyst.studies.base import ConfigError, Job, StudyKind
 
 #: The race-condition rule of the networks studies (the Supplemental's, rule 1).
@@ -71,7 +72,7 @@ def _panels(study: dict) -> dict:
 
 def _map(tasks, config, threads, log):
     """Run (function, args) tasks on a Dask client; results in task order."""
-    from hyst.distributed import client
+    from hyst.sampling.cluster import client
 
     dask = config.get("dask", {})
     mem_mb = config.get("resources", {}).get("mem_mb", 4000)
@@ -91,14 +92,14 @@ class NetworksKind(StudyKind):
         "elements (Fig. 3, Supplemental) or random chains with a fraction phi active"
     )
     sources = (
-        "hyst._numba",
+        "hyst.kernels.jit",
         "hyst.kernels",
-        "hyst.kernel_calls",
-        "hyst.model",
-        "hyst.ensembles",
-        "hyst.seeds",
-        "hyst.graph",
-        "hyst.dynamics",
+        "hyst.model.batch",
+        "hyst.model.systems",
+        "hyst.model.ensembles",
+        "hyst.model.seeds",
+        "hyst.model.transition_graph",
+        "hyst.model.relax",
         "hyst.networks.elements",
         "hyst.networks.mapping",
         "hyst.networks.mechanics",

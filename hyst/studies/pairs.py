@@ -1,7 +1,7 @@
 """Study kind ``pairs``: two coupled elements sampled in the (c12, c21) plane.
 
 For each span σ of the study, ``samples`` two-element systems
-(:func:`hyst.two_elements.pair_systems`: midpoints ∓Δh^c/2, equal spans σ,
+(:func:`hyst.model.two_elements.pair_systems`: midpoints ∓Δh^c/2, equal spans σ,
 c12, c21 ~ U[−c_max, c_max]) are relaxed through every transition out of
 every potentially stable state under rule 1; the dataset records (c12, c21)
 and whether an L = 4 self-loop occurred, to be compared with the
@@ -16,11 +16,12 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from hyst import __version__, kernel_calls, seeds
-from hyst.io import provenance_matches, read_dataset, write_dataset
+from hyst._version import __version__
 from hyst.kernels import codes
+from hyst.model import batch, seeds
+from hyst.model.two_elements import pair_systems
+from hyst.provenance.files import provenance_matches, read_dataset, write_dataset
 from hyst.studies.base import Job, StudyKind
-from hyst.two_elements import pair_systems
 
 #: The rule of the pairs study (the Supplemental's figure uses rule 1).
 RULE = "1"
@@ -37,7 +38,7 @@ def sample_span(sigma: float, delta_h: float, c_max: float, samples: int, seed: 
     """(c12, c21, self_loop) of ``samples`` pairs with span ``sigma``."""
     rng = seeds.generator(seed, _identity(sigma, delta_h, c_max))
     systems = pair_systems(float(sigma), delta_h, c_max, samples, rng)
-    out = kernel_calls.enumerate_batch(
+    out = batch.enumerate_batch(
         systems, np.zeros(samples, np.int64), RULE, codes.WHAT_TRANSITIONS, l4_per_system=1
     )
     _hp, _hm, c = systems.to_floats()
@@ -56,12 +57,12 @@ class PairsKind(StudyKind):
     name = "pairs"
     description = "two coupled elements in the (c12, c21) plane: L = 4 self-loops per span sigma"
     sources = (
-        "hyst._numba",
+        "hyst.kernels.jit",
         "hyst.kernels",
-        "hyst.kernel_calls",
-        "hyst.model",
-        "hyst.seeds",
-        "hyst.two_elements",
+        "hyst.model.batch",
+        "hyst.model.systems",
+        "hyst.model.seeds",
+        "hyst.model.two_elements",
         "hyst.studies.pairs",
     )
 

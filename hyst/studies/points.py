@@ -26,13 +26,14 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from hyst import __version__, seeds
+from hyst._version import __version__
 from hyst.catalogue import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS, RECORDS, observables
-from hyst.ensembles import COUPLING_ENSEMBLES, SAMPLING_VERSION, SPAN_ENSEMBLES
-from hyst.fingerprint import SAMPLING_SOURCES
-from hyst.io import provenance_matches, read_dataset
-from hyst.model import QUANTUM_BITS, RULES
-from hyst.sampler import Point, check_self_loop_free, chunk_size, resolve_groups
+from hyst.model import seeds
+from hyst.model.ensembles import COUPLING_ENSEMBLES, SAMPLING_VERSION, SPAN_ENSEMBLES
+from hyst.model.systems import QUANTUM_BITS, RULES
+from hyst.provenance.files import provenance_matches, read_dataset
+from hyst.provenance.fingerprints import SAMPLING_SOURCES
+from hyst.sampling.sampler import Point, check_self_loop_free, chunk_size, resolve_groups
 from hyst.studies.base import ConfigError, Job, StudyKind
 
 #: Version of the point-file layout; part of the provenance, bumped when the layout changes.
@@ -191,15 +192,6 @@ def _index_dtype(n: int):
     return np.int8 if n <= 127 else np.int16 if n <= 32767 else np.int32
 
 
-def record_labels(ds: xr.Dataset, records: str, axis: str) -> np.ndarray:
-    """The ``axis`` label (e.g. spans, N, NJ0) of every record ``records`` of a collected
-    points dataset, from its index variable ``<records>_<axis>_index``."""
-    index = f"{records}_{axis}_index"
-    if index not in ds:
-        return np.asarray(ds[axis].values[:0])
-    return np.asarray(ds[axis].values)[np.asarray(ds[index].values, np.int64)]
-
-
 class PointsKind(StudyKind):
     name = "points"
     description = (
@@ -245,7 +237,7 @@ class PointsKind(StudyKind):
                     "default": "",
                 },
                 "couplings": {
-                    "description": "Coupling ensembles (hyst.ensembles).",
+                    "description": "Coupling ensembles (hyst.model.ensembles).",
                     "type": "array",
                     "minItems": 1,
                     "uniqueItems": True,
@@ -311,8 +303,8 @@ class PointsKind(StudyKind):
                 "records": {
                     "description": "Records to store, by name, with the most kept per point "
                     "(e.g. {l4: 2000}); default none. The kept records are a seeded random "
-                    "sample, the same whatever the chunking (hyst.statistics). Ask only where a "
-                    "figure reads them: they dominate the size of datasets.",
+                    "sample, the same whatever the chunking (hyst.sampling.tallies). Ask only "
+                    "where a figure reads them: they dominate the size of datasets.",
                     "type": "object",
                     "additionalProperties": False,
                     "properties": {
@@ -423,9 +415,9 @@ class PointsKind(StudyKind):
 
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
         """Ensure every point file of a job exists with matching provenance."""
-        from hyst.distributed import client, sample_points
-        from hyst.io import write_dataset
-        from hyst.statistics import tally_to_dataset
+        from hyst.provenance.files import write_dataset
+        from hyst.sampling.cluster import client, sample_points
+        from hyst.sampling.tallies import tally_to_dataset
 
         specs = [PointSpec.from_identity(d) for d in job.payload["points"]]
         t0 = time.perf_counter()
@@ -482,7 +474,7 @@ class PointsKind(StudyKind):
         histograms get their own trailing dimension, zero-padded to the longest;
         records are concatenated along their dimension, each with its point as one small
         integer index per axis, ``<records>_<axis>_index`` into the coordinate ``<axis>``
-        (no per-record strings; :func:`record_labels` turns them into labels).
+        (no per-record strings; :func:`hyst.analysis.records.record_labels` turns them into labels).
         """
         specs = study_specs(study, config["seed"])
         axis = sweep_axis(study)

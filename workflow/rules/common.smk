@@ -8,9 +8,9 @@ from pathlib import Path
 import yaml
 from snakemake.utils import update_config
 
-from hyst.config import ConfigError, validate
-from hyst.fingerprint import source_fingerprint
-from hyst.report import CaptionFile
+from hyst.pipeline.config import ConfigError, validate
+from hyst.provenance.fingerprints import source_fingerprint
+from hyst.plotting.captions import CaptionFile
 from hyst.studies import KINDS, kind_of, plan
 
 if "studies" not in config:
@@ -35,7 +35,7 @@ PLAN = plan(CONFIG)
 CODE = {
     **{name: kind.fingerprint() for name, kind in KINDS.items()},
     "analysis": source_fingerprint(["hyst.analysis", "hyst.catalogue"]),
-    "plotting": source_fingerprint(["hyst.plotting", "hyst.catalogue", "hyst.report"]),
+    "plotting": source_fingerprint(["hyst.plotting", "hyst.catalogue", "hyst.plotting.captions"]),
 }
 
 if 1 < (workflow.cores or 0) < CONFIG["resources"]["threads"]:

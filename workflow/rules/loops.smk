@@ -43,7 +43,7 @@ rule loops_tables:
         rst=f"{RESULTS}/tables/{{study}}.rst",
     params:
         caption=lambda wc: CaptionFile(f"{RESULTS}/tables/{wc.study}.rst"),
-        code=source_fingerprint(["hyst.loops.tables"]),
+        code=source_fingerprint(["hyst.combinatorics.tables"]),
     wildcard_constraints:
         study="|".join(LOOP_STUDIES) if LOOP_STUDIES else "NONE",
     resources:

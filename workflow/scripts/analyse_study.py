@@ -1,7 +1,7 @@
 """Scaling analysis of one study dataset against N·J0 (thin wrapper over hyst.analysis)."""
 
 from hyst.analysis import analyse_study
-from hyst.io import read_dataset, write_dataset
+from hyst.provenance.files import read_dataset, write_dataset
 
 
 def main(dataset, output, log_path):

@@ -2,7 +2,7 @@
 
 import json
 
-from hyst.io import write_dataset
+from hyst.provenance.files import write_dataset
 from hyst.studies import collect
 
 

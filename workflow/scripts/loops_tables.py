@@ -1,7 +1,7 @@
 """Render a loops study's tables (Markdown, LaTeX, reStructuredText) from its dataset."""
 
-from hyst.io import atomic_write_text, read_dataset
-from hyst.loops.tables import report_tables
+from hyst.combinatorics.tables import report_tables
+from hyst.provenance.files import atomic_write_text, read_dataset
 
 
 def main(dataset, outputs, log_path):

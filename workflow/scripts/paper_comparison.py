@@ -3,7 +3,7 @@
 import json
 
 from hyst.comparison import build_page, read_study
-from hyst.io import atomic_write_text, read_dataset
+from hyst.provenance.files import atomic_write_text, read_dataset
 
 
 def main(comparison, studies, datasets, analysed, analyses, md, html, log_path):

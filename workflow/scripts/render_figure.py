@@ -4,9 +4,9 @@
 import json
 from pathlib import Path
 
-from hyst.io import atomic_write_text, read_dataset
 from hyst.plotting import FIGURE_TYPES, render, save
-from hyst.report import figure_caption
+from hyst.plotting.captions import figure_caption
+from hyst.provenance.files import atomic_write_text, read_dataset
 
 
 def main(name, binding, files, dataset_paths, analysed, analysis_paths, png, caption, log_path):

@@ -2,7 +2,7 @@
 
 import json
 
-from hyst.io import atomic_write_text
+from hyst.provenance.files import atomic_write_text
 from hyst.studies import run_job
 
 

@@ -1,0 +1,652 @@
+"""Kernels over all 2^N states of small systems (bitmask states; the observable groups use
+them up to N = 18, ``hyst.catalogue.ENUMERATION_MAX_N``; one system up to N = 24).
+
+Only ``@jit`` functions over plain int64 arrays live here. Parameters are in
+units of ``hyst.model.systems.QUANTUM``; a field is ``(Hc, eps)`` meaning Hc + eps·0⁺;
+see :mod:`hyst.model.systems` for the conventions. Outcome, rule and output-column
+codes are the names of :mod:`hyst.kernels.codes`.
+
+The state table is built in one Gray-code pass: consecutive states differ in
+one element j, so the local fields f_i(S) = Σ_j c_ij s_j are updated in O(N)
+per state, exactly, in int64.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from hyst.kernels.codes import (
+    E_AVALANCHE_OUTCOME,
+    E_AVALANCHE_SIZE,
+    E_N_DISTINCT_LOOPS,
+    E_N_ILL_DEFINED_TRANSITIONS,
+    E_N_POTENTIALLY_STABLE,
+    E_N_SELF_LOOP_TRANSITIONS,
+    E_N_STABLE_AT_ZERO,
+    E_N_TRANSITIONS,
+    E_POTENTIALLY_STABLE_TIES,
+    E_RACE_FIRST_FLIP,
+    E_RACE_IN_TRANSITIONS,
+    E_RANDOM_START_LENGTH,
+    E_RANDOM_START_OUTCOME,
+    E_SELF_LOOP_AT_ZERO_ANY,
+    E_START_PREPARED,
+    E_TIES,
+    E_ZERO_TIES,
+    ILL_DEFINED,
+    INF,
+    MOVED,
+    OFFSET,
+    RULE_0,
+    RULE_1,
+    RULE_1P,
+    RULE_2,
+    SELF_LOOP,
+    STABLE,
+    UNDEFINED,
+    WALK_CYCLE_MIN,
+    WALK_CYCLE_SUM,
+    WALK_FINAL_STATE,
+    WALK_FLIP_MASK,
+    WALK_FLIPS,
+    WALK_L,
+    WALK_N_E,
+    WALK_RACE,
+    WALK_STEPS,
+    WALK_TIES,
+    WHAT_AVALANCHE,
+    WHAT_TRANSITIONS,
+    WHAT_ZERO_FIELD,
+)
+from hyst.kernels.jit import jit
+
+
+@jit
+def ctz(k):
+    """Index of the lowest set bit of k > 0."""
+    j = 0
+    while not (k >> j) & 1:
+        j += 1
+    return j
+
+
+@jit
+def build_state_table(hp, hm, c, transposed, F, hplus, hminus):
+    """Fill the tables of all 2^N states of one system.
+
+    F[S, i] = Σ_j c_ij s_j (local interaction field); hplus[S] = H^+(S)
+    (INF if all up) and hminus[S] = H^−(S) (−INF if all down). c[i, j] = c_ij, or
+    c[j, i] = c_ij when ``transposed`` (couplings drawn in the event-driven kernels'
+    layout, read without a copy).
+    """
+    N = hp.shape[0]
+    f = np.empty(N, np.int64)
+    c2t = np.empty((N, N), np.int64)  # c2t[j, i] = 2 c_ij, contiguous in i
+    for i in range(N):
+        acc = np.int64(0)
+        for j in range(N):
+            cij = c[j, i] if transposed else c[i, j]
+            acc -= cij
+            c2t[j, i] = 2 * cij
+        f[i] = acc
+    g = 0
+    for k in range(1 << N):
+        if k > 0:
+            j = ctz(k)
+            g ^= 1 << j
+            sgn = 2 * ((g >> j) & 1) - 1
+            for i in range(N):
+                f[i] += sgn * c2t[j, i]
+        # Elements of the wrong sign are pushed out of range by an offset:
+        # a branch-free min/max.
+        up = INF
+        dn = -INF
+        for i in range(N):
+            fi = f[i]
+            F[g, i] = fi
+            bit = (g >> i) & 1
+            up = min(up, hp[i] - fi + bit * OFFSET)
+            dn = max(dn, hm[i] - fi - (1 - bit) * OFFSET)
+        hplus[g] = up
+        hminus[g] = dn
+
+
+@jit(inline=True)
+def step(S, Hc, eps, rule, hp, hm, F, hplus, hminus):
+    """One step of the dynamics at field (Hc, eps) from state S.
+
+    Returns (next_state, n_unstable, n_flipped, ties, code) with code STABLE,
+    MOVED or ILL_DEFINED (rule 0 with n_unstable > 1).
+    Stability is read from the table in O(1); a state that moves is scanned in
+    O(N) for the rule's element, the exact n_unstable and exact ties (equal
+    winning margins; margins exactly 0 when eps = 0).
+    """
+    mu = 2 * (Hc - hplus[S]) + eps  # largest margin of a down element
+    md = 2 * (hminus[S] - Hc) - eps  # largest margin of an up element
+    if mu <= 0 and md <= 0:
+        return S, 0, 0, 1 if (mu == 0 or md == 0) else 0, STABLE
+    N = hp.shape[0]
+    row = F[S]
+    ties = 0
+    n_u = 0
+    mask = 0
+    # branch-free scan: first/last index reaching the winning margin (a tie if they differ)
+    first = -1
+    last = -1
+    bestm = -OFFSET if rule != RULE_1P else OFFSET
+    for i in range(N):
+        bit = (S >> i) & 1
+        m_dn = 2 * (hm[i] - row[i] - Hc) - eps
+        m_up = 2 * (Hc - hp[i] + row[i]) + eps
+        m = m_dn if bit else m_up
+        pos = m > 0
+        n_u += pos
+        mask |= np.int64(pos) << i
+        ties += m == 0
+        if rule == RULE_1P:
+            v = m if pos else OFFSET
+            first = i if v < bestm else first
+            last = i if v <= bestm else last
+            bestm = min(bestm, v)
+        else:
+            first = i if m > bestm else first
+            last = i if m >= bestm else last
+            bestm = max(bestm, m)
+    best = first
+    nbest = 1 if first == last else 2
+    if rule == RULE_2:
+        return S ^ mask, n_u, n_u, ties, MOVED
+    if rule == RULE_0:
+        if n_u > 1:
+            return S, n_u, 0, ties, ILL_DEFINED
+        return S ^ mask, n_u, 1, ties, MOVED
+    if nbest > 1:
+        ties += 1
+    return S ^ (1 << best), n_u, 1, ties, MOVED
+
+
+@jit
+def walk(S, Hc, eps, rule, hp, hm, F, hplus, hminus, stamp, stamp_step, wid, out):
+    """Relax from state S at field (Hc, eps) under ``rule``; exact cycle detection.
+
+    ``stamp``/``stamp_step`` are per-state work arrays and ``wid`` a walk id
+    never used before with them (no reset needed). Fills
+    out = [final_state, flips, steps, race, ties, L, n_e, cycle_min, cycle_sum, flip_mask]
+    and returns the outcome code. For a self-loop, final_state is the first
+    repeated state, L the cycle length, n_e the number of elements flipping in
+    the cycle and flip_mask their bitmask.
+    """
+    steps = 0
+    flips = 0
+    race = 0
+    ties = 0
+    stamp[S] = wid
+    stamp_step[S] = 0
+    outcome = STABLE
+    L = 0
+    n_e = 0
+    cmin = 0
+    csum = 0
+    fmask = 0
+    while True:
+        S2, n_u, nf, t, code = step(S, Hc, eps, rule, hp, hm, F, hplus, hminus)
+        ties += t
+        if steps > 0 and n_u > 1:
+            race = 1
+        if code == STABLE:
+            break
+        if code == ILL_DEFINED:
+            outcome = ILL_DEFINED
+            break
+        S = S2
+        steps += 1
+        flips += nf
+        if stamp[S] == wid:
+            outcome = SELF_LOOP
+            L = steps - stamp_step[S]
+            cmin = S
+            x = S
+            for _ in range(L):
+                x2, _nu, _nf, _t, _c = step(x, Hc, eps, rule, hp, hm, F, hplus, hminus)
+                fmask |= x ^ x2
+                csum += x
+                if x < cmin:
+                    cmin = x
+                x = x2
+            m = fmask
+            while m:
+                n_e += m & 1
+                m >>= 1
+            break
+        stamp[S] = wid
+        stamp_step[S] = steps
+    out[WALK_FINAL_STATE] = S
+    out[WALK_FLIPS] = flips
+    out[WALK_STEPS] = steps
+    out[WALK_RACE] = race
+    out[WALK_TIES] = ties
+    out[WALK_L] = L
+    out[WALK_N_E] = n_e
+    out[WALK_CYCLE_MIN] = cmin
+    out[WALK_CYCLE_SUM] = csum
+    out[WALK_FLIP_MASK] = fmask
+    return outcome
+
+
+@jit
+def gap_fraction(hplus, hminus, N, lo, hi):
+    """Fraction of [H^+(−…−), H^−(+…+)] covered by no state's stability interval.
+
+    Zero when H^+(−…−) ≥ H^−(+…+) (the saturated states overlap). ``lo``/``hi``
+    are work arrays of length 2^N.
+    """
+    a = hplus[0]
+    b = hminus[(1 << N) - 1]
+    if a >= b:
+        return 0.0
+    n = 0
+    for S in range(1 << N):
+        l = hminus[S]
+        h = hplus[S]
+        if l < h:
+            if l < a:
+                l = a
+            if h > b:
+                h = b
+            if l < h:
+                lo[n] = l
+                hi[n] = h
+                n += 1
+    order = np.argsort(lo[:n])
+    covered = np.int64(0)
+    cur_lo = a
+    cur_hi = a
+    for k in range(n):
+        l = lo[order[k]]
+        h = hi[order[k]]
+        if l > cur_hi:
+            covered += cur_hi - cur_lo
+            cur_lo = l
+            cur_hi = h
+        elif h > cur_hi:
+            cur_hi = h
+    covered += cur_hi - cur_lo
+    return float((b - a) - covered) / float(b - a)
+
+
+@jit
+def map_has_cycle(rule, hp, hm, F, hplus, hminus, nxt, pid):
+    """True iff the H = 0 dynamics (one step of ``rule``) has a cycle among unstable states."""
+    n_states = nxt.shape[0]
+    for S in range(n_states):
+        S2, _nu, _nf, _t, code = step(S, 0, 0, rule, hp, hm, F, hplus, hminus)
+        nxt[S] = S2 if code == MOVED else -1
+        pid[S] = -1
+    for u in range(n_states):
+        p = u
+        while p != -1 and pid[p] == -1:
+            pid[p] = u
+            p = nxt[p]
+        if p != -1 and pid[p] == u:
+            return True
+    return False
+
+
+@jit(parallel=True)
+def enumerate_observables(
+    hp,
+    hm,
+    c,
+    transposed,
+    starts,
+    rule,
+    what,
+    out,
+    gapf,
+    hist_L,
+    hist_ne,
+    l4_state,
+    l4_mask,
+    l4_count,
+):
+    """Per-sample observables of a batch of small systems (all 2^N states).
+
+    hp, hm: (n, N); c: (n, N, N), c[k][i, j] = c_ij (c[k][j, i] when ``transposed``);
+    starts: (n,) random start bitmasks;
+    what: bitmask of WHAT_* groups to compute (others are left at 0).
+    out: (n, len(ENUMERATION_COLUMNS)) int64, columns E_* of :mod:`hyst.kernels.codes`;
+    gapf: (n,) gap fraction f_G.
+    hist_L: (blocks, 2^N + 1) and hist_ne: (blocks, N + 1): distinct self-loops
+    met in the P_sl transitions by length L and element count n_e, summed over
+    the samples handled by each block (sum over blocks for the totals).
+    l4_state/l4_mask: (n, K) the first K distinct L = 4 loops of two elements (cycle min state,
+    flipping elements); l4_count: (n,) how many there were.
+    """
+    for b in prange(hist_L.shape[0]):
+        enumerate_block(
+            b,
+            hp,
+            hm,
+            c,
+            transposed,
+            starts,
+            rule,
+            what,
+            out,
+            gapf,
+            hist_L,
+            hist_ne,
+            l4_state,
+            l4_mask,
+            l4_count,
+        )
+
+
+@jit
+def enumerate_observables_serial(
+    hp,
+    hm,
+    c,
+    transposed,
+    starts,
+    rule,
+    what,
+    out,
+    gapf,
+    hist_L,
+    hist_ne,
+    l4_state,
+    l4_mask,
+    l4_count,
+):
+    """``enumerate_observables`` on the calling thread only (for thread pools)."""
+    for b in range(hist_L.shape[0]):
+        enumerate_block(
+            b,
+            hp,
+            hm,
+            c,
+            transposed,
+            starts,
+            rule,
+            what,
+            out,
+            gapf,
+            hist_L,
+            hist_ne,
+            l4_state,
+            l4_mask,
+            l4_count,
+        )
+
+
+@jit
+def enumerate_block(
+    b,
+    hp,
+    hm,
+    c,
+    transposed,
+    starts,
+    rule,
+    what,
+    out,
+    gapf,
+    hist_L,
+    hist_ne,
+    l4_state,
+    l4_mask,
+    l4_count,
+):
+    """Samples b, b + blocks, b + 2 blocks, ... of ``enumerate_observables``."""
+    n, N = hp.shape
+    n_states = 1 << N
+    nb = hist_L.shape[0]
+    F = np.empty((n_states, N), np.int64)
+    hplus = np.empty(n_states, np.int64)
+    hminus = np.empty(n_states, np.int64)
+    stamp = np.full(n_states, -1, np.int64)
+    stamp_step = np.zeros(n_states, np.int64)
+    lo = np.empty(n_states, np.int64)
+    hi = np.empty(n_states, np.int64)
+    nxt = np.empty(n_states, np.int64)
+    pid = np.empty(n_states, np.int64)
+    res = np.zeros(10, np.int64)
+    keys = np.full((n_states, 3), -1, np.int64)  # distinct loops by cycle-min state
+    wid = 0
+    for s in range(b, n, nb):
+        hps = hp[s]
+        hms = hm[s]
+        build_state_table(hps, hms, c[s], transposed, F, hplus, hminus)
+        o = out[s]
+        for k in range(o.shape[0]):
+            o[k] = 0
+        ties = 0
+        gapf[s] = 0.0
+        l4_count[s] = 0
+        if what & WHAT_ZERO_FIELD:
+            wid += 1
+            ties += zero_field(
+                s,
+                starts[s],
+                rule,
+                hps,
+                hms,
+                F,
+                hplus,
+                hminus,
+                stamp,
+                stamp_step,
+                wid,
+                res,
+                lo,
+                hi,
+                nxt,
+                pid,
+                o,
+                gapf,
+            )
+        if what & WHAT_TRANSITIONS:
+            wid, t = transitions(
+                s,
+                b,
+                rule,
+                hps,
+                hms,
+                F,
+                hplus,
+                hminus,
+                stamp,
+                stamp_step,
+                wid,
+                res,
+                keys,
+                hist_L,
+                hist_ne,
+                l4_state,
+                l4_mask,
+                l4_count,
+                o,
+            )
+            ties += t
+        if what & WHAT_AVALANCHE:
+            wid += 2
+            ties += avalanche(
+                starts[s], rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res, o
+            )
+        o[E_TIES] = ties
+
+
+@jit
+def zero_field(
+    s,
+    start,
+    rule,
+    hps,
+    hms,
+    F,
+    hplus,
+    hminus,
+    stamp,
+    stamp_step,
+    wid,
+    res,
+    lo,
+    hi,
+    nxt,
+    pid,
+    o,
+    gapf,
+):
+    """P_s, P_g^0, f_G and P_sl^0 (both variants) of one system; returns ties met."""
+    n_states = hplus.shape[0]
+    N = hps.shape[0]
+    for S in range(n_states):
+        lm = hminus[S]
+        up = hplus[S]
+        if lm < up:
+            o[E_N_POTENTIALLY_STABLE] += 1
+        elif lm == up:
+            o[E_POTENTIALLY_STABLE_TIES] += 1
+        if lm < 0 < up:
+            o[E_N_STABLE_AT_ZERO] += 1
+        if (lm == 0 and up >= 0) or (up == 0 and lm <= 0):
+            o[E_ZERO_TIES] += 1
+    gapf[s] = gap_fraction(hplus, hminus, N, lo, hi)
+    o[E_SELF_LOOP_AT_ZERO_ANY] = (
+        1 if map_has_cycle(rule, hps, hms, F, hplus, hminus, nxt, pid) else 0
+    )
+    # relaxation of the random start at H = 0 under the rule
+    oc = walk(start, 0, 0, rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res)
+    o[E_RANDOM_START_OUTCOME] = oc
+    o[E_RANDOM_START_LENGTH] = res[WALK_L]
+    return res[WALK_TIES]
+
+
+@jit
+def transitions(
+    s,
+    b,
+    rule,
+    hps,
+    hms,
+    F,
+    hplus,
+    hminus,
+    stamp,
+    stamp_step,
+    wid,
+    res,
+    keys,
+    hist_L,
+    hist_ne,
+    l4_state,
+    l4_mask,
+    l4_count,
+    o,
+):
+    """P_sl of one system: relax every up/down transition out of every
+    potentially stable state; record distinct self-loops. Returns (wid, ties).
+
+    A self-loop is identified by (its smallest state, L, the sum of its states), counted
+    once however many transitions reach it. ``keys`` (2^N, 3) holds, per smallest state,
+    (sample s, L, sum) of the first loop seen with it (a row of another sample is free);
+    further loops with the same smallest state (met at other fields) go to a list."""
+    n_states = hplus.shape[0]
+    K = l4_state.shape[1]
+    ties = 0
+    # P_sl: every transition out of every potentially stable state
+    nkeys = 0
+    more = np.empty((0, 3), np.int64)  # loops sharing a smallest state with an earlier one
+    nmore = 0
+    n4 = 0
+    for S in range(n_states):
+        if not hminus[S] < hplus[S]:
+            continue
+        for direction in range(2):
+            if direction == 0:
+                if hplus[S] >= INF:
+                    continue
+                Hc = hplus[S]
+                eps = 1
+            else:
+                if hminus[S] <= -INF:
+                    continue
+                Hc = hminus[S]
+                eps = -1
+            wid += 1
+            oc = walk(S, Hc, eps, rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res)
+            o[E_N_TRANSITIONS] += 1
+            ties += res[WALK_TIES]
+            if res[WALK_RACE]:
+                o[E_RACE_IN_TRANSITIONS] = 1
+            if oc == ILL_DEFINED:
+                o[E_N_ILL_DEFINED_TRANSITIONS] += 1
+            elif oc == SELF_LOOP:
+                o[E_N_SELF_LOOP_TRANSITIONS] += 1
+                cmin = res[WALK_CYCLE_MIN]
+                L = res[WALK_L]
+                csum = res[WALK_CYCLE_SUM]
+                row = keys[cmin]
+                new = True
+                if row[0] != s:  # the first loop of this system with this smallest state
+                    row[0] = s
+                    row[1] = L
+                    row[2] = csum
+                elif row[1] == L and row[2] == csum:
+                    new = False
+                else:
+                    for q in range(nmore):
+                        if more[q, 0] == cmin and more[q, 1] == L and more[q, 2] == csum:
+                            new = False
+                            break
+                    if new:
+                        if nmore == more.shape[0]:
+                            grown = np.empty((max(8, 2 * nmore), 3), np.int64)
+                            grown[:nmore] = more[:nmore]
+                            more = grown
+                        more[nmore, 0] = cmin
+                        more[nmore, 1] = L
+                        more[nmore, 2] = csum
+                        nmore += 1
+                if new:
+                    nkeys += 1
+                    hist_L[b, res[WALK_L]] += 1
+                    hist_ne[b, res[WALK_N_E]] += 1
+                    if res[WALK_L] == 4 and res[WALK_N_E] == 2:
+                        if n4 < K:
+                            l4_state[s, n4] = res[WALK_CYCLE_MIN]
+                            l4_mask[s, n4] = res[WALK_FLIP_MASK]
+                        n4 += 1
+    o[E_N_DISTINCT_LOOPS] = nkeys
+    l4_count[s] = n4
+    return wid, ties
+
+
+@jit
+def avalanche(start, rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res, o):
+    """S0 = rule-1 relaxation of the random start at H = 0; P_RC of the first
+    flip at H^+(S0) and the avalanche under ``rule``. Uses walk ids wid − 1
+    and wid. Returns ties met."""
+    ties = 0
+    # S0: rule-1 relaxation of the random start at H = 0; then raise H to H^+(S0)
+    oc = walk(start, 0, 0, RULE_1, hps, hms, F, hplus, hminus, stamp, stamp_step, wid - 1, res)
+    o[E_RACE_FIRST_FLIP] = UNDEFINED
+    o[E_AVALANCHE_OUTCOME] = UNDEFINED
+    o[E_AVALANCHE_SIZE] = UNDEFINED
+    if oc == STABLE:
+        o[E_START_PREPARED] = 1
+        S0 = res[WALK_FINAL_STATE]
+        if hplus[S0] < INF:
+            Hc = hplus[S0]
+            S1, _nu, _nf, t, _c = step(S0, Hc, 1, RULE_1, hps, hms, F, hplus, hminus)
+            ties += t
+            _S2, n_u, _nf, _t, _c = step(S1, Hc, 1, RULE_1, hps, hms, F, hplus, hminus)
+            o[E_RACE_FIRST_FLIP] = 1 if n_u > 1 else 0
+            oc = walk(S0, Hc, 1, rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res)
+            o[E_AVALANCHE_OUTCOME] = oc
+            ties += res[WALK_TIES]
+            if oc == STABLE:
+                o[E_AVALANCHE_SIZE] = res[WALK_FLIPS]
+    return ties

@@ -1,0 +1,314 @@
+"""Batch kernel calls with named outputs: the kernels' work arrays are built here, once.
+
+Every caller (the sampler, study kinds, tests, benchmarks) runs the numba batch
+kernels through these wrappers and reads their outputs by name
+(:mod:`hyst.kernels.codes`), never by position. ``parallel=True`` runs a kernel
+on all numba threads (``prange``); ``parallel=False`` keeps it on the calling
+thread (for thread pools such as Dask workers). Both give identical results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from hyst.kernels import codes, drive, first_loops, roundoff, self_loop_search, state_table
+from hyst.model.systems import Systems, rule_code
+
+#: Distinct L = 4 self-loops of two elements recorded per system (the count is always exact).
+L4_PER_SYSTEM = 16
+#: Saturated loop: transitions that did not end stable recorded per system (counts are exact).
+LOOP_RECORDS_PER_SYSTEM = 64
+
+
+class Columns:
+    """A 2-D (or 3-D) integer kernel output read by column name: ``out["outcome"]``."""
+
+    def __init__(self, array: np.ndarray, names: tuple[str, ...]):
+        if array.shape[-1] != len(names):
+            raise ValueError(f"Columns: {array.shape[-1]} columns for {len(names)} names")
+        self.array = array
+        self.names = names
+        self._index = {name: k for k, name in enumerate(names)}
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.array[..., self._index[name]]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._index
+
+
+@dataclass
+class EnumerationOutput:
+    """Outputs of ``state_table.enumerate_observables`` for a batch of n systems.
+
+    columns: per-sample integers (``codes.ENUMERATION_COLUMNS``); gap_fraction: f_G per
+    sample; loop_length_hist / loop_elements_hist: distinct self-loops met in the P_sl
+    transitions by length L and element count n_e (summed over the batch); l4_state,
+    l4_mask, l4_count: the first ``L4_PER_SYSTEM`` distinct L = 4 loops of two elements of
+    each system (smallest bitmask of the cycle, flipping elements) and how many there were.
+    """
+
+    columns: Columns
+    gap_fraction: np.ndarray
+    loop_length_hist: np.ndarray
+    loop_elements_hist: np.ndarray
+    l4_state: np.ndarray
+    l4_mask: np.ndarray
+    l4_count: np.ndarray
+
+
+def enumerate_batch(
+    systems: Systems,
+    starts,
+    rule,
+    what: int = codes.WHAT_ALL,
+    *,
+    parallel: bool = True,
+    l4_per_system: int = L4_PER_SYSTEM,
+) -> EnumerationOutput:
+    """Run the enumeration kernel (all 2^N states) on a batch of small systems.
+
+    ``starts``: (n,) random start bitmasks; ``what``: bitmask of ``codes.WHAT_*`` groups.
+    """
+    n, N = systems.h_plus.shape
+    blocks = max(1, min(n, numba.get_num_threads())) if parallel else 1
+    out = np.zeros((n, len(codes.ENUMERATION_COLUMNS)), np.int64)
+    gapf = np.zeros(n)
+    hist_L = np.zeros((blocks, (1 << N) + 1), np.int64)
+    hist_ne = np.zeros((blocks, N + 1), np.int64)
+    l4_state = np.zeros((n, l4_per_system), np.int64)
+    l4_mask = np.zeros((n, l4_per_system), np.int64)
+    l4_count = np.zeros(n, np.int64)
+    kernel = (
+        state_table.enumerate_observables if parallel else state_table.enumerate_observables_serial
+    )
+    transposed, couplings = systems.dense_operand()
+    kernel(
+        systems.h_plus,
+        systems.h_minus,
+        couplings,
+        transposed,
+        np.asarray(starts, np.int64),
+        rule_code(rule),
+        int(what),
+        out,
+        gapf,
+        hist_L,
+        hist_ne,
+        l4_state,
+        l4_mask,
+        l4_count,
+    )
+    return EnumerationOutput(
+        Columns(out, codes.ENUMERATION_COLUMNS),
+        gapf,
+        hist_L.sum(axis=0),
+        hist_ne.sum(axis=0),
+        l4_state,
+        l4_mask,
+        l4_count,
+    )
+
+
+def avalanche_batch(systems: Systems, start_spins, rule, *, parallel: bool = True) -> Columns:
+    """Avalanches from prepared stable states (any N): ``codes.AVALANCHE_COLUMNS`` per sample.
+
+    ``start_spins``: (n, N) int8 ±1 random starts, relaxed at H = 0 under rule 1 to S0.
+    """
+    n = systems.samples
+    out = np.zeros((n, len(codes.AVALANCHE_COLUMNS)), np.int64)
+    kernel = drive.avalanche_batch if parallel else drive.avalanche_batch_serial
+    kernel(
+        systems.h_plus,
+        systems.h_minus,
+        *systems.kernel_operands(),
+        np.asarray(start_spins, np.int8),
+        rule_code(rule),
+        out,
+    )
+    return Columns(out, codes.AVALANCHE_COLUMNS)
+
+
+def cyclic_drive_batch(
+    systems: Systems, start_spins, rule, max_cycles: int, *, parallel: bool = True
+) -> tuple[Columns, np.ndarray]:
+    """Cyclic drive between 0 and U_max (any N): (``codes.CYCLIC_COLUMNS`` per sample,
+    U_max per sample in quanta)."""
+    n = systems.samples
+    out = np.zeros((n, len(codes.CYCLIC_COLUMNS)), np.int64)
+    umax = np.zeros(n, np.int64)
+    kernel = drive.cyclic_drive_batch if parallel else drive.cyclic_drive_batch_serial
+    kernel(
+        systems.h_plus,
+        systems.h_minus,
+        *systems.kernel_operands(),
+        np.asarray(start_spins, np.int8),
+        rule_code(rule),
+        int(max_cycles),
+        out,
+        umax,
+    )
+    return Columns(out, codes.CYCLIC_COLUMNS), umax
+
+
+def avalanche_cyclic_batch(
+    systems: Systems, start_spins, rule, max_cycles: int, *, parallel: bool = True
+) -> tuple[Columns, Columns, np.ndarray]:
+    """``avalanche_batch`` and ``cyclic_drive_batch`` of the same systems in one kernel pass
+    (each system's couplings viewed and its start prepared once): (avalanche columns,
+    cyclic columns, U_max), equal to the two calls' outputs."""
+    n = systems.samples
+    av = np.zeros((n, len(codes.AVALANCHE_COLUMNS)), np.int64)
+    cy = np.zeros((n, len(codes.CYCLIC_COLUMNS)), np.int64)
+    umax = np.zeros(n, np.int64)
+    kernel = drive.avalanche_cyclic_batch if parallel else drive.avalanche_cyclic_batch_serial
+    kernel(
+        systems.h_plus,
+        systems.h_minus,
+        *systems.kernel_operands(),
+        np.asarray(start_spins, np.int8),
+        rule_code(rule),
+        int(max_cycles),
+        av,
+        cy,
+        umax,
+    )
+    return Columns(av, codes.AVALANCHE_COLUMNS), Columns(cy, codes.CYCLIC_COLUMNS), umax
+
+
+@dataclass
+class SaturatedLoopOutput:
+    """Outputs of ``drive.saturated_loop_batch`` for a batch of n systems.
+
+    summary: per-system counts (``codes.SATURATED_COLUMNS``); loops: (n, K) records of the
+    transitions that did not end stable (``codes.LOOP_COLUMNS``), of which the first
+    ``recorded[k]`` of system k are filled.
+    """
+
+    summary: Columns
+    loops: Columns
+    recorded: np.ndarray
+
+
+def saturated_loop_batch(
+    systems: Systems,
+    rule,
+    *,
+    return_events: int = 1,
+    max_loops: int = 8,
+    records_per_system: int = LOOP_RECORDS_PER_SYSTEM,
+    parallel: bool = True,
+) -> SaturatedLoopOutput:
+    """Transitions out of the stable states along the saturated hysteresis loop and the
+    returns from its turning points (any N; protocol: ``drive.saturated_loop_batch``)."""
+    n = systems.samples
+    summ = np.zeros((n, len(codes.SATURATED_COLUMNS)), np.int64)
+    rec = np.zeros((n, records_per_system, len(codes.LOOP_COLUMNS)), np.int64)
+    nrec = np.zeros(n, np.int64)
+    kernel = drive.saturated_loop_batch if parallel else drive.saturated_loop_batch_serial
+    kernel(
+        systems.h_plus,
+        systems.h_minus,
+        *systems.kernel_operands(),
+        rule_code(rule),
+        int(return_events),
+        int(max_loops),
+        summ,
+        rec,
+        nrec,
+    )
+    return SaturatedLoopOutput(
+        Columns(summ, codes.SATURATED_COLUMNS), Columns(rec, codes.LOOP_COLUMNS), nrec
+    )
+
+
+def first_loops_batch(systems: Systems, rule, *, parallel: bool = True) -> Columns:
+    """The first self-loop of each main branch of the saturated loop (any N):
+    ``codes.MECH_LOOP_COLUMNS`` per system and branch (n, 2), the mapped counterpart of the
+    serial chains' mechanical simulation (``first_loops.first_loops_batch``)."""
+    out = np.zeros((systems.samples, 2, len(codes.MECH_LOOP_COLUMNS)), np.int64)
+    kernel = first_loops.first_loops_batch if parallel else first_loops.first_loops_batch_serial
+    kernel(systems.h_plus, systems.h_minus, *systems.kernel_operands(), rule_code(rule), out)
+    return Columns(out, codes.MECH_LOOP_COLUMNS)
+
+
+def any_self_loop_batch(
+    systems: Systems,
+    rule,
+    *,
+    parallel: bool = True,
+    reachable_cap: int = codes.SEARCH_REACHABLE_CAP,
+) -> Columns:
+    """P_sl alone without the 2^N state table (N ≤ ``codes.SEARCH_BITMASK_MAX_N``):
+    ``codes.SEARCH_COLUMNS`` per sample.
+
+    ``self_loop`` is 1 iff some transition out of some potentially stable state ends in
+    a self-loop, exactly as the enumeration's ``n_self_loop_transitions > 0`` (rule 0: a
+    transition that meets a race condition is ill-defined, not a self-loop); ``found_by``
+    says which phase found it (``codes.FOUND_*``); for a loop-free system
+    ``potentially_stable_searched``, ``walks`` and ``ties`` equal the enumeration's
+    ``n_potentially_stable``, ``n_transitions`` and transition ties. ``reachable_cap``
+    bounds the first phase's queue (0 skips it; every value gives the same answers).
+    """
+    N = systems.N
+    if not 2 <= N <= codes.SEARCH_BITMASK_MAX_N:
+        raise ValueError(
+            f"N: {N} is not allowed for the self-loop search (2 <= N <= "
+            f"{codes.SEARCH_BITMASK_MAX_N})"
+        )
+    if not isinstance(reachable_cap, int | np.integer) or reachable_cap < 0:
+        raise ValueError(f"reachable_cap: {reachable_cap!r} is not allowed (an integer >= 0)")
+    out = np.zeros((systems.samples, len(codes.SEARCH_COLUMNS)), np.int64)
+    kernel = (
+        self_loop_search.any_self_loop_batch
+        if parallel
+        else self_loop_search.any_self_loop_batch_serial
+    )
+    kernel(
+        systems.h_plus,
+        systems.h_minus,
+        systems.couplings,
+        rule_code(rule),
+        int(reachable_cap),
+        out,
+    )
+    return Columns(out, codes.SEARCH_COLUMNS)
+
+
+def search_workspace_bytes(N: int, reachable_cap: int = codes.SEARCH_REACHABLE_CAP) -> int:
+    """Memory of one worker thread's self-loop search workspace, in bytes:
+    8 (4 N² + 9 N + 12) for the couplings, the search stack and the fields, plus the
+    reachable search's hash table (3 words per slot, a power of two ≥ 2 cap slots) and
+    queue (cap words). 76 KiB at N = 24 with the default cap, whatever the system."""
+    table = 3 * int(self_loop_search.table_size(reachable_cap)) + max(int(reachable_cap), 1)
+    return 8 * (4 * N * N + 9 * N + 12) + 8 * table
+
+
+def float64_transitions_batch(
+    systems: Systems, h_plus, h_minus, couplings, rule, *, parallel: bool = True
+) -> Columns:
+    """The P_sl transitions in float64 (``hyst.kernels.roundoff``): the potentially stable
+    states come from the exact ``systems``, the transitions are computed from the float64
+    parameters ``h_plus``, ``h_minus``, ``couplings`` (n, N[, N]). ``codes.FLOAT64_COLUMNS``
+    per sample."""
+    n = systems.samples
+    out = np.zeros((n, len(codes.FLOAT64_COLUMNS)), np.int64)
+    kernel = (
+        roundoff.float64_transitions_batch
+        if parallel
+        else roundoff.float64_transitions_batch_serial
+    )
+    kernel(
+        systems.h_plus,
+        systems.h_minus,
+        systems.couplings,
+        np.ascontiguousarray(h_plus, np.float64),
+        np.ascontiguousarray(h_minus, np.float64),
+        np.ascontiguousarray(couplings, np.float64),
+        rule_code(rule),
+        out,
+    )
+    return Columns(out, codes.FLOAT64_COLUMNS)

@@ -1,0 +1,159 @@
+"""Relaxation of one system from one state: thin wrappers over the kernels.
+
+>>> from hyst.model.systems import Systems
+>>> sys = Systems.from_floats([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]])
+>>> relax(sys, state=0, field=(sys.h_plus[0, 0] - 0, +1), rule="1").outcome
+'stable'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hyst.kernels import codes, relaxation, state_table
+from hyst.model.systems import OUTCOME_NAMES, Systems, rule_code
+
+
+@dataclass(frozen=True)
+class Relaxation:
+    """Result of relaxing a system at a fixed field.
+
+    outcome: 'stable', 'self_loop' or 'ill_defined' (rule 0 race condition).
+    final_state: bitmask of the stable state (or of the first repeated state of
+    a self-loop, or of the state where the rule-0 race condition was met).
+    flips: element flips performed (the avalanche size A when stable).
+    steps: dynamical steps (differs from flips only under rule 2).
+    race_condition: a state after the first step had several unstable elements.
+    ties: exactly equal instabilities or thresholds met (resolved by lowest index).
+    L, n_e: self-loop length (states in the cycle) and number of elements that flip in it.
+    cycle_states: the L states of the cycle, starting at the smallest bitmask.
+    """
+
+    outcome: str
+    final_state: int
+    flips: int
+    steps: int
+    race_condition: bool
+    ties: int
+    L: int = 0
+    n_e: int = 0
+    cycle_states: tuple = field(default=())
+
+
+class StateTables:
+    """Threshold tables of all 2^N states of one system (Gray-code pass)."""
+
+    def __init__(self, systems: Systems, index: int = 0):
+        N = systems.N
+        if N > 24:
+            raise ValueError(f"N: {N} is too large to enumerate 2^N states (N <= 24)")
+        n = 1 << N
+        self.N = N
+        self.hp = systems.h_plus[index]
+        self.hm = systems.h_minus[index]
+        self.F = np.empty((n, N), np.int64)
+        self.hplus = np.empty(n, np.int64)
+        self.hminus = np.empty(n, np.int64)
+        state_table.build_state_table(
+            self.hp, self.hm, systems.couplings[index], False, self.F, self.hplus, self.hminus
+        )
+        self._stamp = np.full(n, -1, np.int64)
+        self._stamp_step = np.zeros(n, np.int64)
+        self._wid = 0
+
+    def _args(self):
+        return (self.hp, self.hm, self.F, self.hplus, self.hminus)
+
+    def step(self, state: int, field: tuple[int, int], rule) -> tuple[int, int]:
+        """One step from ``state``: (next_state, code), code ``codes.STABLE``, ``codes.MOVED``
+        or ``codes.ILL_DEFINED``."""
+        S2, _nu, _nf, _t, code = state_table.step(
+            int(state), int(field[0]), int(field[1]), rule_code(rule), *self._args()
+        )
+        return int(S2), int(code)
+
+    def relax(self, state: int, field: tuple[int, int], rule) -> Relaxation:
+        """Relax from ``state`` at ``field`` = (Hc, eps) under ``rule``."""
+        self._wid += 1
+        out = np.zeros(len(codes.WALK_COLUMNS), np.int64)
+        r = rule_code(rule)
+        oc = state_table.walk(
+            int(state),
+            int(field[0]),
+            int(field[1]),
+            r,
+            *self._args(),
+            self._stamp,
+            self._stamp_step,
+            self._wid,
+            out,
+        )
+        cycle = ()
+        if oc == codes.SELF_LOOP:
+            x = int(out[codes.WALK_CYCLE_MIN])
+            states = []
+            for _ in range(int(out[codes.WALK_L])):
+                states.append(x)
+                x, _code = self.step(x, field, r)
+            cycle = tuple(states)
+        return Relaxation(
+            OUTCOME_NAMES[oc],
+            int(out[codes.WALK_FINAL_STATE]),
+            int(out[codes.WALK_FLIPS]),
+            int(out[codes.WALK_STEPS]),
+            bool(out[codes.WALK_RACE]),
+            int(out[codes.WALK_TIES]),
+            int(out[codes.WALK_L]),
+            int(out[codes.WALK_N_E]),
+            cycle,
+        )
+
+
+def relax(systems: Systems, state: int, field: tuple[int, int], rule, index: int = 0):
+    """Relax system ``index`` from bitmask ``state`` at ``field`` = (Hc, eps) (small N)."""
+    return StateTables(systems, index).relax(state, field, rule)
+
+
+def relax_spins(systems: Systems, spins, field: tuple[int, int], rule, index: int = 0):
+    """Relax with the O(N)-per-flip array kernel (any N).
+
+    Returns (Relaxation without cycle_states, final spins as int8 array).
+    """
+    N = systems.N
+    s = np.asarray(spins, dtype=np.int8).copy()
+    f = np.empty(N, np.int64)
+    neg = np.empty(N, np.int64)
+    relaxation.up_mask(s, neg)
+    form, c, d = systems[index].kernel_operands()
+    ct, dk = relaxation.system_view(0, form, c, d, relaxation.transpose_buffer(form, N))
+    relaxation.init_fields(s, f, form, ct, dk)
+    out = np.zeros(len(codes.RELAX_COLUMNS), np.int64)
+    oc = relaxation.relax(
+        s,
+        neg,
+        f,
+        int(field[0]),
+        int(field[1]),
+        rule_code(rule),
+        systems.h_plus[index],
+        systems.h_minus[index],
+        form,
+        ct,
+        dk,
+        relaxation.workspace(N),
+        out,
+    )
+    final = int(sum(1 << i for i in range(N) if s[i] > 0)) if N <= 62 else -1
+    rel = Relaxation(
+        OUTCOME_NAMES[oc],
+        final,
+        int(out[codes.RELAX_FLIPS]),
+        int(out[codes.RELAX_STEPS]),
+        bool(out[codes.RELAX_RACE]),
+        int(out[codes.RELAX_TIES]),
+        int(out[codes.RELAX_L]),
+        int(out[codes.RELAX_N_E]),
+    )
+    return rel, s

@@ -1,0 +1,211 @@
+"""The hysteron model in exact integer arithmetic.
+
+A system of N elements s_i = ±1 has bare thresholds h_i^± and couplings c_ij
+(c_ii = 0). In state S the element thresholds are
+
+    H_i^±(S) = h_i^± − Σ_{j≠i} c_ij s_j,
+
+and the state thresholds are H^+(S) = min_{i: s_i=−1} H_i^+(S) and
+H^−(S) = max_{i: s_i=+1} H_i^−(S) (±∞ when empty). Negative spans
+h_i^+ < h_i^− are allowed.
+
+Exactness
+---------
+Every parameter is quantised to an integer multiple of ``QUANTUM = 2**-40``
+(field units) and all threshold sums are taken in int64. A state that differs
+from S only in element k then has *exactly* the same local field on k, so the
+structural equalities of the model (e.g. H_k^−(S') = H_k^+(S) for spins after
+k flips) hold bit for bit, whatever the order of summation.
+
+Fields and the symbolic 0⁺
+--------------------------
+A field is a pair ``(Hc, eps)`` with ``Hc`` an integer and ``eps`` in
+{+1, 0, −1}: H = Hc + eps·0⁺. An element's instability margin (times two) is
+
+    s_i = −1:  m_i = 2 (Hc − H_i^+(S)) + eps
+    s_i = +1:  m_i = 2 (H_i^−(S) − Hc) − eps
+
+and the element is unstable iff m_i > 0. With eps = 0 a margin of exactly 0 is
+a *tie* (a threshold exactly at the field): it is counted and the element is
+treated as stable.
+
+States are integer bitmasks for enumeration (bit i set ⇔ s_i = +1) and int8
+arrays of ±1 for large N.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# Codes shared with the kernels; INF, the outcome codes and their names are re-exported.
+from hyst.kernels.codes import (  # noqa: F401
+    FORM_CODES,
+    FORM_DENSE_T,
+    ILL_DEFINED,
+    INF,
+    OUTCOME_NAMES,
+    RULE_CODES,
+    SELF_LOOP,
+    STABLE,
+)
+from hyst.kernels.dense_couplings import dense_couplings
+
+#: Parameters are integer multiples of this quantum (field units).
+QUANTUM_BITS = 40
+QUANTUM = 2.0**-QUANTUM_BITS
+#: Largest |threshold| allowed, so that margins 2(H − H_i) never overflow int64.
+MAX_THRESHOLD = 2**59
+
+#: Race-condition rules: name -> kernel code.
+RULES: dict[str, int] = RULE_CODES
+RULE_NAMES: dict[int, str] = {v: k for k, v in RULES.items()}
+RULE_DESCRIPTIONS = {
+    "0": "a race condition (more than one unstable element) makes the transition ill-defined",
+    "1": "flip the most unstable element (largest distance beyond its threshold)",
+    "1p": "flip the least unstable element",
+    "2": "flip all unstable elements simultaneously",
+}
+
+
+def rule_code(rule: str | int) -> int:
+    """Kernel code of a race-condition rule given by name ('0', '1', '1p', '2')."""
+    if isinstance(rule, int | np.integer) and int(rule) in RULE_NAMES:
+        return int(rule)
+    key = str(rule)
+    if key not in RULES:
+        raise ValueError(f"rule: {rule!r} is not one of {', '.join(RULES)}")
+    return RULES[key]
+
+
+def quantize(x) -> np.ndarray:
+    """Float field values -> int64 multiples of ``QUANTUM`` (round to nearest)."""
+    q = np.rint(np.asarray(x, dtype=np.float64) * 2.0**QUANTUM_BITS)
+    if np.any(np.abs(q) > MAX_THRESHOLD):
+        raise ValueError("parameter magnitude too large for exact int64 thresholds")
+    return q.astype(np.int64)
+
+
+def dequantize(q) -> np.ndarray:
+    """int64 multiples of ``QUANTUM`` -> float64 field values."""
+    return np.asarray(q, dtype=np.float64) * QUANTUM
+
+
+#: How a batch stores its couplings. The event-driven kernels read each form
+#: directly, so the structured ensembles never hold N x N matrices per chunk.
+COUPLING_FORMS = {
+    "dense": "couplings (samples, N, N): c_ij, in any memory layout (a transposed view is "
+    "read in place by the kernels)",
+    "symmetric": "packed (samples, N(N-1)/2): c_ij = c_ji for i < j, upper triangle row by row",
+    "columns": "packed (samples, N): d_j with c_ij = -d_j for i != j (constant columns)",
+    "rows": "packed (samples, N): d_i with c_ij = -d_i for i != j (constant rows)",
+}
+#: Kernel codes of the coupling forms: ``hyst.kernels.codes.FORM_CODES``.
+
+
+class Systems:
+    """A batch of systems in exact integer form.
+
+    Attributes
+    ----------
+    h_plus, h_minus : int64 (samples, N)
+        Bare up / down thresholds h_i^±, in units of ``QUANTUM``.
+    couplings : int64 (samples, N, N)
+        c_ij with zero diagonal, in units of ``QUANTUM`` (built on first access
+        for the compact forms).
+    form, packed :
+        How the couplings are stored (``COUPLING_FORMS``): ``dense`` keeps the
+        matrices; ``symmetric``, ``columns`` and ``rows`` keep only ``packed``.
+    """
+
+    def __init__(self, h_plus, h_minus, couplings=None, *, form="dense", packed=None):
+        if form not in COUPLING_FORMS:
+            raise ValueError(f"form: {form!r} is not one of {', '.join(COUPLING_FORMS)}")
+        hp, hm = h_plus, h_minus
+        self.h_plus, self.h_minus, self.form, self.packed = hp, hm, form, packed
+        self._couplings = couplings
+        if hp.ndim != 2 or hm.shape != hp.shape:
+            raise ValueError("Systems: h_plus and h_minus must both be (samples, N)")
+        n, N = hp.shape
+        if form == "dense":
+            if couplings is None or packed is not None or couplings.shape != (n, N, N):
+                raise ValueError("Systems: the dense form takes couplings (samples, N, N)")
+            data = couplings
+        else:
+            width = N * (N - 1) // 2 if form == "symmetric" else N
+            if couplings is not None or packed is None or packed.shape != (n, width):
+                raise ValueError(f"Systems: the {form} form takes packed ({n}, {width}) only")
+            data = packed
+        for a in (hp, hm, data):
+            if a.dtype != np.int64:
+                raise TypeError("Systems: arrays must be int64 (use quantize)")
+        # |Σ_j c_ij s_j| <= (N − 1) max |c|: a bound that never allocates an N x N temporary
+        largest = max(abs(int(data.max())), abs(int(data.min()))) if data.size else 0
+        bound = max(abs(int(hp.max())), abs(int(hp.min())), abs(int(hm.max())), abs(int(hm.min())))
+        if hp.size and bound + (N - 1) * largest >= MAX_THRESHOLD:
+            raise ValueError("Systems: thresholds could overflow int64; couplings too large")
+
+    @property
+    def couplings(self) -> np.ndarray:
+        """Dense c_ij (samples, N, N), zero diagonal, C-contiguous (built and kept on first
+        access for the compact forms and for dense couplings held in another layout)."""
+        if self._couplings is None:
+            c = np.empty((self.samples, self.N, self.N), np.int64)
+            dense_couplings(FORM_CODES[self.form], self.packed, c)
+            self._couplings = c
+        elif not self._couplings.flags.c_contiguous:
+            self._couplings = np.ascontiguousarray(self._couplings)
+        return self._couplings
+
+    @property
+    def samples(self) -> int:
+        return self.h_plus.shape[0]
+
+    @property
+    def N(self) -> int:
+        return self.h_plus.shape[1]
+
+    def dense_operand(self) -> tuple[bool, np.ndarray]:
+        """(transposed, C-contiguous dense couplings): c[k][i, j] = c_ij, or c[k][j, i] =
+        c_ij when ``transposed`` (dense couplings drawn in the event-driven kernels' layout,
+        handed over without a copy)."""
+        if self.form == "dense":
+            ct = self._couplings.transpose(0, 2, 1)
+            if not self._couplings.flags.c_contiguous and ct.flags.c_contiguous:
+                return True, ct
+        return False, self.couplings
+
+    def kernel_operands(self) -> tuple[int, np.ndarray, np.ndarray]:
+        """(form code, dense couplings, packed couplings) as the event-driven kernels take
+        them; the array the form does not use is an empty placeholder of the right rank."""
+        n = self.samples
+        if self.form == "dense":
+            transposed, c = self.dense_operand()  # drawn in the kernels' layout: no copy
+            form = FORM_DENSE_T if transposed else FORM_CODES["dense"]
+            return form, c, np.zeros((n, 0), np.int64)
+        return FORM_CODES[self.form], np.zeros((n, 0, 0), np.int64), self.packed
+
+    def __getitem__(self, index) -> Systems:
+        index = np.atleast_1d(np.arange(self.samples)[index])
+        hp, hm = self.h_plus[index], self.h_minus[index]
+        if self.form == "dense":
+            return Systems(hp, hm, self._couplings[index])
+        return Systems(hp, hm, form=self.form, packed=self.packed[index])
+
+    @classmethod
+    def from_floats(cls, h_plus, h_minus, couplings) -> Systems:
+        """Quantise float parameters (one system or a batch)."""
+        hp, hm, c = (np.asarray(a, dtype=np.float64) for a in (h_plus, h_minus, couplings))
+        hp, hm = np.atleast_2d(hp), np.atleast_2d(hm)
+        c = c[None] if c.ndim == 2 else c.copy()
+        idx = np.arange(c.shape[1])
+        c[:, idx, idx] = 0.0
+        return cls(quantize(hp), quantize(hm), quantize(c))
+
+    def to_floats(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(h_plus, h_minus, couplings) as float64 field values."""
+        return dequantize(self.h_plus), dequantize(self.h_minus), dequantize(self.couplings)
+
+
+def state_to_spins(state: int, N: int) -> np.ndarray:
+    """Bitmask -> int8 array of ±1 (bit i set ⇔ s_i = +1)."""
+    return np.where((int(state) >> np.arange(N)) & 1, 1, -1).astype(np.int8)

@@ -1,0 +1,140 @@
+"""The transition graph of one hysteron system (exact, any rule, N ≤ 18).
+
+Nodes are the *potentially stable* states S, those with H^−(S) < H^+(S): S is
+stable for H in that open range (field units). From each, two transitions:
+
+- up:   raise H to H^+(S) + 0⁺ and relax (none when S is all up),
+- down: lower H to H^−(S) − 0⁺ and relax (none when S is all down),
+
+under the race-condition rule. A transition ends in a stable state, in a
+self-loop (a cycle of unstable states at that field: its length L, the number
+n_e of elements that flip in it, and its states), or, under rule 0, is
+ill-defined. States with H^−(S) = H^+(S) exactly are degenerate (stable at a
+single field only): they are listed, not used. Everything is exact int64
+(``hyst.model.systems``); ``field_value`` and ``stability_ranges`` give field units.
+
+>>> from hyst.model.systems import Systems
+>>> g = transition_graph(Systems.from_floats([0.5, 1.0], [-0.5, 0.0], [[0, 0.2], [0.2, 0]]))
+>>> [(t.source, t.direction, t.outcome, t.target) for t in g.transitions][:3]
+[(0, 1, 'stable', 1), (1, 1, 'stable', 3), (1, -1, 'stable', 0)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from hyst.model.relax import StateTables
+from hyst.model.systems import INF, QUANTUM, RULE_NAMES, Systems, rule_code
+
+#: Largest N whose transition graph is built (2^N states are tabulated).
+GRAPH_MAX_N = 18
+
+
+@dataclass(frozen=True)
+class Transition:
+    """One transition out of a potentially stable state.
+
+    source: bitmask of the start state (bit i ⇔ s_i = +1); direction: +1 up, −1 down;
+    field: (Hc, eps), H = Hc + eps·0⁺ in quanta; outcome: 'stable', 'self_loop' or
+    'ill_defined'; target: the stable end state (−1 otherwise); flips: element flips;
+    L, n_e, cycle: the self-loop's length, flipping elements and states (in dynamical
+    order from the smallest bitmask; () otherwise); race_condition: a state after the
+    first flip had several unstable elements; tie: an exactly zero margin or equal
+    winning margins was met (resolved by the lowest index).
+    """
+
+    source: int
+    direction: int
+    field: tuple[int, int]
+    outcome: str
+    target: int
+    flips: int
+    L: int
+    n_e: int
+    cycle: tuple[int, ...]
+    race_condition: bool
+    tie: bool
+
+    @property
+    def field_value(self) -> float:
+        """The switching field H_c in field units."""
+        return self.field[0] * QUANTUM
+
+
+@dataclass(frozen=True)
+class TransitionGraph:
+    """Potentially stable states with their exact (H^−, H^+) and all their transitions."""
+
+    N: int
+    rule: str
+    states: tuple[int, ...]
+    h_minus: tuple[int, ...]
+    h_plus: tuple[int, ...]
+    transitions: tuple[Transition, ...]
+    degenerate_states: tuple[int, ...]
+
+    @property
+    def stability_ranges(self) -> np.ndarray:
+        """(H^−(S), H^+(S)) per potentially stable state, field units (±inf at saturation)."""
+        out = np.array([self.h_minus, self.h_plus], dtype=float).T.reshape(-1, 2) * QUANTUM
+        out[np.array(self.h_plus, dtype=np.int64).reshape(-1) >= INF, 1] = np.inf
+        out[np.array(self.h_minus, dtype=np.int64).reshape(-1) <= -INF, 0] = -np.inf
+        return out
+
+    @property
+    def self_loops(self) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+        """Distinct self-loops met: (cycle states, L, n_e), sorted."""
+        loops = {(t.cycle, t.L, t.n_e) for t in self.transitions if t.outcome == "self_loop"}
+        return tuple(sorted(loops))
+
+    @property
+    def ties(self) -> int:
+        """Transitions that met a tie, plus degenerate states."""
+        return sum(t.tie for t in self.transitions) + len(self.degenerate_states)
+
+    def edges(self) -> list[tuple[int, int, int]]:
+        """(source, target, direction) of the transitions that end in a stable state."""
+        return [(t.source, t.target, t.direction) for t in self.transitions if t.target >= 0]
+
+
+def transition_graph(systems: Systems, index: int = 0, rule="1") -> TransitionGraph:
+    """The transition graph of system ``index`` of ``systems`` under ``rule``."""
+    N = systems.N
+    if N > GRAPH_MAX_N:
+        raise ValueError(f"N: {N} is too large for a transition graph (N <= {GRAPH_MAX_N})")
+    code = rule_code(rule)
+    tables = StateTables(systems, index)
+    hm, hp = tables.hminus, tables.hplus
+    stable = np.flatnonzero(hm < hp)
+    transitions = []
+    for S in stable.tolist():
+        for direction, Hc, saturated in ((1, hp[S], hp[S] >= INF), (-1, hm[S], hm[S] <= -INF)):
+            if saturated:
+                continue
+            r = tables.relax(S, (int(Hc), direction), code)
+            transitions.append(
+                Transition(
+                    source=S,
+                    direction=direction,
+                    field=(int(Hc), direction),
+                    outcome=r.outcome,
+                    target=r.final_state if r.outcome == "stable" else -1,
+                    flips=r.flips,
+                    L=r.L,
+                    n_e=r.n_e,
+                    cycle=tuple(r.cycle_states),
+                    race_condition=r.race_condition,
+                    tie=r.ties > 0,
+                )
+            )
+    return TransitionGraph(
+        N=N,
+        rule=RULE_NAMES[code],
+        states=tuple(stable.tolist()),
+        h_minus=tuple(int(v) for v in hm[stable]),
+        h_plus=tuple(int(v) for v in hp[stable]),
+        transitions=tuple(transitions),
+        degenerate_states=tuple(np.flatnonzero(hm == hp).tolist()),
+    )
