@@ -1,9 +1,13 @@
 """Relaxation of one system from one state: thin wrappers over the kernels.
 
+Two elements with antisymmetric couplings c_12 = −c_21 = 0.5 are trapped at H = 0 in an
+L = 4 self-loop through all four states (bitmasks, bit i set ⇔ s_i = +1):
+
 >>> from hyst.model.systems import Systems
->>> sys = Systems.from_floats([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]])
->>> relax(sys, state=0, field=(sys.h_plus[0, 0] - 0, +1), rule="1").outcome
-'stable'
+>>> sy = Systems.from_floats([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]])
+>>> r = relax(sy, state=0, field=(0, 0), rule="1")
+>>> r.outcome, r.L, r.cycle_states
+('self_loop', 4, (0, 2, 3, 1))
 """
 
 from __future__ import annotations
