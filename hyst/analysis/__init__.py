@@ -1,7 +1,9 @@
-"""Quantitative analysis: small-coupling power laws fitted to counts
-(:mod:`hyst.analysis.power_laws`, laid out over datasets by :mod:`hyst.analysis.exponents`),
-exponential decays and collapses (:mod:`hyst.analysis.fits`), and the analyses of study
-datasets (:mod:`hyst.analysis.study`)."""
+"""Layer 6, quantitative analysis: small-coupling power laws fitted to counts
+(:mod:`hyst.analysis.power_laws`, laid out over datasets by :mod:`hyst.analysis.exponents`
+on the curves of :mod:`hyst.analysis.curves`), exponential decays and collapses
+(:mod:`hyst.analysis.fits`), the analyses of study datasets (:mod:`hyst.analysis.study`),
+maxima of the large-N curves (:mod:`hyst.analysis.peaks`) and the records of a points
+dataset (:mod:`hyst.analysis.records`)."""
 
 from hyst.analysis.curves import CURVE_DIMS
 from hyst.analysis.exponents import small_coupling_exponents

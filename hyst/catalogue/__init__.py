@@ -1,4 +1,8 @@
-"""The catalogue of observables: every observable of a sampled point is declared here, once.
+"""Layer 2, the catalogue of observables: every observable of a sampled point is declared
+once, in the table of :mod:`hyst.catalogue.observables` (the entry and paper-fact types are
+in :mod:`hyst.catalogue.declarations`, the observable groups in :mod:`hyst.catalogue.groups`,
+display names in :mod:`hyst.catalogue.labels`); this package joins them into ``CATALOGUE``
+and answers questions about it.
 
 An :class:`Observable` names its dataset variable and symbol, its kind
 (probability, mean, histogram, records, or a diagnostic count), the kernel
@@ -13,7 +17,7 @@ the values the report and the paper comparison quote. The paper's other statemen
 :mod:`hyst.catalogue.paper`.
 
 Adding an observable means: the kernel (and its column name in
-:mod:`hyst.kernels.codes`), one entry here, and its tests.
+:mod:`hyst.kernels.codes`), one entry in :mod:`hyst.catalogue.observables`, and its tests.
 
 Decoded kernel calls
 --------------------

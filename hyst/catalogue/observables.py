@@ -28,10 +28,6 @@ from hyst.kernels.codes import (
 # ---- measuring helpers ------------------------------------------------------------------------
 
 
-def _has(d, *keys) -> bool:
-    return all(k in d for k in keys)
-
-
 def _bincount(values, minlength=1) -> np.ndarray:
     return np.bincount(np.asarray(values, np.int64), minlength=minlength)
 

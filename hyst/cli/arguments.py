@@ -17,45 +17,30 @@ class UsageError(Exception):
     """A user mistake: reported as one line, exit status 2."""
 
 
-def positive_int(name):
+def number_type(name: str, convert, allowed: str, ok):
+    """An argparse type: ``convert`` (int or float) the text, then check ``ok(value)``. A
+    failure is one line: "'x' is not an integer" (or "a number"), or "0 is not allowed
+    (``allowed``)" (an int as read, a float as typed: 0, not 0.0)."""
+    noun = "an integer" if convert is int else "a number"
+
     def parse(text):
         try:
-            value = int(text)
+            value = convert(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"{value} is not allowed (must be >= 1)")
+            raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
+        if not ok(value):
+            shown = value if convert is int else text
+            raise argparse.ArgumentTypeError(f"{shown} is not allowed ({allowed})")
         return value
 
     parse.__name__ = name
     return parse
 
 
-def n_type(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 2:
-        raise argparse.ArgumentTypeError(f"{value} is not allowed (N >= 2)")
-    return value
+def positive_int(name):
+    return number_type(name, int, "must be >= 1", lambda v: v >= 1)
 
 
-def nj0_type(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not (value > 0 and value != float("inf")):
-        raise argparse.ArgumentTypeError(f"{text} is not allowed (a finite number > 0)")
-    return value
-
-
-def seed_type(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is not allowed (seed >= 0)")
-    return value
+n_type = number_type("N", int, "N >= 2", lambda v: v >= 2)
+nj0_type = number_type("NJ0", float, "a finite number > 0", lambda v: 0 < v < float("inf"))
+seed_type = number_type("seed", int, "seed >= 0", lambda v: v >= 0)

@@ -14,6 +14,7 @@ import json
 import sys
 import time
 
+from hyst.cli.arguments import number_type
 from hyst.combinatorics import design, realize, store
 from hyst.combinatorics import structures as S
 from hyst.combinatorics.tables import NEW, PAPER_M, PAPER_MR, PAPER_MW
@@ -43,24 +44,10 @@ minutes; M_R and M_W of n_e = 5 at about 100 to 700 loops/s (L = 16: 535,584 loo
 """
 
 
-def _elements(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if not 2 <= value <= S.MAX_ELEMENTS:
-        raise argparse.ArgumentTypeError(f"{value} is not allowed (2 <= K <= {S.MAX_ELEMENTS})")
-    return value
-
-
-def _nonnegative(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is not allowed (>= 0)")
-    return value
+_elements = number_type(
+    "n_e", int, f"2 <= K <= {S.MAX_ELEMENTS}", lambda v: 2 <= v <= S.MAX_ELEMENTS
+)
+_nonnegative = number_type("realize_max", int, ">= 0", lambda v: v >= 0)
 
 
 def _variants(text):

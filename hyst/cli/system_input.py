@@ -150,13 +150,3 @@ def sampled_system(
     _, this_size = chunk_bounds(samples, size)[chunk]
     systems, _starts = draw_chunk(point, seed, chunk, this_size)
     return systems[position]
-
-
-def describe(systems: Systems) -> dict:
-    """The system as plain lists of floats (field units), for printing and saving."""
-    hp, hm, c = systems.to_floats()
-    return {
-        "h_plus": [float(v) for v in hp[0]],
-        "h_minus": [float(v) for v in hm[0]],
-        "c": [[float(v) for v in row] for row in c[0]],
-    }

@@ -33,7 +33,7 @@ i.e. with negative spans allowed, as active elements can produce (main text;
 strict inequalities "> 0" are feasible iff the same rows "≥ 1" are (scale a
 solution): the LP uses margin 1 and no bounds on the variables.
 
-Variables (``variable_names``): h^+_0 … h^+_{n−1}, h^−_0 … h^−_{n−1}, then c_ij
+Variables (the columns of every row): h^+_0 … h^+_{n−1}, h^−_0 … h^−_{n−1}, then c_ij
 for i ≠ j, row by row.
 """
 
@@ -59,12 +59,6 @@ SPANS = {
 
 def n_variables(n: int) -> int:
     return 2 * n + n * (n - 1)
-
-
-def variable_names(n: int) -> list[str]:
-    names = [f"h+{i}" for i in range(n)] + [f"h-{i}" for i in range(n)]
-    names += [f"c{i}{j}" for i in range(n) for j in range(n) if i != j]
-    return names
 
 
 def coupling_index(n: int, i: int, j: int) -> int:

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 
 def _projection(state: int, n: int) -> float:
     # linear weights, ties broken by square roots of distinct primes (generic)
@@ -48,12 +46,6 @@ def cube_positions(n: int) -> dict[int, tuple[float, int]]:
 def state_label(state: int, n: int) -> str:
     """The state as signs, element 0 first: '+−−' for s = (+1, −1, −1)."""
     return "".join("+" if (state >> i) & 1 else "\u2212" for i in range(n))
-
-
-def positions_array(states, n: int) -> np.ndarray:
-    """(len(states), 2) array of (x, m)."""
-    pos = cube_positions(n)
-    return np.asarray([pos[int(s)] for s in states], dtype=float)
 
 
 def subset_positions(states, n: int, spacing: float = 1.0) -> dict[int, tuple[float, int]]:

@@ -63,7 +63,7 @@ class Realizability:
     """Outcome of the realizability check of one loop.
 
     status: a key of ``STATUS``; lps: LPs solved; point: the integer parameters
-    (h^+, h^−, c in quanta, ``design.variable_names`` order) when feasible;
+    (h^+, h^−, c in quanta, in the design's column order) when feasible;
     field2: 2H (quanta) where the loop was re-simulated; certificate: the Farkas
     multipliers of the first infeasible leaf (float, rows of ``design.strict``
     then spans then sign rows); leaves: infeasible sign patterns (weak) or 1;

@@ -109,23 +109,40 @@ def provenance(payload: dict) -> dict:
     }
 
 
-def _reusable(path: Path, payload: dict) -> xr.Dataset | None:
+def _reusable(path: Path, payload: dict, log: Callable | None = None) -> xr.Dataset | None:
+    """The dataset at ``path`` if it exists and its provenance matches ``payload`` (then
+    ``log``ged as reused), else None."""
     if not path.exists():
         return None
     try:
         ds = read_dataset(path)
     except (OSError, ValueError):
         return None
-    return ds if provenance_matches(ds, provenance(payload)) else None
+    if not provenance_matches(ds, provenance(payload)):
+        return None
+    if log is not None:
+        log(f"{path}: reused")
+    return ds
 
 
 def count_file(payload: dict, results, client=None, log: Callable = print) -> xr.Dataset:
     """The count file of a cell: reused if present with matching provenance, else computed."""
     path = cell_path(results, payload)
-    ds = _reusable(path, payload)
-    if ds is not None:
-        log(f"{path}: reused")
-        return ds
+    ds = _reusable(path, payload, log)
+    return ds if ds is not None else _count_cell(payload, path, client, log)
+
+
+def realize_file(payload: dict, results, client=None, log: Callable = print) -> xr.Dataset:
+    """The realizability file of a cell (see the module docstring), block by block: reused
+    if present with matching provenance, else computed from the blocks (each reused the
+    same way)."""
+    path = cell_path(results, payload)
+    ds = _reusable(path, payload, log)
+    return ds if ds is not None else _realize_cell(payload, path, client, log)
+
+
+def _count_cell(payload: dict, path: Path, client, log: Callable) -> xr.Dataset:
+    """Count (and store, up to ``store_max``) the loops of a cell into ``path``."""
     n, L = payload["n_e"], payload["L"]
     got = cells.count_cell(n, L, payload["chunk_depth"], client)
     data = {}
@@ -174,13 +191,13 @@ def _block_result(ds: xr.Dataset, variants) -> cells.BlockResult:
     return cells.BlockResult(arrays, [tuple(m) for m in json.loads(ds.attrs["messages"])])
 
 
-def realize_file(payload: dict, results, client=None, log: Callable = print) -> xr.Dataset:
-    """The realizability file of a cell (see the module docstring), block by block."""
-    path = cell_path(results, payload)
-    ds = _reusable(path, payload)
-    if ds is not None:
-        log(f"{path}: reused")
-        return ds
+def _block_path(folder: Path, first: int, stop: int) -> Path:
+    return folder / f"block-{first:07d}-{stop:07d}.nc"
+
+
+def _realize_cell(payload: dict, path: Path, client, log: Callable) -> xr.Dataset:
+    """Decide the realizability of every loop of a cell, block by block (blocks already
+    written with matching provenance are reused), into ``path``."""
     n, L, variants = payload["n_e"], payload["L"], tuple(payload["variants"])
     t0 = time.perf_counter()
     reps = S.enumerate_cell(n, L)
@@ -189,7 +206,7 @@ def realize_file(payload: dict, results, client=None, log: Callable = print) -> 
     results_by_block: dict[int, cells.BlockResult] = {}
     todo = []
     for k, (a, b) in enumerate(ranges):
-        part = _reusable(folder / f"block-{a:07d}-{b:07d}.nc", payload)
+        part = _reusable(_block_path(folder, a, b), payload)
         if part is not None:
             results_by_block[k] = _block_result(part, variants)
         else:
@@ -214,7 +231,7 @@ def realize_file(payload: dict, results, client=None, log: Callable = print) -> 
     def save(i, res):
         k = todo[i]
         a, b = ranges[k]
-        write_dataset(_block_dataset(res, payload, a), folder / f"block-{a:07d}-{b:07d}.nc")
+        write_dataset(_block_dataset(res, payload, a), _block_path(folder, a, b))
         results_by_block[k] = res
         done[0] += b - a
         rate = done[0] / max(time.perf_counter() - t1, 1e-9)

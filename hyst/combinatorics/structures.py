@@ -61,12 +61,6 @@ class Loop:
             s ^= 1 << e
         return tuple(out)
 
-    def directions(self) -> tuple:
-        """+1 for an up flip (s_e: −1 → +1), −1 for a down flip, per step."""
-        return tuple(
-            +1 if not (s >> e) & 1 else -1 for s, e in zip(self.states(), self.flips, strict=True)
-        )
-
 
 def check_cell(n_e: int, L: int) -> None:
     """Reject an (n_e, L) with no fundamental loops or out of the kernels' range (one line)."""

@@ -1,4 +1,4 @@
-"""The paper-comparison page: every number, slope and statement the paper makes next to
+"""Layer 7, the paper-comparison page: every number, slope and statement the paper makes next to
 hyst's measured value ± error and a verdict, built from the study datasets, their analyses
 and the catalogue's paper facts (no number typed in by hand).
 

@@ -10,7 +10,7 @@ from scipy import stats
 from hyst import catalogue
 from hyst.catalogue.labels import COUPLING_TITLES
 from hyst.comparison.data import curve, ensemble_text, ensembles, histogram
-from hyst.comparison.explain import EXPLANATIONS
+from hyst.comparison.explain import Explained
 from hyst.comparison.page import Paragraph, Table
 
 _DIM_WORDS = {"A": "A", "T": "T", "L": "L", "n_potentially_stable": "states"}
@@ -91,7 +91,7 @@ def _all_points(deviations) -> tuple[str, bool]:
 
 def claims(ctx) -> list:
     """Every range, even and limit claim of the catalogue, where the bound studies hold it."""
-    rows, explain = [], []
+    rows, explained = [], Explained()
     for name, items in catalogue.CLAIMS.items():
         for claim in items:
             if claim.kind not in ("range", "even", "limit"):
@@ -104,10 +104,7 @@ def claims(ctx) -> list:
                         continue
                     check = _check_limit if claim.kind == "limit" else _check_histogram
                     found, ok = check(ds, name, sel, claim)
-                    verdict = "agrees" if ok else "disagrees"
-                    if not ok and claim.explanation:
-                        verdict += ", explained below"
-                        explain.append(claim.explanation)
+                    verdict = "agrees" if ok else explained.verdict("disagrees", claim.explanation)
                     rows.append(
                         (
                             claim.text,
@@ -119,10 +116,8 @@ def claims(ctx) -> list:
                     )
     if not rows:
         return [Paragraph("_None of the paper's bounds and limits concern the bound studies._")]
-    blocks = [Table(("the paper says", "ensemble", "hyst finds", "verdict", "source"), tuple(rows))]
-    for key in dict.fromkeys(explain):
-        blocks += EXPLANATIONS[key](ctx.all_datasets)
-    return blocks
+    head = ("the paper says", "ensemble", "hyst finds", "verdict", "source")
+    return [Table(head, tuple(rows)), *explained.blocks(ctx.all_datasets)]
 
 
 # ---- the table of ill-defined conditions ----------------------------------------------------

@@ -298,3 +298,22 @@ EXPLANATIONS = {
     "rule0_columns": rule0_columns,
     "potentially_stable_count": potentially_stable_count,
 }
+
+
+class Explained:
+    """The explanations a table of verdicts calls on, each given once below the table."""
+
+    def __init__(self):
+        self.keys: dict[str, None] = {}
+
+    def verdict(self, verdict: str, key: str | None) -> str:
+        """A disagreement's ``verdict``, marked "explained below" when the catalogue names
+        its explanation ``key``."""
+        if not key:
+            return verdict
+        self.keys[key] = None
+        return f"{verdict}, explained below"
+
+    def blocks(self, datasets: dict) -> list:
+        """The explanations called on, in the order of their first call."""
+        return [block for key in self.keys for block in EXPLANATIONS[key](datasets)]

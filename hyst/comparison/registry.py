@@ -15,7 +15,7 @@ when the page is built (this module imports neither xarray nor matplotlib).
 
 from __future__ import annotations
 
-import importlib
+import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -36,8 +36,7 @@ class SectionType:
     min_studies: int = 1
 
     def function(self) -> Callable:
-        module, func = self.build.split(":")
-        return getattr(importlib.import_module(module), func)
+        return pkgutil.resolve_name(self.build)
 
 
 _VALUES = "hyst.comparison.values"

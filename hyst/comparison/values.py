@@ -15,13 +15,13 @@ from hyst.comparison.data import (
     slope_verdict,
     value_verdict,
 )
-from hyst.comparison.explain import EXPLANATIONS
+from hyst.comparison.explain import Explained
 from hyst.comparison.page import Paragraph, Table
 
 
 def quoted_values(ctx) -> list:
     """Every PaperValue of the catalogue, at its point of the bound studies."""
-    rows, explain = [], []
+    rows, explained = [], Explained()
     for o in catalogue.OBSERVABLES:
         for v in o.paper_values:
             sel = {"couplings": v.couplings, "spans": v.spans, "rule": v.rule}
@@ -47,10 +47,7 @@ def quoted_values(ctx) -> list:
             name, p = best
             verdict, sigmas = value_verdict(v.value, p["value"], p["stderr"])
             if verdict == "disagrees":
-                verdict = f"disagrees ({sigmas:.0f} σ)"
-                if v.explanation:
-                    verdict += ", explained below"
-                    explain.append(v.explanation)
+                verdict = explained.verdict(f"disagrees ({sigmas:.0f} σ)", v.explanation)
             rows.append(
                 (
                     o.symbol,
@@ -62,12 +59,8 @@ def quoted_values(ctx) -> list:
                     f"{v.source}; `{name}`, {int(p['trials']):,} systems",
                 )
             )
-    blocks = [
-        Table(("quantity", "ensemble", "point", "paper", "hyst", "verdict", "source"), tuple(rows))
-    ]
-    for key in dict.fromkeys(explain):
-        blocks += EXPLANATIONS[key](ctx.all_datasets)
-    return blocks
+    head = ("quantity", "ensemble", "point", "paper", "hyst", "verdict", "source")
+    return [Table(head, tuple(rows)), *explained.blocks(ctx.all_datasets)]
 
 
 def slopes(ctx) -> list:

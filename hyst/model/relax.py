@@ -1,9 +1,13 @@
 """Relaxation of one system from one state: thin wrappers over the kernels.
 
+Two elements with antisymmetric couplings c_12 = −c_21 = 0.5 are trapped at H = 0 in an
+L = 4 self-loop through all four states (bitmasks, bit i set ⇔ s_i = +1):
+
 >>> from hyst.model.systems import Systems
->>> sys = Systems.from_floats([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]])
->>> relax(sys, state=0, field=(sys.h_plus[0, 0] - 0, +1), rule="1").outcome
-'stable'
+>>> sy = Systems.from_floats([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]])
+>>> r = relax(sy, state=0, field=(0, 0), rule="1")
+>>> r.outcome, r.L, r.cycle_states
+('self_loop', 4, (0, 2, 3, 1))
 """
 
 from __future__ import annotations
@@ -40,6 +44,23 @@ class Relaxation:
     L: int = 0
     n_e: int = 0
     cycle_states: tuple = field(default=())
+
+    @classmethod
+    def read(cls, outcome, final_state: int, out, columns: tuple[str, ...], cycle=()):
+        """The relaxation a kernel returned (``outcome`` code) and wrote into ``out``, whose
+        entries ``columns`` names (flips, steps, race, ties, L, n_e among them)."""
+        v = {name: int(x) for name, x in zip(columns, out, strict=True)}
+        return cls(
+            OUTCOME_NAMES[outcome],
+            final_state,
+            v["flips"],
+            v["steps"],
+            bool(v["race"]),
+            v["ties"],
+            v["L"],
+            v["n_e"],
+            cycle,
+        )
 
 
 class StateTables:
@@ -98,17 +119,7 @@ class StateTables:
                 states.append(x)
                 x, _code = self.step(x, field, r)
             cycle = tuple(states)
-        return Relaxation(
-            OUTCOME_NAMES[oc],
-            int(out[codes.WALK_FINAL_STATE]),
-            int(out[codes.WALK_FLIPS]),
-            int(out[codes.WALK_STEPS]),
-            bool(out[codes.WALK_RACE]),
-            int(out[codes.WALK_TIES]),
-            int(out[codes.WALK_L]),
-            int(out[codes.WALK_N_E]),
-            cycle,
-        )
+        return Relaxation.read(oc, int(out[codes.WALK_FINAL_STATE]), out, codes.WALK_COLUMNS, cycle)
 
 
 def relax(systems: Systems, state: int, field: tuple[int, int], rule, index: int = 0):
@@ -146,14 +157,4 @@ def relax_spins(systems: Systems, spins, field: tuple[int, int], rule, index: in
         out,
     )
     final = int(sum(1 << i for i in range(N) if s[i] > 0)) if N <= 62 else -1
-    rel = Relaxation(
-        OUTCOME_NAMES[oc],
-        final,
-        int(out[codes.RELAX_FLIPS]),
-        int(out[codes.RELAX_STEPS]),
-        bool(out[codes.RELAX_RACE]),
-        int(out[codes.RELAX_TIES]),
-        int(out[codes.RELAX_L]),
-        int(out[codes.RELAX_N_E]),
-    )
-    return rel, s
+    return Relaxation.read(oc, final, out, codes.RELAX_COLUMNS), s

@@ -57,6 +57,24 @@ class Transition:
     race_condition: bool
     tie: bool
 
+    @classmethod
+    def after(cls, source: int, field: tuple[int, int], r, cycle, tie: bool) -> Transition:
+        """The transition from ``source`` at ``field`` whose relaxation is ``r`` (outcome,
+        final_state, flips, L, n_e, race_condition), with its cycle states and tie."""
+        return cls(
+            source=source,
+            direction=field[1],
+            field=field,
+            outcome=r.outcome,
+            target=r.final_state if r.outcome == "stable" else -1,
+            flips=r.flips,
+            L=r.L,
+            n_e=r.n_e,
+            cycle=cycle,
+            race_condition=r.race_condition,
+            tie=tie,
+        )
+
     @property
     def field_value(self) -> float:
         """The switching field H_c in field units."""
@@ -99,42 +117,45 @@ class TransitionGraph:
         return [(t.source, t.target, t.direction) for t in self.transitions if t.target >= 0]
 
 
-def transition_graph(systems: Systems, index: int = 0, rule="1") -> TransitionGraph:
-    """The transition graph of system ``index`` of ``systems`` under ``rule``."""
-    N = systems.N
+def check_graph_size(N: int) -> None:
+    """Reject an N whose 2^N states are too many to tabulate (one line)."""
     if N > GRAPH_MAX_N:
         raise ValueError(f"N: {N} is too large for a transition graph (N <= {GRAPH_MAX_N})")
-    code = rule_code(rule)
-    tables = StateTables(systems, index)
-    hm, hp = tables.hminus, tables.hplus
-    stable = np.flatnonzero(hm < hp)
-    transitions = []
-    for S in stable.tolist():
-        for direction, Hc, saturated in ((1, hp[S], hp[S] >= INF), (-1, hm[S], hm[S] <= -INF)):
-            if saturated:
-                continue
-            r = tables.relax(S, (int(Hc), direction), code)
-            transitions.append(
-                Transition(
-                    source=S,
-                    direction=direction,
-                    field=(int(Hc), direction),
-                    outcome=r.outcome,
-                    target=r.final_state if r.outcome == "stable" else -1,
-                    flips=r.flips,
-                    L=r.L,
-                    n_e=r.n_e,
-                    cycle=tuple(r.cycle_states),
-                    race_condition=r.race_condition,
-                    tie=r.ties > 0,
-                )
-            )
+
+
+def graph_from_ranges(N: int, code: int, lower, upper, transition) -> TransitionGraph:
+    """The transition graph of one system from the stability range (lower[S], upper[S]) of
+    each of its 2^N states (int64 quanta, ±INF at saturation) and ``transition(S, field)``,
+    the :class:`Transition` out of S at field = (Hc, eps) (eps = +1 up, −1 down)."""
+    stable = np.flatnonzero(lower < upper)
+    transitions = [
+        transition(S, (int(edge), direction))
+        for S in stable.tolist()
+        for direction, edge, saturated in (
+            (1, upper[S], upper[S] >= INF),
+            (-1, lower[S], lower[S] <= -INF),
+        )
+        if not saturated
+    ]
     return TransitionGraph(
         N=N,
         rule=RULE_NAMES[code],
         states=tuple(stable.tolist()),
-        h_minus=tuple(int(v) for v in hm[stable]),
-        h_plus=tuple(int(v) for v in hp[stable]),
+        h_minus=tuple(int(v) for v in lower[stable]),
+        h_plus=tuple(int(v) for v in upper[stable]),
         transitions=tuple(transitions),
-        degenerate_states=tuple(np.flatnonzero(hm == hp).tolist()),
+        degenerate_states=tuple(np.flatnonzero(lower == upper).tolist()),
     )
+
+
+def transition_graph(systems: Systems, index: int = 0, rule="1") -> TransitionGraph:
+    """The transition graph of system ``index`` of ``systems`` under ``rule``."""
+    check_graph_size(systems.N)
+    code = rule_code(rule)
+    tables = StateTables(systems, index)
+
+    def transition(S, field):
+        r = tables.relax(S, field, code)
+        return Transition.after(S, field, r, cycle=tuple(r.cycle_states), tie=r.ties > 0)
+
+    return graph_from_ranges(systems.N, code, tables.hminus, tables.hplus, transition)

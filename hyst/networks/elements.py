@@ -119,11 +119,6 @@ class SerialChains:
         return self.x_plus - self.x_minus
 
     @property
-    def x_center(self) -> np.ndarray:
-        """Midpoints x_i^c = (x_i^+ + x_i^−)/2 (float displacement units)."""
-        return 0.5 * (dequantize(self.x_plus) + dequantize(self.x_minus))
-
-    @property
     def dissipated_energy(self) -> np.ndarray:
         """ΔE_i = d_i σ_i^0 per quasistatic loop (float; > 0 passive, < 0 active)."""
         return dequantize(self.d) * dequantize(self.sigma0)
@@ -136,10 +131,6 @@ class SerialChains:
     def active(self) -> np.ndarray:
         return self.d < 0
 
-    @property
-    def spin_like(self) -> np.ndarray:
-        return self.x_plus == self.x_minus
-
     def __getitem__(self, index) -> SerialChains:
         index = np.atleast_1d(np.arange(self.samples)[index])
         return SerialChains(self.x_minus[index], self.x_plus[index], self.d[index], self.spring)
@@ -147,11 +138,6 @@ class SerialChains:
     def to_floats(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(x_minus, x_plus, d) as float64 displacement units."""
         return dequantize(self.x_minus), dequantize(self.x_plus), dequantize(self.d)
-
-
-def element_force(x, s, d):
-    """Force f = x − d s on branch s (= ±1) of an element with force jump d (floats)."""
-    return np.asarray(x, float) - d * np.asarray(s, float)
 
 
 def branch_force_ranges(x_minus, x_plus, d):

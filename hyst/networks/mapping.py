@@ -67,11 +67,6 @@ from hyst.model.systems import QUANTUM, Systems
 from hyst.networks.elements import SerialChains, spring_ratio
 
 
-def field_scale(chains: SerialChains) -> int:
-    """p in H = p U: the hysteron field per unit of imposed displacement."""
-    return chains.ratio[0]
-
-
 def chain_parameters(chains: SerialChains) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(h_plus, h_minus, column strengths p d_j) of the mapped systems (int64 quanta)."""
     p, q = chains.ratio

@@ -25,8 +25,13 @@ import numpy as np
 from hyst.kernels import codes
 from hyst.kernels import mechanics as kern
 from hyst.model.batch import Columns
-from hyst.model.systems import INF, OUTCOME_NAMES, QUANTUM, RULE_NAMES, rule_code
-from hyst.model.transition_graph import GRAPH_MAX_N, Transition, TransitionGraph
+from hyst.model.systems import INF, OUTCOME_NAMES, QUANTUM, rule_code
+from hyst.model.transition_graph import (
+    Transition,
+    TransitionGraph,
+    check_graph_size,
+    graph_from_ranges,
+)
 from hyst.networks.elements import SerialChains
 
 #: Largest N of the mechanical simulation (phase states are uint64 bitmasks).
@@ -150,48 +155,18 @@ def mechanical_transition_graph(chains: SerialChains, index: int = 0, rule="1") 
     the drive goes just above W^+(S) (up) and just below W^−(S) (down) and the chain
     relaxes at that fixed drive.
     """
-    N = chains.N
-    if N > GRAPH_MAX_N:
-        raise ValueError(f"N: {N} is too large for a transition graph (N <= {GRAPH_MAX_N})")
+    check_graph_size(chains.N)
     code = rule_code(rule)
     mech = ChainMechanics(chains, index)
-    wminus = np.empty(1 << N, np.int64)
-    wplus = np.empty(1 << N, np.int64)
+    wminus = np.empty(1 << chains.N, np.int64)
+    wplus = np.empty(1 << chains.N, np.int64)
     kern.all_switching_drives(mech.xm, mech.xp, mech.d, mech.p, mech.D, wminus, wplus)
-    stable = np.flatnonzero(wminus < wplus)
-    transitions = []
-    for S in stable.tolist():
-        for direction, Wc, saturated in (
-            (1, wplus[S], wplus[S] >= INF),
-            (-1, wminus[S], wminus[S] <= -INF),
-        ):
-            if saturated:
-                continue
-            r = mech.relax(S, (int(Wc), direction), code)
-            transitions.append(
-                Transition(
-                    source=S,
-                    direction=direction,
-                    field=(int(Wc), direction),
-                    outcome=r.outcome,
-                    target=r.final_state if r.outcome == "stable" else -1,
-                    flips=r.flips,
-                    L=r.L,
-                    n_e=r.n_e,
-                    cycle=r.cycle,
-                    race_condition=r.race_condition,
-                    tie=r.tie,
-                )
-            )
-    return TransitionGraph(
-        N=N,
-        rule=RULE_NAMES[code],
-        states=tuple(stable.tolist()),
-        h_minus=tuple(int(v) for v in wminus[stable]),
-        h_plus=tuple(int(v) for v in wplus[stable]),
-        transitions=tuple(transitions),
-        degenerate_states=tuple(np.flatnonzero(wminus == wplus).tolist()),
-    )
+
+    def transition(S, field):
+        r = mech.relax(S, field, code)
+        return Transition.after(S, field, r, cycle=r.cycle, tie=r.tie)
+
+    return graph_from_ranges(chains.N, code, wminus, wplus, transition)
 
 
 def saturated_loop(chains: SerialChains, rule="1", parallel: bool = False) -> Columns:

@@ -38,8 +38,6 @@ from __future__ import annotations
 import numpy as np
 
 FAMILIES = ("SL1", "SL2", "SL3", "SL4", "SL5", "SL6")
-#: Every family code of ``hyst.kernels.mechanics.pair_family`` (the last: any other cycle).
-FAMILY_CODES = (*FAMILIES, "other")
 #: The cycle of each family: (state, flipped element) steps, elements 0 and 1.
 CYCLES = {
     "SL1": ((0, 0), (1, 0)),
@@ -49,13 +47,9 @@ CYCLES = {
     "SL5": ((0, 0), (1, 1), (3, 0), (2, 1)),
     "SL6": ((0, 1), (2, 0), (3, 1), (1, 0)),
 }
-#: Behaviour classes of Fig. 3d.
-CLASSES = {
-    1: "(i) both passive",
-    2: "(ii) strongly active: a negative hysteron span",
-    3: "(iii) weakly active: spans >= 0, no self-loop",
-    4: "(iv) weakly active with an L = 4 self-loop",
-}
+#: The family of each cycle by its states from the smallest bitmask (the form of
+#: ``TransitionGraph.self_loops`` and ``mechanics.drive_range_attractors``).
+CYCLE_FAMILY = {tuple(state for state, _e in steps): family for family, steps in CYCLES.items()}
 
 
 def _ints(*values):
@@ -147,10 +141,11 @@ def hysteron_pair_conditions(h1_plus, h1_minus, h2_plus, h2_minus, c12, c21) -> 
 
 
 def behaviour_class(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2, l4):
-    """Fig. 3d class (``CLASSES``) per cell: (ii) if a mapped span 2 (σ_i^0 + d_i) is
-    negative, else (iv) if an L = 4 self-loop occurs (``l4``), else (i) if both elements
-    are passive (d_i > 0), else (iii). (L = 4 loops also occur inside (ii); the dataset
-    keeps every family per cell.)"""
+    """Fig. 3d class per cell, int8 1–4: 2 (ii, strongly active) if a mapped span
+    2 (σ_i^0 + d_i) is negative, else 4 (iv, weakly active with an L = 4 self-loop) if one
+    occurs (``l4``), else 1 (i) if both elements are passive (d_i > 0), else 3 (iii, weakly
+    active, no self-loop). (L = 4 loops also occur inside (ii); the dataset keeps every
+    family per cell.)"""
     x1m, x1p, x2m, x2p, d1, d2 = _ints(x1_minus, x1_plus, x2_minus, x2_plus, d1, d2)
     negative = (d1 < -(x1p - x1m)) | (d2 < -(x2p - x2m))
     passive = (d1 > 0) & (d2 > 0)

@@ -17,7 +17,7 @@ Dataset (dims d1, d2, family = SL1…SL6, element = 1, 2):
     other_cycle    a cycle of no family (rule 2 only: both elements flip at once)
     paper          the Supplemental's analytic conditions (``pair.paper_conditions``)
     exact          necessary and sufficient conditions (``pair.exact_conditions``)
-    behaviour      Fig. 3d class 1–4 (``pair.CLASSES``)
+    behaviour      Fig. 3d class 1–4 (``pair.behaviour_class``)
     h_plus, h_minus, sigma, c12, c21
                    mapped hysteron parameters (field units, H = U)
     intervals, ties

@@ -1,4 +1,5 @@
-"""Figures: one module per figure family, the shared house style, and the figure-type registry.
+"""Layer 7, figures: one module per figure family, the shared house style, the figure-type
+registry and the captions.
 
 - :mod:`hyst.plotting.style`: rcParams, colours, panel letters, labels and titles;
 - :mod:`hyst.plotting.panels`: data access and drawing helpers shared by the families;
@@ -9,7 +10,9 @@
 - :mod:`hyst.plotting.networks`: networks of bilinear elements (Fig. 3, the Supplemental's
   serially-coupled elements, random chains);
 - :mod:`hyst.plotting.slopes`: local slopes d ln P / d ln(N J0) of the small-coupling fits;
-- :mod:`hyst.plotting.registry`: the figure types and what each needs from its studies.
+- :mod:`hyst.plotting.loops`: fundamental self-loop structures (a ``loops`` study);
+- :mod:`hyst.plotting.registry`: the figure types and what each needs from its studies;
+- :mod:`hyst.plotting.captions`: the figure captions of the Snakemake report.
 
 :func:`render` draws a figure type from its bound datasets; :func:`save` writes
 PNG and PDF. Importing this package does not import matplotlib.

@@ -27,7 +27,7 @@ from hyst.model.transition_graph import TransitionGraph
 from hyst.networks.elements import SerialChains, force_control_gap
 from hyst.networks.mapping import spring_thresholds
 from hyst.networks.mechanics import ChainMechanics, mechanical_transition_graph
-from hyst.networks.pair import FAMILIES, hysteron_pair_conditions, w_gap
+from hyst.networks.pair import CYCLE_FAMILY, FAMILIES, hysteron_pair_conditions, w_gap
 from hyst.plotting.style import label, n_colors, new_figure, panel_letter, style
 
 #: Colours of the self-loop families and of the Fig. 3d classes.
@@ -312,17 +312,6 @@ def fig3_networks(planes: xr.Dataset, *, red_dot=RED_DOT, size=(7.2, 5.6)):
         return fig
 
 
-#: Cycle states (from the smallest bitmask) of each family.
-CYCLE_FAMILY = {
-    (0, 1): "SL1",
-    (2, 3): "SL2",
-    (0, 2): "SL3",
-    (1, 3): "SL4",
-    (0, 1, 3, 2): "SL5",
-    (0, 2, 3, 1): "SL6",
-}
-
-
 def _switching_chart(ax, graph: TransitionGraph, attractors, lim):
     """Stability ranges (U^−(S), U^+(S)) of the four states as bars, the transitions of
     the graph as arrows (blue up, red down), and the drive intervals with a limit cycle
@@ -360,18 +349,12 @@ def _switching_chart(ax, graph: TransitionGraph, attractors, lim):
             else:
                 spans.append([fam, lo, hi])
     for fam, lo, hi in spans:
-        if True:
-            a = max(-lim, lo * QUANTUM / 2)
-            b = min(lim, hi * QUANTUM / 2)
-            ax.axvspan(a, b, color=FAMILY_COLORS[fam], alpha=0.3, lw=0)
-            ax.text(
-                0.5 * (a + b),
-                3.45,
-                f"SL$_{fam[2]}$",
-                ha="center",
-                fontsize=6,
-                color=FAMILY_COLORS[fam],
-            )
+        a = max(-lim, lo * QUANTUM / 2)
+        b = min(lim, hi * QUANTUM / 2)
+        ax.axvspan(a, b, color=FAMILY_COLORS[fam], alpha=0.3, lw=0)
+        ax.text(
+            0.5 * (a + b), 3.45, f"SL$_{fam[2]}$", ha="center", fontsize=6, color=FAMILY_COLORS[fam]
+        )
     ax.set_yticks(range(4), [STATE_LABELS[s] for s in range(4)])
     ax.set_ylabel("state")
     ax.set_ylim(-0.5, 3.8)
@@ -508,6 +491,12 @@ def fig_symmetric(
         return fig
 
 
+def _points(ax, phi, sel, name: str, fmt: str, color, **kw):
+    """Observable ``name`` ± its standard error versus φ at one N (labelled by N)."""
+    n = f"{int(sel.N)}"
+    ax.errorbar(phi, sel[name], sel[f"{name}_stderr"], fmt=fmt, **kw, color=color, ms=3, label=n)
+
+
 def fig_chains(chains: xr.Dataset, *, size=(7.2, 2.6)):
     """Beyond the paper: random serial chains. (a) P_sl versus φ for several N (markers:
     every transition, N ≤ 18; open: saturated loop) with the exact probability of a
@@ -522,36 +511,11 @@ def fig_chains(chains: xr.Dataset, *, size=(7.2, 2.6)):
             sel = chains.sel(N=N)
             a.plot(phi, sel.negative_span_probability_exact, color=colors[N], lw=0.8)
             if np.isfinite(sel.self_loop_probability).any():
-                a.errorbar(
-                    phi,
-                    sel.self_loop_probability,
-                    sel.self_loop_probability_stderr,
-                    fmt="o",
-                    color=colors[N],
-                    ms=3,
-                    label=f"{N}",
-                )
-                b.errorbar(
-                    phi,
-                    sel.gap_probability_at_zero,
-                    sel.gap_probability_at_zero_stderr,
-                    fmt="o-",
-                    color=colors[N],
-                    ms=3,
-                    label=f"{N}",
-                )
+                _points(a, phi, sel, "self_loop_probability", "o", colors[N])
+                _points(b, phi, sel, "gap_probability_at_zero", "o-", colors[N])
                 ne = sel.self_loop_n_e
             else:
-                a.errorbar(
-                    phi,
-                    sel.saturated_loop_probability,
-                    sel.saturated_loop_probability_stderr,
-                    fmt="s",
-                    mfc="none",
-                    color=colors[N],
-                    ms=3,
-                    label=f"{N}",
-                )
+                _points(a, phi, sel, "saturated_loop_probability", "s", colors[N], mfc="none")
                 ne = sel.saturated_loop_n_e
             total = ne.sum("n_e").values
             multi = ne.isel(n_e=slice(2, None)).sum("n_e").values

@@ -11,7 +11,7 @@ a figure is rendered (this module does not import matplotlib).
 
 from __future__ import annotations
 
-import importlib
+import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -30,8 +30,7 @@ class FigureType:
     params: dict = field(default_factory=dict)
 
     def function(self) -> Callable:
-        module, func = self.draw.split(":")
-        return getattr(importlib.import_module(module), func)
+        return pkgutil.resolve_name(self.draw)
 
 
 def _sweep_need(what: str, groups, sweep="NJ0", **kw) -> Need:

@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 from hyst import catalogue
 from hyst.analysis.exponents import small_coupling_exponents
 from hyst.catalogue.labels import COUPLING_TITLES, RULE_TITLES
-from hyst.plotting.panels import SELECT_DIMS, analysis_for
+from hyst.plotting.panels import SELECT_DIMS, analysis_for, n_legend
 from hyst.plotting.style import (
     SPAN_TITLES,
     label,
@@ -127,19 +127,15 @@ def slope_panel(ax, e: xr.Dataset, sel: dict, colors: dict, paper: float, legend
         lo, hi = float(np.min(shown)), float(np.max(shown))
         ax.set_ylim(max(min(lo, 0.0) - 0.3, -2.0), min(hi + 0.5, 10.0))
     if legend:
-        handles, labels = ax.get_legend_handles_labels()
-        if handles:
-            ax.legend(
-                handles,
-                labels,
-                title=r"$N$",
-                fontsize=6,
-                title_fontsize=6,
-                loc="upper right",
-                ncol=2,
-                handlelength=1.0,
-                columnspacing=0.6,
-            )
+        n_legend(
+            ax,
+            loc="upper right",
+            ncol=2,
+            fontsize=6,
+            title_fontsize=6,
+            handlelength=1.0,
+            columnspacing=0.6,
+        )
 
 
 def fig_local_slopes(

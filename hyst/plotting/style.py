@@ -124,5 +124,3 @@ def new_figure(nrows: int, ncols: int, size: tuple[float, float]) -> tuple[Figur
     axes = fig.subplots(nrows, ncols, squeeze=False)
     fig.get_layout_engine().set(w_pad=0.03, h_pad=0.03, wspace=0.03, hspace=0.04)
     return fig, axes
-
-

@@ -1,4 +1,4 @@
-"""Slow, obviously correct references that the fast kernels must match, shared by the tests
+"""Layer 1, slow, obviously correct references that the fast kernels must match, shared by the tests
 and the benchmarks (nothing in the package's own code paths uses them):
 
 - :mod:`hyst.reference.naive`: the 2^N-state observables in plain Python (bitmask-free

@@ -19,29 +19,38 @@ def margins(hp, hm, c, s, Hc, eps):
     return np.where(s < 0, 2 * (Hc - (hp - f)) + eps, 2 * ((hm - f) - Hc) - eps)
 
 
-def relax(hp, hm, c, s, Hc, eps, rule):
-    """Relax s in place; returns (outcome, flips) with outcome 'stable', 'self_loop' or
-    'ill_defined'. Rules: '0', '1', '1p', '2'."""
-    seen = {s.tobytes()}
+def _relax(hp, hm, c, s, Hc, eps, rule):
+    """Relax s in place; returns (outcome, flips, cycle): outcome 'stable', 'self_loop' or
+    'ill_defined' (rules '0', '1', '1p', '2'); for a self-loop ``cycle`` is the list of its
+    L states from the first repeated one (s is left there), else None."""
+    states = [s.copy()]
+    seen = {s.tobytes(): 0}
     flips = 0
     while True:
         m = margins(hp, hm, c, s, Hc, eps)
         unstable = np.nonzero(m > 0)[0]
         if unstable.size == 0:
-            return "stable", flips
+            return "stable", flips, None
         if rule == "0" and unstable.size > 1:
-            return "ill_defined", flips
+            return "ill_defined", flips, None
         if rule == "2":
             s[unstable] *= -1
             flips += unstable.size
         else:
             mu = m[unstable]
-            pick = unstable[np.argmax(mu) if rule in ("0", "1") else np.argmin(mu)]
-            s[pick] *= -1
+            s[unstable[np.argmax(mu) if rule in ("0", "1") else np.argmin(mu)]] *= -1
             flips += 1
-        if s.tobytes() in seen:
-            return "self_loop", flips
-        seen.add(s.tobytes())
+        first = seen.get(s.tobytes())
+        if first is not None:
+            return "self_loop", flips, states[first:]
+        seen[s.tobytes()] = len(states)
+        states.append(s.copy())
+
+
+def relax(hp, hm, c, s, Hc, eps, rule):
+    """Relax s in place; returns (outcome, flips) (see :func:`_relax`)."""
+    outcome, flips, _ = _relax(hp, hm, c, s, Hc, eps, rule)
+    return outcome, flips
 
 
 def _up_field(hp, c, s):
@@ -125,23 +134,8 @@ def cyclic_drive(hp, hm, c, start, rule, max_cycles=1000):
 def relax_cycle(hp, hm, c, s, Hc, eps, rule):
     """Relax s in place like :func:`relax`; returns (outcome, cycle) where for a self-loop
     ``cycle`` is the list of its L states from the first repeated one (s is left there)."""
-    states = [s.copy()]
-    while True:
-        m = margins(hp, hm, c, s, Hc, eps)
-        unstable = np.nonzero(m > 0)[0]
-        if unstable.size == 0:
-            return "stable", None
-        if rule == "0" and unstable.size > 1:
-            return "ill_defined", None
-        if rule == "2":
-            s[unstable] *= -1
-        else:
-            mu = m[unstable]
-            s[unstable[np.argmax(mu) if rule in ("0", "1") else np.argmin(mu)]] *= -1
-        for i, x in enumerate(states):
-            if np.array_equal(x, s):
-                return "self_loop", states[i:]
-        states.append(s.copy())
+    outcome, _, cycle = _relax(hp, hm, c, s, Hc, eps, rule)
+    return outcome, cycle
 
 
 def _cycle_elements(cycle):
