@@ -360,7 +360,8 @@ def test_renaming_a_bound_study_fails_at_validation_with_one_line(tmp_path):
     line = "figures.figS_spins.studies[0]: 'spins' is not a study of this configuration"
     assert line in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
     said = [ln for ln in proc.stderr.splitlines() if ln.startswith("hyst:")]
-    assert said == [f"hyst: invalid configuration: {line}"], proc.stderr
+    assert len(said) == 1, proc.stderr
+    assert said[0].startswith(f"hyst: invalid configuration: {line}"), proc.stderr
     assert not (tmp_path / "results").exists()
 
 
