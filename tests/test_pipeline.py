@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import xarray as xr
 import yaml
+from workflow_runs import REPO, snakemake, snakemake_cmd
 
 from hyst.pipeline.config import validate
 from hyst.plotting import FIGURE_TYPES
@@ -26,39 +27,8 @@ from hyst.sampling.sampler import sample_point
 from hyst.sampling.tallies import tally_to_dataset
 from hyst.studies.points import study_specs
 
-REPO = Path(__file__).resolve().parents[1]
 BASE = yaml.safe_load((REPO / "config" / "test.yaml").read_text())
 STUDIES = sorted(BASE["studies"])
-
-
-def snakemake_cmd(workdir: Path, config: dict, *extra, profile="default") -> list:
-    """The command running the repository's Snakefile in ``workdir`` with ``config``."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    cfg = workdir / "config.yaml"
-    cfg.write_text(yaml.safe_dump(config, sort_keys=False))
-    return [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(REPO / "Snakefile"),
-        "--directory",
-        str(workdir),
-        "--configfile",
-        str(cfg),
-        "--profile",
-        str(REPO / "profiles" / profile),
-        *extra,
-    ]
-
-
-def snakemake(workdir: Path, config: dict, *extra, profile="default", check=True, timeout=900):
-    """Run the repository's Snakefile in ``workdir`` with ``config`` written there."""
-    cmd = snakemake_cmd(workdir, config, *extra, profile=profile)
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    if check and proc.returncode != 0:
-        raise AssertionError(f"snakemake failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
-    return proc
 
 
 def datasets(workdir: Path) -> dict:

@@ -31,27 +31,10 @@ from hyst.combinatorics import cells, realize
 from hyst.combinatorics import structures as S
 from hyst.model import seeds
 from hyst.provenance.files import provenance_matches, read_dataset, write_dataset
-from hyst.provenance.fingerprints import source_fingerprint
+from hyst.provenance.fingerprints import code_fingerprint
 
 #: Version of the file layout (part of the provenance).
 FORMAT_VERSION = 1
-#: Modules whose source determines a count / a realizability file.
-COUNT_SOURCES = (
-    "hyst.kernels.jit",
-    "hyst.kernels.loop_enumeration",
-    "hyst.combinatorics.structures",
-    "hyst.combinatorics.cells",
-)
-REALIZE_SOURCES = (
-    *COUNT_SOURCES,
-    "hyst.kernels.state_table",
-    "hyst.kernels.codes",
-    "hyst.model.relax",
-    "hyst.model.systems",
-    "hyst.combinatorics.design",
-    "hyst.combinatorics.lp",
-    "hyst.combinatorics.realize",
-)
 #: Defaults of the job options (also the defaults of the study schema and of the CLI).
 DEFAULTS = {
     "chunk_depth": 8,
@@ -100,11 +83,12 @@ def cell_path(results, payload: dict) -> Path:
 
 
 def provenance(payload: dict) -> dict:
-    """Attributes a file must carry to be reused (JSON payload and code fingerprint)."""
-    sources = COUNT_SOURCES if payload["what"] == "count" else REALIZE_SOURCES
+    """Attributes a file must carry to be reused: the JSON payload and the fingerprint of
+    the code of this module and everything it imports (the counting and the
+    realizability code), shared by the ``loops`` study kind and ``hyst loops``."""
     return {
         "payload": json.dumps(payload, sort_keys=True),
-        "code_fingerprint": source_fingerprint(sources),
+        "code_fingerprint": code_fingerprint([__name__]),
         "format_version": FORMAT_VERSION,
     }
 

@@ -35,9 +35,13 @@ class SectionType:
     need: Need
     min_studies: int = 1
 
+    @property
+    def module(self) -> str:
+        """The module of the building function (imported by name when the page is built)."""
+        return self.build.split(":")[0]
+
     def function(self) -> Callable:
-        module, func = self.build.split(":")
-        return getattr(importlib.import_module(module), func)
+        return getattr(importlib.import_module(self.module), self.build.split(":")[1])
 
 
 _VALUES = "hyst.comparison.values"

@@ -29,9 +29,13 @@ class FigureType:
     needs: tuple[Need, ...]
     params: dict = field(default_factory=dict)
 
+    @property
+    def module(self) -> str:
+        """The module of the drawing function (imported by name when a figure is drawn)."""
+        return self.draw.split(":")[0]
+
     def function(self) -> Callable:
-        module, func = self.draw.split(":")
-        return getattr(importlib.import_module(module), func)
+        return getattr(importlib.import_module(self.module), self.draw.split(":")[1])
 
 
 def _sweep_need(what: str, groups, sweep="NJ0", **kw) -> Need:

@@ -101,6 +101,7 @@ def collect(name: str, study: dict, config: dict, results):
 __all__ = [
     "DEFAULT_KIND",
     "KINDS",
+    "KIND_MODULES",
     "ConfigError",
     "Job",
     "Plan",

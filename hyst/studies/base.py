@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import xarray as xr
 
-from hyst.provenance.fingerprints import source_fingerprint
+from hyst.provenance.fingerprints import code_fingerprint
 
 
 class ConfigError(ValueError):
@@ -54,12 +54,11 @@ class StudyKind(ABC):
     name: str = ""
     #: One line for ``hyst config check`` and the docs.
     description: str = ""
-    #: Modules whose source determines the kind's results (see :mod:`hyst.provenance.fingerprints`).
-    sources: tuple[str, ...] = ()
 
     def fingerprint(self) -> str:
-        """Fingerprint of the code that determines this kind's results."""
-        return source_fingerprint(self.sources)
+        """Fingerprint of the code that determines this kind's results: the kind's module
+        and everything it imports (:func:`hyst.provenance.fingerprints.code_fingerprint`)."""
+        return code_fingerprint([type(self).__module__])
 
     @abstractmethod
     def schema(self) -> dict:

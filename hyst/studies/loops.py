@@ -93,7 +93,6 @@ def expand_cells(specs) -> list[tuple[int, int]]:
 class LoopsKind(StudyKind):
     name = "loops"
     description = "fundamental self-loops: M(n_e, L), realizability M_R and M_W by LP"
-    sources = (*store.REALIZE_SOURCES, "hyst.combinatorics.store", "hyst.studies.loops")
 
     def schema(self) -> dict:
         d = store.DEFAULTS
@@ -237,11 +236,9 @@ class LoopsKind(StudyKind):
         for payload in job.payload["cells"]:
             compute = store.count_file if payload["what"] == "count" else store.realize_file
             if self.uses_dask(payload) and threads > 1:
-                from hyst.sampling.cluster import client
+                from hyst.sampling.cluster import job_client
 
-                dask = config.get("dask", {})
-                mem_mb = config.get("resources", {}).get("mem_mb", 4000)
-                with client(dask.get("scheduler_file"), dask.get("address"), threads, mem_mb) as c:
+                with job_client(config, threads) as c:
                     compute(payload, results, client=c, log=log)
             else:
                 compute(payload, results, log=log)

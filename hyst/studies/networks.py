@@ -72,11 +72,9 @@ def _panels(study: dict) -> dict:
 
 def _map(tasks, config, threads, log):
     """Run (function, args) tasks on a Dask client; results in task order."""
-    from hyst.sampling.cluster import client
+    from hyst.sampling.cluster import job_client
 
-    dask = config.get("dask", {})
-    mem_mb = config.get("resources", {}).get("mem_mb", 4000)
-    with client(dask.get("scheduler_file"), dask.get("address"), threads, mem_mb) as c:
+    with job_client(config, threads) as c:
         futures = [c.submit(f, *args, pure=False) for f, args in tasks]
         out = []
         for k, fut in enumerate(futures):
@@ -90,23 +88,6 @@ class NetworksKind(StudyKind):
     description = (
         "serial chains of passive and active bilinear elements: (d1, d2) planes of two "
         "elements (Fig. 3, Supplemental) or random chains with a fraction phi active"
-    )
-    sources = (
-        "hyst.kernels.jit",
-        "hyst.kernels",
-        "hyst.model.batch",
-        "hyst.model.systems",
-        "hyst.model.ensembles",
-        "hyst.model.seeds",
-        "hyst.model.transition_graph",
-        "hyst.model.relax",
-        "hyst.networks.elements",
-        "hyst.networks.mapping",
-        "hyst.networks.mechanics",
-        "hyst.networks.pair",
-        "hyst.networks.scan",
-        "hyst.networks.chains",
-        "hyst.studies.networks",
     )
 
     def schema(self) -> dict:

@@ -56,15 +56,6 @@ def sample_span(sigma: float, delta_h: float, c_max: float, samples: int, seed: 
 class PairsKind(StudyKind):
     name = "pairs"
     description = "two coupled elements in the (c12, c21) plane: L = 4 self-loops per span sigma"
-    sources = (
-        "hyst.kernels.jit",
-        "hyst.kernels",
-        "hyst.model.batch",
-        "hyst.model.systems",
-        "hyst.model.seeds",
-        "hyst.model.two_elements",
-        "hyst.studies.pairs",
-    )
 
     def schema(self) -> dict:
         return {

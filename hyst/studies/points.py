@@ -32,7 +32,6 @@ from hyst.model import seeds
 from hyst.model.ensembles import COUPLING_ENSEMBLES, SAMPLING_VERSION, SPAN_ENSEMBLES
 from hyst.model.systems import QUANTUM_BITS, RULES
 from hyst.provenance.files import provenance_matches, read_dataset
-from hyst.provenance.fingerprints import SAMPLING_SOURCES
 from hyst.sampling.sampler import Point, check_self_loop_free, chunk_size, resolve_groups
 from hyst.studies.base import ConfigError, Job, StudyKind
 
@@ -198,7 +197,6 @@ class PointsKind(StudyKind):
         "sampled sweep points: the product couplings x spans x rule x N x (NJ0 or J0), "
         "`samples` systems per point"
     )
-    sources = (*SAMPLING_SOURCES, "hyst.studies.points")
 
     # ---- configuration ----------------------------------------------------------------------
 
@@ -416,7 +414,8 @@ class PointsKind(StudyKind):
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
         """Ensure every point file of a job exists with matching provenance."""
         from hyst.provenance.files import write_dataset
-        from hyst.sampling.cluster import client, sample_points
+        from hyst.sampling.chunks import sample_points
+        from hyst.sampling.cluster import job_client
         from hyst.sampling.tallies import tally_to_dataset
 
         specs = [PointSpec.from_identity(d) for d in job.payload["points"]]
@@ -443,9 +442,7 @@ class PointsKind(StudyKind):
         )
         if todo:
             samples = sum(s.samples for s in todo)
-            dask = config.get("dask", {})
-            mem_mb = config.get("resources", {}).get("mem_mb", 4000)
-            with client(dask.get("scheduler_file"), dask.get("address"), threads, mem_mb) as c:
+            with job_client(config, threads) as c:
                 t1 = time.perf_counter()
                 tallies = sample_points(
                     c,

@@ -11,7 +11,7 @@ rule loops:
         job=lambda wc: job_payload("loops", wc.job),
         config=canonical({k: CONFIG[k] for k in ("dask", "resources")}),
         results=lambda wc, output: str(Path(output[0]).parents[2]),
-        code=CODE["loops"],
+        code=CODE["job/loops"],
     threads: CONFIG["resources"]["threads"]
     resources:
         mem_mb=CONFIG["resources"]["mem_mb"],
@@ -43,7 +43,7 @@ rule loops_tables:
         rst=f"{RESULTS}/tables/{{study}}.rst",
     params:
         caption=lambda wc: CaptionFile(f"{RESULTS}/tables/{wc.study}.rst"),
-        code=source_fingerprint(["hyst.combinatorics.tables"]),
+        code=CODE["tables"],
     wildcard_constraints:
         study="|".join(LOOP_STUDIES) if LOOP_STUDIES else "NONE",
     resources:

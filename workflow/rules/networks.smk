@@ -11,7 +11,7 @@ rule networks:
         job=lambda wc: job_payload("networks", wc.job),
         config=canonical({k: CONFIG[k] for k in ("dask", "resources")}),
         results=lambda wc, output: str(Path(output[0]).parents[2]),
-        code=CODE["networks"],
+        code=CODE["job/networks"],
     threads: CONFIG["resources"]["threads"]
     resources:
         mem_mb=CONFIG["resources"]["mem_mb"],

@@ -9,7 +9,7 @@ rule pairs:
         job=lambda wc: job_payload("pairs", wc.job),
         config=canonical({}),
         results=lambda wc, output: str(Path(output[0]).parents[2]),
-        code=CODE["pairs"],
+        code=CODE["job/pairs"],
     threads: 1
     resources:
         mem_mb=2000,

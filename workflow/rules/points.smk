@@ -10,7 +10,7 @@ rule points:
         job=lambda wc: job_payload("points", wc.job),
         config=canonical({k: CONFIG[k] for k in ("dask", "resources")}),
         results=lambda wc, output: str(Path(output[0]).parents[2]),
-        code=CODE["points"],
+        code=CODE["job/points"],
     threads: CONFIG["resources"]["threads"]
     resources:
         mem_mb=CONFIG["resources"]["mem_mb"],
