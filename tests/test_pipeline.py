@@ -306,7 +306,8 @@ def test_quick_preset_renders_every_figure_with_captions_and_report(quick_run):
     edited["figures"]["fig2_random_hysterons"]["params"] = {"inset_at": 10.0}
     dry = snakemake(work, edited, "-n").stdout
     jobs = dry.split("Job stats:")[1].split("Reasons")[0]
-    assert re.search(r"figure\s+1\b", jobs) and "points" not in jobs and "collect" not in jobs
+    assert re.search(r"figure\s+1\b", jobs) and "collect" not in jobs
+    assert not re.search(r"^job(?:_long)?\s+\d+\s*$", jobs, flags=re.M), jobs  # no job of a kind
 
 
 def test_figure_files_choose_the_formats_and_rerender_only_figures(quick_run):
@@ -370,10 +371,11 @@ def test_code_fingerprint_reruns_what_the_edited_code_produced(local_run, tmp_pa
     plotting.write_text(plotting.read_text() + "\nEDITED_PLOTTING = True\n")
     planned = dry()
     assert re.search(r"figure\s+1\b", planned), planned
-    assert "points" not in planned and "collect" not in planned
+    assert "collect" not in planned
+    assert not re.search(r"^job(?:_long)?\s+\d+\s*$", planned, flags=re.M), planned  # no sampling
     kernel.write_text(kernel.read_text() + "\nEDITED_KERNEL = True\n")
     planned = dry()
-    # every sampling job of the config (rules points and points_long, the long jobs first)
-    sampling = re.findall(r"^points(?:_long)?\s+(\d+)\s*$", planned, flags=re.M)
+    # every sampling job of the config (rules job and job_long, the long jobs first)
+    sampling = re.findall(r"^job(?:_long)?\s+(\d+)\s*$", planned, flags=re.M)
     assert sum(map(int, sampling)) == 3, planned
     assert "collect" in planned

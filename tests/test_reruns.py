@@ -104,7 +104,7 @@ def test_a_kernel_change_plans_the_sampling_of_the_points_it_affects(repo):
     # kind and the networks figures alone: no point is sampled again
     repo.edit("hyst/kernels/mechanics.py", append="\nEDITED_KERNEL = 1\n")
     jobs = planned(repo, "edit hyst/kernels/mechanics.py")
-    assert rule_counts(jobs) == {"networks": 2, "collect": 1, "figure": 1}, jobs
+    assert rule_counts(jobs) == {"networks jobs": 2, "collect": 1, "figure": 1}, jobs
     assert outputs(jobs, "figure") == {"figures/tiny_chains_fig.png"}
     # kernels/loop_enumeration.py: imported by the loops kind alone (none configured)
     repo.edit("hyst/kernels/loop_enumeration.py", append="\nEDITED_KERNEL = 1\n")
@@ -114,8 +114,8 @@ def test_a_kernel_change_plans_the_sampling_of_the_points_it_affects(repo):
     repo.edit("hyst/kernels/drive.py", append="\nEDITED_KERNEL = 1\n")
     jobs = planned(repo, "and hyst/kernels/drive.py")
     counts = rule_counts(jobs)
-    assert sum(counts.get(r, 0) for r in ("points", "points_long")) == 3, jobs
-    assert counts["pairs"] == 2 and counts["networks"] == 2, jobs
+    assert counts["points jobs"] == 3, jobs  # rules job and job_long (the long job first)
+    assert counts["pairs jobs"] == 2 and counts["networks jobs"] == 2, jobs
     assert outputs(jobs, "collect") == {f"datasets/{s}.nc" for s in SMALL["studies"]}
 
 

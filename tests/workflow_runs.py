@@ -56,8 +56,14 @@ def planned_jobs(dry_run_output: str) -> list[tuple[str, str]]:
 
 
 def rule_counts(jobs) -> dict[str, int]:
-    """Jobs per rule (the target rule ``all`` left out)."""
-    return dict(Counter(rule for rule, _out in jobs if rule != "all"))
+    """Planned jobs per rule, the jobs of study kinds (rules ``job`` and ``job_long``) per
+    kind: {"points jobs": 3, "collect": 2, ...}."""
+    return dict(
+        Counter(
+            f"{out.split('/')[1]} jobs" if rule in ("job", "job_long") else rule
+            for rule, out in jobs
+        )
+    )
 
 
 class RepositoryCopy:

@@ -30,7 +30,7 @@ from hyst._version import __version__
 from hyst.combinatorics import cells, realize
 from hyst.combinatorics import structures as S
 from hyst.model import seeds
-from hyst.provenance.files import provenance_matches, read_dataset, write_dataset
+from hyst.provenance.files import reusable, write_dataset
 from hyst.provenance.fingerprints import code_fingerprint
 
 #: Version of the file layout (part of the provenance).
@@ -93,22 +93,11 @@ def provenance(payload: dict) -> dict:
     }
 
 
-def _reusable(path: Path, payload: dict) -> xr.Dataset | None:
-    if not path.exists():
-        return None
-    try:
-        ds = read_dataset(path)
-    except (OSError, ValueError):
-        return None
-    return ds if provenance_matches(ds, provenance(payload)) else None
-
-
 def count_file(payload: dict, results, client=None, log: Callable = print) -> xr.Dataset:
     """The count file of a cell: reused if present with matching provenance, else computed."""
     path = cell_path(results, payload)
-    ds = _reusable(path, payload)
+    ds = reusable(path, provenance(payload), log)
     if ds is not None:
-        log(f"{path}: reused")
         return ds
     n, L = payload["n_e"], payload["L"]
     got = cells.count_cell(n, L, payload["chunk_depth"], client)
@@ -161,9 +150,8 @@ def _block_result(ds: xr.Dataset, variants) -> cells.BlockResult:
 def realize_file(payload: dict, results, client=None, log: Callable = print) -> xr.Dataset:
     """The realizability file of a cell (see the module docstring), block by block."""
     path = cell_path(results, payload)
-    ds = _reusable(path, payload)
+    ds = reusable(path, provenance(payload), log)
     if ds is not None:
-        log(f"{path}: reused")
         return ds
     n, L, variants = payload["n_e"], payload["L"], tuple(payload["variants"])
     t0 = time.perf_counter()
@@ -173,7 +161,7 @@ def realize_file(payload: dict, results, client=None, log: Callable = print) -> 
     results_by_block: dict[int, cells.BlockResult] = {}
     todo = []
     for k, (a, b) in enumerate(ranges):
-        part = _reusable(folder / f"block-{a:07d}-{b:07d}.nc", payload)
+        part = reusable(folder / f"block-{a:07d}-{b:07d}.nc", provenance(payload))
         if part is not None:
             results_by_block[k] = _block_result(part, variants)
         else:

@@ -56,6 +56,17 @@ def job_client(config: dict, threads: int):
 
 
 @contextlib.contextmanager
+def client_if_parallel(threads: int, config: dict | None = None):
+    """:func:`job_client` when ``threads`` > 1, else None: the work runs in the calling
+    thread (small pieces, for which a cluster costs more than it saves)."""
+    if threads <= 1:
+        yield None
+        return
+    with job_client(config or {}, threads) as c:
+        yield c
+
+
+@contextlib.contextmanager
 def standing_cluster(
     where: str,
     scheduler_file,

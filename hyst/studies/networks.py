@@ -35,7 +35,7 @@ from hyst.model import seeds
 from hyst.networks import chains as chain_study
 from hyst.networks.pair import FAMILIES
 from hyst.networks.scan import PAPER_PANELS, cell_centres, mapped_parameters, scan_cells
-from hyst.provenance.files import provenance_matches, read_dataset, write_dataset
+from hyst.provenance.files import read_dataset, reusable, write_dataset
 from hyst.studies.base import ConfigError, Job, StudyKind
 
 #: The race-condition rule of the networks studies (the Supplemental's, rule 1).
@@ -92,17 +92,8 @@ class NetworksKind(StudyKind):
 
     def schema(self) -> dict:
         pair = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "number"}}
-        return {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["kind", "part"],
-            "properties": {
-                "kind": {"description": "The study kind.", "const": self.name},
-                "description": {
-                    "description": "Free text shown in reports.",
-                    "type": "string",
-                    "default": "",
-                },
+        return self.study_schema(
+            {
                 "part": {
                     "description": "planes: (d1, d2) scans of two serial elements; chains: "
                     "random serial chains.",
@@ -179,7 +170,8 @@ class NetworksKind(StudyKind):
                     "minimum": 0,
                 },
             },
-        }
+            ["kind", "part"],
+        )
 
     def normalise(self, study: dict) -> dict:
         out = dict(study)
@@ -295,24 +287,12 @@ class NetworksKind(StudyKind):
     def _provenance(self, payload: dict) -> dict:
         return {"payload": seeds.digest(payload), "code_fingerprint": self.fingerprint()}
 
-    def _fresh(self, path: Path, payload: dict, log) -> bool:
-        if not path.exists():
-            return False
-        try:
-            if provenance_matches(read_dataset(path), self._provenance(payload)):
-                log(f"{path}: reused")
-                return True
-        except (OSError, ValueError):
-            pass
-        log(f"{path}: provenance does not match, recomputing")
-        return False
-
     def _stale(self, items, paths, log) -> list:
         """(item, path) of the items whose result file is missing or out of date."""
         return [
             (item, path)
             for item, path in zip(items, paths, strict=True)
-            if not self._fresh(path, item, log)
+            if reusable(path, self._provenance(item), log) is None
         ]
 
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:

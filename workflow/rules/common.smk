@@ -37,7 +37,7 @@ SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
 
 
 def code(script, *entries):
-    """Fingerprint of the code a rule runs: the hyst modules its script imports and the
+    """Fingerprint of the code run by a rule, the hyst modules its script imports and the
     modules it imports by name at run time (``entries``: a study kind, a figure type's
     drawing module, a comparison section's module), with everything they import
     (hyst.provenance.fingerprints). A rule whose code changed runs again."""

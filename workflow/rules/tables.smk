@@ -1,29 +1,5 @@
-# Study kind `loops`: one job per (cell (n_e, L), count or realize); enumeration chunks and
-# LP blocks run on a Dask cluster for large cells. Each loops study also gets its tables
-# (Table I and the Supplemental's tables) as Markdown, LaTeX and reStructuredText.
-
-
-rule loops:
-    output:
-        f"{RESULTS}/jobs/loops/{{job}}.json",
-    params:
-        kind="loops",
-        job=lambda wc: job_payload("loops", wc.job),
-        config=canonical({k: CONFIG[k] for k in ("dask", "resources")}),
-        results=lambda wc, output: str(Path(output[0]).parents[2]),
-        code=CODE["job/loops"],
-    threads: CONFIG["resources"]["threads"]
-    resources:
-        mem_mb=CONFIG["resources"]["mem_mb"],
-        runtime=CONFIG["resources"]["runtime"],
-    conda:
-        "../envs/hyst.yaml"
-    log:
-        f"{RESULTS}/logs/loops/{{job}}.log",
-    benchmark:
-        f"{RESULTS}/benchmarks/loops/{{job}}.tsv"
-    script:
-        "../scripts/run_job.py"
+# Stage: tables. Each study of kind `loops` gets its tables (Table I and the
+# Supplemental's tables) as Markdown, LaTeX and reStructuredText.
 
 
 LOOP_STUDIES = sorted(n for n, s in STUDIES.items() if kind_of(s).name == "loops")
