@@ -10,13 +10,11 @@ min_version("8.0")
 
 
 include: "workflow/rules/common.smk"
-include: "workflow/rules/points.smk"
-include: "workflow/rules/pairs.smk"
-include: "workflow/rules/networks.smk"
-include: "workflow/rules/loops.smk"
+include: "workflow/rules/jobs.smk"
 include: "workflow/rules/collect.smk"
 include: "workflow/rules/analyse.smk"
 include: "workflow/rules/figures.smk"
+include: "workflow/rules/tables.smk"
 include: "workflow/rules/report.smk"
 
 

@@ -11,9 +11,9 @@ def __getattr__(name: str):
     whenever the code does (PEP 440 local version label). Computed on first use, so that
     importing hyst costs nothing for it."""
     if name == "__version__":
-        from hyst.provenance.fingerprints import source_fingerprint
+        from hyst.provenance.fingerprints import package_fingerprint
 
-        version = f"{RELEASE}+src.{source_fingerprint(['hyst'])[:10]}"
+        version = f"{RELEASE}+src.{package_fingerprint()[:10]}"
         globals()["__version__"] = version
         return version
     raise AttributeError(f"module 'hyst._version' has no attribute {name!r}")

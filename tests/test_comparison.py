@@ -12,7 +12,7 @@ import pytest
 import xarray as xr
 import yaml
 
-from hyst import catalogue
+from hyst.catalogue import paper as paper_statements
 from hyst.comparison import SECTION_TYPES, Context, build_page, large, values
 from hyst.comparison import claims as claim_sections
 from hyst.comparison.page import Heading, Page, Paragraph, Table
@@ -197,7 +197,7 @@ def test_spin_stable_state_counts_are_checked_per_instance():
 
 
 def table_dataset(plant_loop=False, plant_length=False):
-    paper = catalogue.ILL_DEFINED_TABLE
+    paper = paper_statements.ILL_DEFINED_TABLE
 
     def cell(c, r):
         return paper[(c, r)]

@@ -169,7 +169,8 @@ def test_stale_files_are_recomputed(tmp_path):
     ds.to_netcdf(path)
     lines = []
     store.count_file(payload, tmp_path, log=lines.append)
-    assert lines and "reused" not in lines[0] and "M(3, 6) = 6" in lines[0]
+    assert lines[0] == f"{path}: provenance does not match, recomputing"
+    assert "M(3, 6) = 6" in lines[1] and not any("reused" in line for line in lines)
 
 
 def test_command_line(tmp_path, capsys):

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import xarray as xr
 import yaml
+from workflow_runs import REPO, snakemake, snakemake_cmd
 
 from hyst.pipeline.config import validate
 from hyst.plotting import FIGURE_TYPES
@@ -26,39 +27,8 @@ from hyst.sampling.sampler import sample_point
 from hyst.sampling.tallies import tally_to_dataset
 from hyst.studies.points import study_specs
 
-REPO = Path(__file__).resolve().parents[1]
 BASE = yaml.safe_load((REPO / "config" / "test.yaml").read_text())
 STUDIES = sorted(BASE["studies"])
-
-
-def snakemake_cmd(workdir: Path, config: dict, *extra, profile="default") -> list:
-    """The command running the repository's Snakefile in ``workdir`` with ``config``."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    cfg = workdir / "config.yaml"
-    cfg.write_text(yaml.safe_dump(config, sort_keys=False))
-    return [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(REPO / "Snakefile"),
-        "--directory",
-        str(workdir),
-        "--configfile",
-        str(cfg),
-        "--profile",
-        str(REPO / "profiles" / profile),
-        *extra,
-    ]
-
-
-def snakemake(workdir: Path, config: dict, *extra, profile="default", check=True, timeout=900):
-    """Run the repository's Snakefile in ``workdir`` with ``config`` written there."""
-    cmd = snakemake_cmd(workdir, config, *extra, profile=profile)
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    if check and proc.returncode != 0:
-        raise AssertionError(f"snakemake failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
-    return proc
 
 
 def datasets(workdir: Path) -> dict:
@@ -336,7 +306,8 @@ def test_quick_preset_renders_every_figure_with_captions_and_report(quick_run):
     edited["figures"]["fig2_random_hysterons"]["params"] = {"inset_at": 10.0}
     dry = snakemake(work, edited, "-n").stdout
     jobs = dry.split("Job stats:")[1].split("Reasons")[0]
-    assert re.search(r"figure\s+1\b", jobs) and "points" not in jobs and "collect" not in jobs
+    assert re.search(r"figure\s+1\b", jobs) and "collect" not in jobs
+    assert not re.search(r"^job(?:_long)?\s+\d+\s*$", jobs, flags=re.M), jobs  # no job of a kind
 
 
 def test_figure_files_choose_the_formats_and_rerender_only_figures(quick_run):
@@ -402,10 +373,11 @@ def test_code_fingerprint_reruns_what_the_edited_code_produced(local_run, tmp_pa
     plotting.write_text(plotting.read_text() + "\nEDITED_PLOTTING = True\n")
     planned = dry()
     assert re.search(r"figure\s+1\b", planned), planned
-    assert "points" not in planned and "collect" not in planned
+    assert "collect" not in planned
+    assert not re.search(r"^job(?:_long)?\s+\d+\s*$", planned, flags=re.M), planned  # no sampling
     kernel.write_text(kernel.read_text() + "\nEDITED_KERNEL = True\n")
     planned = dry()
-    # every sampling job of the config (rules points and points_long, the long jobs first)
-    sampling = re.findall(r"^points(?:_long)?\s+(\d+)\s*$", planned, flags=re.M)
+    # every sampling job of the config (rules job and job_long, the long jobs first)
+    sampling = re.findall(r"^job(?:_long)?\s+(\d+)\s*$", planned, flags=re.M)
     assert sum(map(int, sampling)) == 3, planned
     assert "collect" in planned

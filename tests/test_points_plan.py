@@ -109,7 +109,7 @@ def test_packing_changes_no_result(tmp_path):
 
 @pytest.mark.parametrize("preset", ["quick.yaml", "config.yaml"])
 def test_long_jobs_pattern_matches_exactly_the_long_jobs(preset):
-    """The workflow's constraint for rule ``points_long``: every long job's name in full,
+    """The workflow's constraint for rule ``job_long``: every long job's name in full,
     no other job's name, no prefix or extension of one."""
     p = plan(load(CONFIGS / preset))
     pattern = re.compile(p.long_jobs_pattern("points"))
@@ -120,6 +120,15 @@ def test_long_jobs_pattern_matches_exactly_the_long_jobs(preset):
         assert bool(pattern.fullmatch(name)) == (name in long), name
     for name in long:
         assert not pattern.fullmatch(name[:-1]) and not pattern.fullmatch(name + "0")
+    # the rule's constraints cover every kind: the long jobs of every kind (names of
+    # different kinds never coincide) and the kinds that have long jobs
+    every, kinds = re.compile(p.long_jobs_pattern()), re.compile(p.long_kinds_pattern())
+    names = [name for kind_jobs in p.jobs.values() for name in kind_jobs]
+    assert len(names) == len(set(names))
+    for kind, kind_jobs in p.jobs.items():
+        assert bool(kinds.fullmatch(kind)) == any(j.long for j in kind_jobs.values()), kind
+        for name, job in kind_jobs.items():
+            assert bool(every.fullmatch(name)) == job.long, name
 
 
 def test_long_jobs_pattern_without_long_jobs_matches_nothing():

@@ -14,7 +14,8 @@ it. Everything else is derived from this table: the sampler's tallies
 configuration and the command line, the analysis's list, the plot labels and
 the values the report and the paper comparison quote. The paper's other statements
 (bounds, parities, peak positions, limits; the table of ill-defined conditions) are in
-:mod:`hyst.catalogue.paper`.
+:mod:`hyst.catalogue.paper`, which this package does not import: they are read by the
+paper-comparison page alone, so editing them changes the fingerprint of no sampled result.
 
 Adding an observable means: the kernel (and its column name in
 :mod:`hyst.kernels.codes`), one entry in :mod:`hyst.catalogue.observables`, and its tests.
@@ -63,28 +64,10 @@ from hyst.catalogue.declarations import (
 )
 from hyst.catalogue.groups import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS
 from hyst.catalogue.observables import OBSERVABLES
-from hyst.catalogue.paper import (
-    CLAIMS,
-    ILL_DEFINED_TABLE,
-    ILL_DEFINED_TABLE_SOURCE,
-    L4_LARGE_STATEMENTS,
-    PLATEAU_STATEMENTS,
-    RULES_AVALANCHE_STATEMENT,
-    PaperCell,
-    PaperStatement,
-)
 
 __all__ = [
     "ANY_SELF_LOOP_MAX_N",
     "CATALOGUE",
-    "CLAIMS",
-    "ILL_DEFINED_TABLE",
-    "ILL_DEFINED_TABLE_SOURCE",
-    "L4_LARGE_STATEMENTS",
-    "PLATEAU_STATEMENTS",
-    "RULES_AVALANCHE_STATEMENT",
-    "PaperStatement",
-    "PaperCell",
     "PaperClaim",
     "COUNT",
     "ENUMERATION_MAX_N",
@@ -103,7 +86,6 @@ __all__ = [
     "analysed",
     "label",
     "observables",
-    "paper_claims",
     "paper_slope",
     "symbol",
 ]
@@ -111,8 +93,6 @@ __all__ = [
 CATALOGUE: dict[str, Observable] = {o.name: o for o in OBSERVABLES}
 if len(CATALOGUE) != len(OBSERVABLES):  # pragma: no cover - a declaration error
     raise RuntimeError("the catalogue declares an observable twice")
-if set(CLAIMS) - set(CATALOGUE):  # pragma: no cover - a declaration error
-    raise RuntimeError(f"paper claims about unknown observables: {set(CLAIMS) - set(CATALOGUE)}")
 for _o in OBSERVABLES:  # pragma: no cover - a declaration error
     if set(_o.groups) - set(GROUPS):
         raise RuntimeError(f"{_o.name}: unknown group {sorted(set(_o.groups) - set(GROUPS))[0]!r}")
@@ -148,8 +128,3 @@ def paper_slope(name: str, couplings=None, spans=None, rule=None) -> float:
     """The paper's small-coupling slope of an observable for an ensemble (NaN if none)."""
     o = CATALOGUE.get(name)
     return o.paper_slope(couplings, spans, rule) if o is not None else float("nan")
-
-
-def paper_claims(name: str, couplings=None, spans=None, rule=None) -> list[PaperClaim]:
-    """The paper's claims about an observable that cover an ensemble (all when None)."""
-    return [c for c in CLAIMS.get(name, ()) if c.matches(couplings, spans, rule)]

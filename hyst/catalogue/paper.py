@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hyst.catalogue.declarations import PaperClaim
+from hyst.catalogue.observables import OBSERVABLES
 
 _MAIN = "main text"
 _STABLE = "Supplemental, number of stable states"
@@ -323,3 +324,7 @@ PLATEAU_STATEMENTS: dict[tuple, tuple[str, bool, str]] = {
         for c in ("symmetric", "columns", "rows")
     },
 }
+
+_UNKNOWN = set(CLAIMS) - {o.name for o in OBSERVABLES}
+if _UNKNOWN:  # pragma: no cover - a declaration error
+    raise RuntimeError(f"paper claims about unknown observables: {sorted(_UNKNOWN)}")

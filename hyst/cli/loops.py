@@ -9,7 +9,6 @@ call (or a pipeline run with the same options) computes nothing again.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
 import time
@@ -18,6 +17,7 @@ from hyst.cli.arguments import number_type
 from hyst.combinatorics import design, realize, store
 from hyst.combinatorics import structures as S
 from hyst.combinatorics.tables import NEW, PAPER_M, PAPER_MR, PAPER_MW
+from hyst.sampling.cluster import client_if_parallel
 
 #: Dataset and column names of the variants.
 COLUMNS = {"R": "M_R", "W+": "M_W", "R+": "M_R(spans>=0)", "W": "M_W(any spans)"}
@@ -142,7 +142,7 @@ def run(args) -> int:
             print(f"  {line}", file=sys.stderr, flush=True)
 
     rows = []
-    with _client(args.threads) as client:
+    with client_if_parallel(args.threads) as client:
         for L in lengths:
             t0 = time.perf_counter()
             payload = store.count_payload(
@@ -194,14 +194,3 @@ def _table(n: int, rows: list[dict], variants) -> str:
     if failed:
         out.append("FAILED CHECKS: " + "; ".join(failed))
     return "\n".join(out)
-
-
-@contextlib.contextmanager
-def _client(threads: int):
-    if threads <= 1:
-        yield None
-        return
-    from hyst.sampling.cluster import client
-
-    with client(None, None, threads) as c:
-        yield c

@@ -294,30 +294,20 @@ def cmd_profile(args) -> int:
 def cmd_cluster(args) -> int:
     import time
 
-    from distributed import Client
+    from hyst.sampling.cluster import standing_cluster
 
-    if args.kind == "local":
-        from distributed import LocalCluster
-
-        cluster = LocalCluster(
-            n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=":0"
-        )
-    else:
-        from dask_jobqueue import SLURMCluster
-
-        cluster = SLURMCluster(
-            cores=args.cores,
-            processes=args.cores,
-            memory=args.memory,
-            walltime=args.walltime,
-            queue=args.partition,
-            account=args.account,
-        )
-        cluster.scale(jobs=args.workers)
-    with cluster, Client(cluster) as client:
-        client.write_scheduler_file(args.scheduler_file)
+    with standing_cluster(
+        args.kind,
+        args.scheduler_file,
+        workers=args.workers,
+        cores=args.cores,
+        memory=args.memory,
+        walltime=args.walltime,
+        partition=args.partition,
+        account=args.account,
+    ) as address:
         print(
-            f"hyst cluster: scheduler {cluster.scheduler_address}, scheduler file "
+            f"hyst cluster: scheduler {address}, scheduler file "
             f"{args.scheduler_file}; Ctrl-C to stop",
             file=sys.stderr,
             flush=True,

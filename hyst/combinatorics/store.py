@@ -30,28 +30,11 @@ from hyst._version import __version__
 from hyst.combinatorics import cells, realize
 from hyst.combinatorics import structures as S
 from hyst.model import seeds
-from hyst.provenance.files import provenance_matches, read_dataset, write_dataset
-from hyst.provenance.fingerprints import source_fingerprint
+from hyst.provenance.files import reusable, write_dataset
+from hyst.provenance.fingerprints import code_fingerprint
 
 #: Version of the file layout (part of the provenance).
 FORMAT_VERSION = 1
-#: Modules whose source determines a count / a realizability file.
-COUNT_SOURCES = (
-    "hyst.kernels.jit",
-    "hyst.kernels.loop_enumeration",
-    "hyst.combinatorics.structures",
-    "hyst.combinatorics.cells",
-)
-REALIZE_SOURCES = (
-    *COUNT_SOURCES,
-    "hyst.kernels.state_table",
-    "hyst.kernels.codes",
-    "hyst.model.relax",
-    "hyst.model.systems",
-    "hyst.combinatorics.design",
-    "hyst.combinatorics.lp",
-    "hyst.combinatorics.realize",
-)
 #: Defaults of the job options (also the defaults of the study schema and of the CLI).
 DEFAULTS = {
     "chunk_depth": 8,
@@ -100,35 +83,20 @@ def cell_path(results, payload: dict) -> Path:
 
 
 def provenance(payload: dict) -> dict:
-    """Attributes a file must carry to be reused (JSON payload and code fingerprint)."""
-    sources = COUNT_SOURCES if payload["what"] == "count" else REALIZE_SOURCES
+    """Attributes a file must carry to be reused: the JSON payload and the fingerprint of
+    the code of this module and everything it imports (the counting and the
+    realizability code), shared by the ``loops`` study kind and ``hyst loops``."""
     return {
         "payload": json.dumps(payload, sort_keys=True),
-        "code_fingerprint": source_fingerprint(sources),
+        "code_fingerprint": code_fingerprint([__name__]),
         "format_version": FORMAT_VERSION,
     }
-
-
-def _reusable(path: Path, payload: dict, log: Callable | None = None) -> xr.Dataset | None:
-    """The dataset at ``path`` if it exists and its provenance matches ``payload`` (then
-    ``log``ged as reused), else None."""
-    if not path.exists():
-        return None
-    try:
-        ds = read_dataset(path)
-    except (OSError, ValueError):
-        return None
-    if not provenance_matches(ds, provenance(payload)):
-        return None
-    if log is not None:
-        log(f"{path}: reused")
-    return ds
 
 
 def count_file(payload: dict, results, client=None, log: Callable = print) -> xr.Dataset:
     """The count file of a cell: reused if present with matching provenance, else computed."""
     path = cell_path(results, payload)
-    ds = _reusable(path, payload, log)
+    ds = reusable(path, provenance(payload), log)
     return ds if ds is not None else _count_cell(payload, path, client, log)
 
 
@@ -137,7 +105,7 @@ def realize_file(payload: dict, results, client=None, log: Callable = print) -> 
     if present with matching provenance, else computed from the blocks (each reused the
     same way)."""
     path = cell_path(results, payload)
-    ds = _reusable(path, payload, log)
+    ds = reusable(path, provenance(payload), log)
     return ds if ds is not None else _realize_cell(payload, path, client, log)
 
 
@@ -206,7 +174,7 @@ def _realize_cell(payload: dict, path: Path, client, log: Callable) -> xr.Datase
     results_by_block: dict[int, cells.BlockResult] = {}
     todo = []
     for k, (a, b) in enumerate(ranges):
-        part = _reusable(_block_path(folder, a, b), payload)
+        part = reusable(_block_path(folder, a, b), provenance(payload))
         if part is not None:
             results_by_block[k] = _block_result(part, variants)
         else:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from hyst import catalogue
+from hyst.catalogue import paper
 from hyst.catalogue.labels import COUPLING_TITLES
 from hyst.comparison.data import curve, ensemble_text, ensembles, histogram
 from hyst.comparison.explain import Explained
@@ -92,7 +92,7 @@ def _all_points(deviations) -> tuple[str, bool]:
 def claims(ctx) -> list:
     """Every range, even and limit claim of the catalogue, where the bound studies hold it."""
     rows, explained = [], Explained()
-    for name, items in catalogue.CLAIMS.items():
+    for name, items in paper.CLAIMS.items():
         for claim in items:
             if claim.kind not in ("range", "even", "limit"):
                 continue
@@ -166,7 +166,7 @@ def _cell_matches(cell, m) -> bool:
 
 def ill_defined_table(ctx) -> list:
     """The Supplemental's table of ill-defined conditions, measured."""
-    table = catalogue.ILL_DEFINED_TABLE
+    table = paper.ILL_DEFINED_TABLE
     measured = {}
     for study, ds in ctx.datasets.items():
         for c in (str(v) for v in ds["couplings"].values):
@@ -219,7 +219,7 @@ def ill_defined_table(ctx) -> list:
             "RC: instances with a race condition that rule 0 makes ill-defined; G: gaps (no "
             "stable state at H = 0, or f_G > 0); SL: self-loops in transitions out of "
             "potentially stable states, with the lengths met. Each cell shows hyst's finding, "
-            f"the paper's cell ({catalogue.ILL_DEFINED_TABLE_SOURCE}) and ✓ where they agree: "
+            f"the paper's cell ({paper.ILL_DEFINED_TABLE_SOURCE}) and ✓ where they agree: "
             f"{agree} agree, {disagree} disagree."
         ),
         Table(("ensemble", "rule 0", "rule 1", "rule 1′", "rule 2"), tuple(grid)),

@@ -11,6 +11,7 @@ import numpy as np
 from hyst import catalogue
 from hyst.analysis.peaks import maxima, power_of_n
 from hyst.analysis.records import l4_labels, l4_rescaled
+from hyst.catalogue import paper
 from hyst.comparison.data import ensemble_text, ensembles, pm
 from hyst.comparison.page import Paragraph, Table
 
@@ -24,7 +25,7 @@ def peaks(ctx) -> list:
     """The paper's peak claims against the maxima of the bound J0 sweeps."""
     blocks = []
     summary = []
-    for name, items in catalogue.CLAIMS.items():
+    for name, items in paper.CLAIMS.items():
         for claim in items:
             if claim.kind != "peak":
                 continue
@@ -150,7 +151,7 @@ def _rules_rows(ctx) -> list:
         if "0" in best
         else False
     )
-    st = catalogue.RULES_AVALANCHE_STATEMENT
+    st = paper.RULES_AVALANCHE_STATEMENT
     verdict = "agrees" if small and larger else "disagrees"
     return [
         Paragraph(
@@ -214,7 +215,7 @@ def l4_large(ctx, near: float = 0.25) -> list:
             )
         )
     checks = []
-    for st in catalogue.L4_LARGE_STATEMENTS:
+    for st in paper.L4_LARGE_STATEMENTS:
         checks.append((st.text, *_l4_verdict(st.key, per, near)))
     return [
         Paragraph(

@@ -35,6 +35,11 @@ class SectionType:
     need: Need
     min_studies: int = 1
 
+    @property
+    def module(self) -> str:
+        """The module of the building function (imported by name when the page is built)."""
+        return self.build.split(":")[0]
+
     def function(self) -> Callable:
         return pkgutil.resolve_name(self.build)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from hyst import catalogue
+from hyst.catalogue import paper
 from hyst.comparison.data import (
     ensemble_text,
     ensembles,
@@ -136,8 +137,8 @@ def slopes(ctx) -> list:
 
 def _plateau_statement(sel: dict):
     key = (sel.get("couplings"), sel.get("spans"))
-    return catalogue.PLATEAU_STATEMENTS.get(
-        (*key, sel.get("rule")), catalogue.PLATEAU_STATEMENTS.get((*key, None))
+    return paper.PLATEAU_STATEMENTS.get(
+        (*key, sel.get("rule")), paper.PLATEAU_STATEMENTS.get((*key, None))
     )
 
 

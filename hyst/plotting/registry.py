@@ -29,6 +29,11 @@ class FigureType:
     needs: tuple[Need, ...]
     params: dict = field(default_factory=dict)
 
+    @property
+    def module(self) -> str:
+        """The module of the drawing function (imported by name when a figure is drawn)."""
+        return self.draw.split(":")[0]
+
     def function(self) -> Callable:
         return pkgutil.resolve_name(self.draw)
 

@@ -116,6 +116,26 @@ def provenance_matches(ds: xr.Dataset, expected: dict) -> bool:
     return True
 
 
+def reusable(path, expected: dict, log: Callable[[str], None] | None = None) -> xr.Dataset | None:
+    """The result file at ``path`` if it exists, can be read and carries every ``expected``
+    provenance attribute (:func:`provenance_matches`); else None, and it is computed again.
+    ``log`` is told which (a reused file, or one whose provenance does not match)."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        ds = read_dataset(path)
+    except (OSError, ValueError):
+        ds = None
+    if ds is not None and provenance_matches(ds, expected):
+        if log is not None:
+            log(f"{path}: reused")
+        return ds
+    if log is not None:
+        log(f"{path}: provenance does not match, recomputing")
+    return None
+
+
 def content_hash(ds: xr.Dataset, length: int = 16) -> str:
     """SHA-256 of a dataset's variables and coordinates (names, dimensions, dtypes and
     values; attributes excluded): equal hashes mean bit-identical data."""

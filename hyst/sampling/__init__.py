@@ -1,4 +1,5 @@
 """Layer 4, sampling: one sweep point drawn, run and decoded (:mod:`hyst.sampling.sampler`),
-mergeable tallies and their Dataset (:mod:`hyst.sampling.tallies`), the Dask cluster that runs
-chunks (:mod:`hyst.sampling.cluster`) and the heap settings of a sampling process
+mergeable tallies and their Dataset (:mod:`hyst.sampling.tallies`), points sampled chunk by
+chunk on a Dask client (:mod:`hyst.sampling.chunks`), the Dask clusters and clients of every
+job (:mod:`hyst.sampling.cluster`) and the heap settings of a sampling process
 (:mod:`hyst.sampling.malloc`)."""

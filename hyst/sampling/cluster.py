@@ -1,28 +1,20 @@
-"""Running sampling chunks on a Dask cluster.
+"""The Dask clusters of the pipeline: every Dask client of hyst is built here.
 
 By default a job starts an in-process ``LocalCluster``: one worker with one
 thread per core. The kernels release the GIL (``nogil``) and run serially on
 each worker thread, so threads compute in parallel without process start-up
-or per-process numba loading. With ``scheduler_file`` or ``address`` a job
-submits to an existing cluster instead. Chunk results are gathered and merged in chunk
-order, so the outcome never depends on the cluster.
+or per-process numba loading. With ``scheduler_file`` or ``address`` (the
+configuration's ``dask:``) a job submits to an existing cluster instead, which
+``hyst cluster`` starts (:func:`standing_cluster`). Results are gathered and merged
+in task order by their callers, so the outcome never depends on the cluster.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import time
-from collections.abc import Callable
 
-from hyst.model import seeds
 from hyst.sampling.malloc import keep_large_buffers
-from hyst.sampling.sampler import Point, chunk_bounds, chunk_size, sample_chunk
-from hyst.sampling.tallies import Tally
-
-
-def _chunk_task(point: Point, seed: int, chunk: int, size: int, groups, records=None) -> Tally:
-    return sample_chunk(point, seed, chunk, size, groups, parallel=False, records=records)
 
 
 @contextlib.contextmanager
@@ -55,52 +47,59 @@ def client(scheduler_file=None, address=None, threads: int = 1, mem_mb: int = 40
         yield c
 
 
-def sample_points(
-    dask_client,
-    jobs: list[tuple],
-    log: Callable[[str], None] = print,
-) -> list[Tally]:
-    """Tally several (point, samples, seed, groups[, records]) on a Dask client (records:
-    records kept per point by name, see :func:`hyst.sampling.sampler.sample_chunk`).
+def job_client(config: dict, threads: int):
+    """The client of one pipeline job: to the configuration's ``dask:`` cluster if it names
+    one, else to a LocalCluster of ``threads`` threads within ``resources.mem_mb``."""
+    dask = config.get("dask", {})
+    mem_mb = config.get("resources", {}).get("mem_mb", 4000)
+    return client(dask.get("scheduler_file"), dask.get("address"), threads, mem_mb)
 
-    Every chunk of every point is submitted at once; each point's chunks are
-    merged in chunk order. Logs chunk progress with samples/s.
-    """
-    from distributed import as_completed
 
-    futures, owners = [], {}
-    for j, (point, samples, seed, groups, *rest) in enumerate(jobs):
-        records = rest[0] if rest else None
-        tag = seeds.digest([samples, list(groups), records or {}], 8)
-        for k, size in chunk_bounds(samples, chunk_size(point.N)):
-            f = dask_client.submit(
-                _chunk_task,
-                point,
-                seed,
-                k,
-                size,
-                groups,
-                records,
-                key=f"chunk-{point.key()}-{seed}-{tag}-{k}",
-                pure=False,
-            )
-            futures.append(f)
-            owners[f.key] = (j, k, size)
-    total = len(futures)
-    t0 = time.perf_counter()
-    done = samples_done = 0
-    results: dict[tuple[int, int], Tally] = {}
-    for fut in as_completed(futures):
-        j, k, size = owners[fut.key]
-        results[(j, k)] = fut.result()
-        done += 1
-        samples_done += size
-        rate = samples_done / max(time.perf_counter() - t0, 1e-9)
-        log(f"chunk {done}/{total} done ({samples_done} samples, {rate:,.0f} samples/s)")
-    tallies = []
-    for j, (point, samples, *_rest) in enumerate(jobs):
-        tally = Tally()
-        for k, _size in chunk_bounds(samples, chunk_size(point.N)):
-            tally.merge(results[(j, k)])
-        tallies.append(tally)
-    return tallies
+@contextlib.contextmanager
+def client_if_parallel(threads: int, config: dict | None = None):
+    """:func:`job_client` when ``threads`` > 1, else None: the work runs in the calling
+    thread (small pieces, for which a cluster costs more than it saves)."""
+    if threads <= 1:
+        yield None
+        return
+    with job_client(config or {}, threads) as c:
+        yield c
+
+
+@contextlib.contextmanager
+def standing_cluster(
+    where: str,
+    scheduler_file,
+    *,
+    workers: int,
+    cores: int = 1,
+    memory: str = "4GB",
+    walltime: str = "02:00:00",
+    partition=None,
+    account=None,
+):
+    """A cluster for the pipeline's jobs to share, its scheduler file written while it runs;
+    yields its scheduler address. ``where``: ``local`` (``workers`` single-threaded worker
+    processes on this machine) or ``slurm`` (``workers`` SLURM jobs of ``cores`` cores, one
+    single-threaded worker per core, through dask-jobqueue)."""
+    if where == "local":
+        from distributed import LocalCluster
+
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+        )
+    else:
+        from dask_jobqueue import SLURMCluster
+
+        cluster = SLURMCluster(
+            cores=cores,
+            processes=cores,
+            memory=memory,
+            walltime=walltime,
+            queue=partition,
+            account=account,
+        )
+        cluster.scale(jobs=workers)
+    with cluster, client(address=cluster.scheduler_address) as c:
+        c.write_scheduler_file(str(scheduler_file))
+        yield cluster.scheduler_address

@@ -4,8 +4,8 @@
 A study's ``kind`` (default ``points``) selects one; :func:`plan` turns a
 validated configuration into every kind's jobs and each study's needs, and
 :func:`run_job` / :func:`collect` dispatch to the kind. Adding a kind means one
-module here (registered below), its rule file ``workflow/rules/<kind>.smk``
-and its tests; nothing else names kinds or studies.
+module here (registered below) and its tests: the workflow runs the jobs of every
+kind with one rule; nothing else names kinds or studies.
 """
 
 from __future__ import annotations
@@ -64,11 +64,24 @@ class Plan:
     def job(self, kind: str, name: str) -> Job:
         return self.jobs[kind][name]
 
-    def long_jobs_pattern(self, kind: str) -> str:
+    def long_jobs_pattern(self, kind: str | None = None) -> str:
         """A regular expression matching exactly the names of ``kind``'s long jobs
-        (:attr:`Job.long`; nothing when there are none): a workflow wildcard constraint."""
-        names = sorted(re.escape(n) for n, j in self.jobs[kind].items() if j.long)
-        return "(?:" + ("|".join(names) if names else "(?!)") + ")"  # (?!) matches nothing
+        (:attr:`Job.long`; of every kind when None; nothing when there are none): a workflow
+        wildcard constraint. Job names of different kinds never coincide (each kind
+        starts them with words of its own)."""
+        kinds = [kind] if kind is not None else list(self.jobs)
+        names = sorted(re.escape(n) for k in kinds for n, j in self.jobs[k].items() if j.long)
+        return _alternatives(names)
+
+    def long_kinds_pattern(self) -> str:
+        """A regular expression matching exactly the kinds that have long jobs."""
+        kinds = [k for k, jobs in self.jobs.items() if any(j.long for j in jobs.values())]
+        return _alternatives(sorted(map(re.escape, kinds)))
+
+
+def _alternatives(words: list[str]) -> str:
+    """A regular expression matching exactly one of ``words`` (nothing when there are none)."""
+    return "(?:" + ("|".join(words) if words else "(?!)") + ")"  # (?!) matches nothing
 
 
 def plan(config: dict) -> Plan:
@@ -101,6 +114,7 @@ def collect(name: str, study: dict, config: dict, results):
 __all__ = [
     "DEFAULT_KIND",
     "KINDS",
+    "KIND_MODULES",
     "ConfigError",
     "Job",
     "Plan",

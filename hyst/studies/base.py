@@ -13,8 +13,9 @@ A *study* is one named entry of the configuration's ``studies:``; its ``kind``
 - the collection of one study's dataset from its jobs' files (:meth:`StudyKind.collect`);
 - what figures can ask of its datasets (:meth:`StudyKind.sweep`) and a caption line.
 
-The Snakemake workflow has one rule file per kind (``workflow/rules/<kind>.smk``)
-that runs :meth:`run` for each job; collection, analysis and figures are generic.
+The Snakemake workflow runs every job of every kind with one rule (``workflow/rules/jobs.smk``,
+the kind a wildcard; its resources from :meth:`StudyKind.job_resources`); collection,
+analysis and figures are generic.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 
 import xarray as xr
 
-from hyst.provenance.fingerprints import source_fingerprint
+from hyst.provenance.fingerprints import code_fingerprint
 
 
 class ConfigError(ValueError):
@@ -54,16 +55,50 @@ class StudyKind(ABC):
     name: str = ""
     #: One line for ``hyst config check`` and the docs.
     description: str = ""
-    #: Modules whose source determines the kind's results (see :mod:`hyst.provenance.fingerprints`).
-    sources: tuple[str, ...] = ()
+    #: The resources of each job ({threads, mem_mb, runtime}) when they are the kind's own;
+    #: None: the configuration's ``resources:``, its jobs running on the ``dask:`` cluster
+    #: (by default a LocalCluster of ``resources.threads`` threads per job).
+    own_resources: dict | None = None
 
     def fingerprint(self) -> str:
-        """Fingerprint of the code that determines this kind's results."""
-        return source_fingerprint(self.sources)
+        """Fingerprint of the code that determines this kind's results: the kind's module
+        and everything it imports (:func:`hyst.provenance.fingerprints.code_fingerprint`)."""
+        return code_fingerprint([type(self).__module__])
 
     @abstractmethod
     def schema(self) -> dict:
-        """JSON schema of one study of this kind (``kind`` and ``description`` included)."""
+        """JSON schema of one study of this kind (``kind`` and ``description`` included, see
+        :meth:`study_schema`)."""
+
+    def study_schema(self, properties: dict, required=(), extra: dict | None = None) -> dict:
+        """The schema of a study of this kind: an object of ``properties`` (no other keys)
+        and the two every study has, ``kind`` and ``description``; ``extra``: more keywords
+        of the object's schema."""
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "required": list(required),
+            "properties": {
+                "kind": {"description": "The study kind.", "const": self.name},
+                "description": {
+                    "description": "Free text shown in reports.",
+                    "type": "string",
+                    "default": "",
+                },
+                **properties,
+            },
+            **(extra or {}),
+        }
+
+    def job_resources(self, config: dict) -> dict:
+        """Threads, memory (MB) and run time (minutes) of one job of this kind."""
+        own = self.own_resources or config["resources"]
+        return {k: own[k] for k in ("threads", "mem_mb", "runtime")}
+
+    def job_config(self, config: dict) -> dict:
+        """What a job reads of the configuration besides its payload (``dask:`` and
+        ``resources:`` for the kinds that run on the configuration's cluster)."""
+        return {} if self.own_resources else {k: config[k] for k in ("dask", "resources")}
 
     def normalise(self, study: dict) -> dict:
         """A copy of a raw study with natural spellings made canonical before validation."""

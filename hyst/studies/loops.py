@@ -30,6 +30,7 @@ from hyst.combinatorics import structures as S
 from hyst.combinatorics.tables import PAPER_M, PAPER_MR, PAPER_MW
 from hyst.model import seeds
 from hyst.provenance.files import read_dataset
+from hyst.sampling.cluster import client_if_parallel
 from hyst.studies.base import ConfigError, Job, StudyKind
 
 #: Dataset names of the realizability variants (M_R and M_W are the paper's columns).
@@ -93,21 +94,11 @@ def expand_cells(specs) -> list[tuple[int, int]]:
 class LoopsKind(StudyKind):
     name = "loops"
     description = "fundamental self-loops: M(n_e, L), realizability M_R and M_W by LP"
-    sources = (*store.REALIZE_SOURCES, "hyst.combinatorics.store", "hyst.studies.loops")
 
     def schema(self) -> dict:
         d = store.DEFAULTS
-        return {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["kind"],
-            "properties": {
-                "kind": {"description": "The study kind.", "const": self.name},
-                "description": {
-                    "description": "Free text shown in reports.",
-                    "type": "string",
-                    "default": "",
-                },
+        return self.study_schema(
+            {
                 "count": {**_CELLS, "description": "Cells whose M(n_e, L) is counted."},
                 "realize": {
                     **_CELLS,
@@ -159,7 +150,8 @@ class LoopsKind(StudyKind):
                     "default": d["block"],
                 },
             },
-        }
+            ["kind"],
+        )
 
     def check(self, name: str, study: dict, config: dict) -> None:
         for key in ("count", "realize", "burnside"):
@@ -236,15 +228,8 @@ class LoopsKind(StudyKind):
         files = []
         for payload in job.payload["cells"]:
             compute = store.count_file if payload["what"] == "count" else store.realize_file
-            if self.uses_dask(payload) and threads > 1:
-                from hyst.sampling.cluster import client
-
-                dask = config.get("dask", {})
-                mem_mb = config.get("resources", {}).get("mem_mb", 4000)
-                with client(dask.get("scheduler_file"), dask.get("address"), threads, mem_mb) as c:
-                    compute(payload, results, client=c, log=log)
-            else:
-                compute(payload, results, log=log)
+            with client_if_parallel(threads if self.uses_dask(payload) else 1, config) as c:
+                compute(payload, results, client=c, log=log)
             files.append(str(store.cell_path(results, payload)))
         return {"files": files}
 

@@ -35,7 +35,7 @@ from hyst.model import seeds
 from hyst.networks import chains as chain_study
 from hyst.networks.pair import FAMILIES
 from hyst.networks.scan import PAPER_PANELS, cell_centres, mapped_parameters, scan_cells
-from hyst.provenance.files import provenance_matches, read_dataset, write_dataset
+from hyst.provenance.files import read_dataset, reusable, write_dataset
 from hyst.studies.base import ConfigError, Job, StudyKind
 
 #: The race-condition rule of the networks studies (the Supplemental's, rule 1).
@@ -72,11 +72,9 @@ def _panels(study: dict) -> dict:
 
 def _map(tasks, config, threads, log):
     """Run (function, args) tasks on a Dask client; results in task order."""
-    from hyst.sampling.cluster import client
+    from hyst.sampling.cluster import job_client
 
-    dask = config.get("dask", {})
-    mem_mb = config.get("resources", {}).get("mem_mb", 4000)
-    with client(dask.get("scheduler_file"), dask.get("address"), threads, mem_mb) as c:
+    with job_client(config, threads) as c:
         futures = [c.submit(f, *args, pure=False) for f, args in tasks]
         out = []
         for k, fut in enumerate(futures):
@@ -91,37 +89,11 @@ class NetworksKind(StudyKind):
         "serial chains of passive and active bilinear elements: (d1, d2) planes of two "
         "elements (Fig. 3, Supplemental) or random chains with a fraction phi active"
     )
-    sources = (
-        "hyst.kernels.jit",
-        "hyst.kernels",
-        "hyst.model.batch",
-        "hyst.model.systems",
-        "hyst.model.ensembles",
-        "hyst.model.seeds",
-        "hyst.model.transition_graph",
-        "hyst.model.relax",
-        "hyst.networks.elements",
-        "hyst.networks.mapping",
-        "hyst.networks.mechanics",
-        "hyst.networks.pair",
-        "hyst.networks.scan",
-        "hyst.networks.chains",
-        "hyst.studies.networks",
-    )
 
     def schema(self) -> dict:
         pair = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "number"}}
-        return {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["kind", "part"],
-            "properties": {
-                "kind": {"description": "The study kind.", "const": self.name},
-                "description": {
-                    "description": "Free text shown in reports.",
-                    "type": "string",
-                    "default": "",
-                },
+        return self.study_schema(
+            {
                 "part": {
                     "description": "planes: (d1, d2) scans of two serial elements; chains: "
                     "random serial chains.",
@@ -198,7 +170,8 @@ class NetworksKind(StudyKind):
                     "minimum": 0,
                 },
             },
-        }
+            ["kind", "part"],
+        )
 
     def normalise(self, study: dict) -> dict:
         out = dict(study)
@@ -314,24 +287,12 @@ class NetworksKind(StudyKind):
     def _provenance(self, payload: dict) -> dict:
         return {"payload": seeds.digest(payload), "code_fingerprint": self.fingerprint()}
 
-    def _fresh(self, path: Path, payload: dict, log) -> bool:
-        if not path.exists():
-            return False
-        try:
-            if provenance_matches(read_dataset(path), self._provenance(payload)):
-                log(f"{path}: reused")
-                return True
-        except (OSError, ValueError):
-            pass
-        log(f"{path}: provenance does not match, recomputing")
-        return False
-
     def _stale(self, items, paths, log) -> list:
         """(item, path) of the items whose result file is missing or out of date."""
         return [
             (item, path)
             for item, path in zip(items, paths, strict=True)
-            if not self._fresh(path, item, log)
+            if reusable(path, self._provenance(item), log) is None
         ]
 
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:

@@ -20,7 +20,7 @@ from hyst._version import __version__
 from hyst.kernels import codes
 from hyst.model import batch, seeds
 from hyst.model.two_elements import pair_systems
-from hyst.provenance.files import provenance_matches, read_dataset, write_dataset
+from hyst.provenance.files import read_dataset, reusable, write_dataset
 from hyst.studies.base import Job, StudyKind
 
 #: The rule of the pairs study (the Supplemental's figure uses rule 1).
@@ -56,28 +56,12 @@ def sample_span(sigma: float, delta_h: float, c_max: float, samples: int, seed: 
 class PairsKind(StudyKind):
     name = "pairs"
     description = "two coupled elements in the (c12, c21) plane: L = 4 self-loops per span sigma"
-    sources = (
-        "hyst.kernels.jit",
-        "hyst.kernels",
-        "hyst.model.batch",
-        "hyst.model.systems",
-        "hyst.model.seeds",
-        "hyst.model.two_elements",
-        "hyst.studies.pairs",
-    )
+    #: A span's pairs take seconds on one core: no Dask cluster.
+    own_resources = {"threads": 1, "mem_mb": 2000, "runtime": 30}
 
     def schema(self) -> dict:
-        return {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["kind", "samples"],
-            "properties": {
-                "kind": {"description": "The study kind.", "const": self.name},
-                "description": {
-                    "description": "Free text shown in reports.",
-                    "type": "string",
-                    "default": "",
-                },
+        return self.study_schema(
+            {
                 "samples": {
                     "description": "Pairs per span value.",
                     "type": "integer",
@@ -104,7 +88,8 @@ class PairsKind(StudyKind):
                     "default": 2.0,
                 },
             },
-        }
+            ["kind", "samples"],
+        )
 
     def _job(self, sigma: float, study: dict, seed: int) -> Job:
         identity = _identity(sigma, study["delta_h"], study["c_max"])
@@ -128,14 +113,8 @@ class PairsKind(StudyKind):
 
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
         path = self._path(job, results)
-        if path.exists():
-            try:
-                if provenance_matches(read_dataset(path), self._provenance(job)):
-                    log(f"{path}: reused")
-                    return {"files": [str(path)]}
-            except (OSError, ValueError):
-                pass
-            log(f"{path}: provenance does not match, recomputing")
+        if reusable(path, self._provenance(job), log) is not None:
+            return {"files": [str(path)]}
         p = job.payload
         ds = sample_span(p["pairs"], p["delta_h"], p["c_max"], p["samples"], p["seed"])
         ds.attrs.update({"hyst_version": __version__, **self._provenance(job)})

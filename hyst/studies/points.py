@@ -31,8 +31,7 @@ from hyst.catalogue import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS, RECOR
 from hyst.model import seeds
 from hyst.model.ensembles import COUPLING_ENSEMBLES, SAMPLING_VERSION, SPAN_ENSEMBLES
 from hyst.model.systems import QUANTUM_BITS, RULES
-from hyst.provenance.files import provenance_matches, read_dataset
-from hyst.provenance.fingerprints import SAMPLING_SOURCES
+from hyst.provenance.files import reusable
 from hyst.sampling.sampler import Point, check_self_loop_free, chunk_size, resolve_groups
 from hyst.studies.base import ConfigError, Job, StudyKind
 
@@ -198,7 +197,6 @@ class PointsKind(StudyKind):
         "sampled sweep points: the product couplings x spans x rule x N x (NJ0 or J0), "
         "`samples` systems per point"
     )
-    sources = (*SAMPLING_SOURCES, "hyst.studies.points")
 
     # ---- configuration ----------------------------------------------------------------------
 
@@ -225,17 +223,8 @@ class PointsKind(StudyKind):
             "x-hyst-message": "a list of numbers > 0, or {start, stop, per_decade}",
         }
         names = list(GROUPS)
-        return {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["couplings", "N", "samples"],
-            "properties": {
-                "kind": {"description": "The study kind.", "const": self.name},
-                "description": {
-                    "description": "Free text shown in reports.",
-                    "type": "string",
-                    "default": "",
-                },
+        return self.study_schema(
+            {
                 "couplings": {
                     "description": "Coupling ensembles (hyst.model.ensembles).",
                     "type": "array",
@@ -318,9 +307,12 @@ class PointsKind(StudyKind):
                     "default": {},
                 },
             },
-            "oneOf": [{"required": ["NJ0"]}, {"required": ["J0"]}],
-            "x-hyst-message": "give exactly one of NJ0 or J0",
-        }
+            ["couplings", "N", "samples"],
+            extra={
+                "oneOf": [{"required": ["NJ0"]}, {"required": ["J0"]}],
+                "x-hyst-message": "give exactly one of NJ0 or J0",
+            },
+        )
 
     def normalise(self, study: dict) -> dict:
         study = dict(study)
@@ -416,24 +408,14 @@ class PointsKind(StudyKind):
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
         """Ensure every point file of a job exists with matching provenance."""
         from hyst.provenance.files import write_dataset
-        from hyst.sampling.cluster import client, sample_points
+        from hyst.sampling.chunks import sample_points
+        from hyst.sampling.cluster import job_client
         from hyst.sampling.tallies import tally_to_dataset
 
         specs = [PointSpec.from_identity(d) for d in job.payload["points"]]
         t0 = time.perf_counter()
-        todo, reused = [], 0
-        for spec in specs:
-            path = spec.path(results)
-            if path.exists():
-                try:
-                    ok = provenance_matches(read_dataset(path), spec.provenance())
-                except (OSError, ValueError):
-                    ok = False
-                if ok:
-                    reused += 1
-                    continue
-                log(f"{path}: provenance does not match, recomputing")
-            todo.append(spec)
+        todo = [s for s in specs if reusable(s.path(results), s.provenance(), log) is None]
+        reused = len(specs) - len(todo)
         where = f"host {socket.gethostname()}"
         if os.environ.get("SLURM_JOB_ID"):
             where += f", SLURM_JOB_ID={os.environ['SLURM_JOB_ID']}"
@@ -443,9 +425,7 @@ class PointsKind(StudyKind):
         )
         if todo:
             samples = sum(s.samples for s in todo)
-            dask = config.get("dask", {})
-            mem_mb = config.get("resources", {}).get("mem_mb", 4000)
-            with client(dask.get("scheduler_file"), dask.get("address"), threads, mem_mb) as c:
+            with job_client(config, threads) as c:
                 t1 = time.perf_counter()
                 tallies = sample_points(
                     c,

@@ -9,9 +9,11 @@ import yaml
 from snakemake.utils import update_config
 
 from hyst.pipeline.config import ConfigError, validate
-from hyst.provenance.fingerprints import source_fingerprint
+from hyst.comparison.registry import SECTION_TYPES
+from hyst.provenance.fingerprints import code_fingerprint, file_imports
 from hyst.plotting.captions import CaptionFile
-from hyst.studies import KINDS, kind_of, plan
+from hyst.plotting.registry import FIGURE_TYPES
+from hyst.studies import KIND_MODULES, KINDS, kind_of, plan
 
 if "studies" not in config:
     # no --configfile: the paper preset, with any --config overrides on top
@@ -31,11 +33,40 @@ STUDIES = CONFIG["studies"]
 FIGURES = CONFIG["figures"]
 FIGURE_FILES = CONFIG["figure_files"]
 PLAN = plan(CONFIG)
-#: Fingerprints of the code behind each stage (a change re-runs that stage alone).
+SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
+
+
+def code(script, *entries):
+    """Fingerprint of the code run by a rule, the hyst modules its script imports and the
+    modules it imports by name at run time (``entries``: a study kind, a figure type's
+    drawing module, a comparison section's module), with everything they import
+    (hyst.provenance.fingerprints). A rule whose code changed runs again."""
+    return code_fingerprint([*file_imports(SCRIPTS / script), *entries])
+
+
+def kind_modules(studies):
+    """The modules of the kinds of ``studies`` (their captions come from the kind)."""
+    return sorted({KIND_MODULES[kind_of(STUDIES[s]).name] for s in studies})
+
+
+#: The fingerprint of each rule's code, computed once per run (jobs get theirs as params).
 CODE = {
-    **{name: kind.fingerprint() for name, kind in KINDS.items()},
-    "analysis": source_fingerprint(["hyst.analysis", "hyst.catalogue"]),
-    "plotting": source_fingerprint(["hyst.plotting", "hyst.catalogue", "hyst.plotting.captions"]),
+    **{f"job/{kind}": code("run_job.py", KIND_MODULES[kind]) for kind in KINDS},
+    **{f"collect/{kind}": code("collect_study.py", KIND_MODULES[kind]) for kind in KINDS},
+    "analysis": code("analyse_study.py"),
+    **{
+        f"figure/{name}": code(
+            "render_figure.py",
+            FIGURE_TYPES[binding["type"]].module,
+            *kind_modules(binding["studies"]),
+        )
+        for name, binding in FIGURES.items()
+    },
+    "tables": code("loops_tables.py"),
+    "comparison": code(
+        "paper_comparison.py",
+        *sorted({SECTION_TYPES[b["type"]].module for b in CONFIG["comparison"].values()}),
+    ),
 }
 
 if 1 < (workflow.cores or 0) < CONFIG["resources"]["threads"]:
@@ -68,8 +99,8 @@ def job_manifests(wildcards):
 
 
 def study_code(wildcards):
-    """Fingerprint of the code of a study's kind (collection re-runs when it changes)."""
-    return CODE[kind_of(STUDIES[wildcards.study]).name]
+    """Fingerprint of the code collecting a study's dataset (its kind's)."""
+    return CODE[f"collect/{kind_of(STUDIES[wildcards.study]).name}"]
 
 
 ANALYSED = sorted(name for name, study in STUDIES.items() if kind_of(study).analysable(study))

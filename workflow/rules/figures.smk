@@ -23,7 +23,7 @@ rule figure:
         files=canonical(FIGURE_FILES),
         analysed=lambda wc: [s for s in figure_studies(wc.figure) if s in ANALYSED],
         caption=lambda wc: CaptionFile(f"{RESULTS}/figures/{wc.figure}.caption.rst"),
-        code=CODE["plotting"],
+        code=lambda wc: CODE[f"figure/{wc.figure}"],
     wildcard_constraints:
         figure="|".join(FIGURES) if FIGURES else "NONE",
     resources:

@@ -1,13 +1,8 @@
 # Stage: the paper-comparison page. Every section of the configuration's `comparison:` is
 # built from the datasets (and analyses) of the studies bound to it and the catalogue's paper
 # facts; the page is written as Markdown and as the HTML page of the Snakemake report.
-from hyst.provenance.fingerprints import source_fingerprint
-
 COMPARISON = CONFIG["comparison"]
 COMPARISON_STUDIES = sorted({s for b in COMPARISON.values() for s in b["studies"]})
-CODE["comparison"] = source_fingerprint(
-    ["hyst.comparison", "hyst.catalogue", "hyst.analysis", "hyst.plotting"]
-)
 
 
 rule paper_comparison:

@@ -27,8 +27,8 @@ def main(kind, job, name, config, results, manifest, threads, log_path):
 if __name__ == "__main__":
     sm = snakemake  # noqa: F821 (injected by Snakemake)
     main(
-        sm.params.kind,
-        sm.params.job,
+        sm.wildcards.kind,
+        sm.params.payload,
         sm.wildcards.job,
         sm.params.config,
         sm.params.results,

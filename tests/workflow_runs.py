@@ -1,0 +1,104 @@
+"""Running the repository's Snakefile in tests: real runs, dry runs and the jobs they plan,
+and dry runs in a copy of the repository whose code a test edits."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def snakemake_cmd(workdir: Path, config: dict, *extra, profile="default", repo=REPO) -> list:
+    """The command running ``repo``'s Snakefile in ``workdir`` with ``config``."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    cfg = workdir / "config.yaml"
+    cfg.write_text(yaml.safe_dump(config, sort_keys=False))
+    return [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(repo / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--configfile",
+        str(cfg),
+        "--profile",
+        str(repo / "profiles" / profile),
+        *extra,
+    ]
+
+
+def snakemake(workdir: Path, config: dict, *extra, profile="default", check=True, timeout=900):
+    """Run the repository's Snakefile in ``workdir`` with ``config`` written there."""
+    cmd = snakemake_cmd(workdir, config, *extra, profile=profile)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def planned_jobs(dry_run_output: str) -> list[tuple[str, str]]:
+    """(rule, first output below the results folder) of every job a dry run planned
+    (``localrule all`` left out), sorted."""
+    jobs = re.findall(
+        r"^rule (\w+):\n(?:\s+\w+: .*\n)*?\s+output: ([^,\n]+)", dry_run_output, flags=re.M
+    )
+    return sorted((rule, str(Path(out).relative_to("results"))) for rule, out in jobs)
+
+
+def rule_counts(jobs) -> dict[str, int]:
+    """Planned jobs per rule, the jobs of study kinds (rules ``job`` and ``job_long``) per
+    kind: {"points jobs": 3, "collect": 2, ...}."""
+    return dict(
+        Counter(
+            f"{out.split('/')[1]} jobs" if rule in ("job", "job_long") else rule
+            for rule, out in jobs
+        )
+    )
+
+
+class RepositoryCopy:
+    """A copy of the repository (code only) and of a finished run's folder, for dry runs
+    after editing the copy's code. The copy runs with the copy's package first on the path,
+    from the run folder (the working directory would come first on ``sys.path``)."""
+
+    def __init__(self, tmp_path: Path, run: Path):
+        self.repo = tmp_path / "repo"
+        shutil.copytree(
+            REPO,
+            self.repo,
+            ignore=shutil.ignore_patterns(".venv", ".git", "results", ".snakemake", "__pycache__"),
+        )
+        self.runs = tmp_path / "runs"
+        shutil.copytree(run, self.runs)
+        self.env = {**os.environ, "PYTHONPATH": str(self.repo)}
+
+    def edit(self, path: str, old: str | None = None, new: str = "", append: str = "") -> None:
+        """Replace ``old`` by ``new`` once (``old`` must occur) and append ``append``."""
+        file = self.repo / path
+        text = file.read_text()
+        if old is not None:
+            assert old in text, f"{path}: {old!r} not found"
+            text = text.replace(old, new, 1)
+        file.write_text(text + append)
+
+    def run(self, config: dict, *extra, check=True) -> subprocess.CompletedProcess:
+        cmd = snakemake_cmd(self.runs, config, *extra, repo=self.repo)
+        kw = dict(capture_output=True, text=True, env=self.env, timeout=900, cwd=self.runs)
+        proc = subprocess.run(cmd, **kw)
+        if check and proc.returncode != 0:
+            raise AssertionError(f"snakemake failed:\n{proc.stdout}\n{proc.stderr}")
+        return proc
+
+    def dry_run(self, config: dict) -> list[tuple[str, str]]:
+        """The jobs a dry run plans (see :func:`planned_jobs`)."""
+        return planned_jobs(self.run(config, "-n").stdout)
