@@ -31,6 +31,7 @@ SAMPLING_SOURCES = (
     "hyst.model.seeds",
     "hyst.catalogue",
     "hyst.sampling.sampler",
+    "hyst.sampling.passes",
     "hyst.sampling.tallies",
 )
 #: Modules inside those packages that do not determine any result: the paper's statements
