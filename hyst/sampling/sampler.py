@@ -121,7 +121,7 @@ def draw_chunk(point: Point, seed: int, chunk: int, size: int) -> tuple[Systems,
     """The systems of chunk ``chunk`` of a point and their random start states (int8 ±1)."""
     rng = chunk_generator(point, seed, chunk)
     systems = sample_systems(point.couplings, point.spans, point.N, point.NJ0, size, rng)
-    start_spins = np.where(rng.random((size, point.N)) < 0.5, -1, 1).astype(np.int8)
+    start_spins = np.where(rng.random((size, point.N)) < 0.5, np.int8(-1), np.int8(1))
     return systems, start_spins
 
 
