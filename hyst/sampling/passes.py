@@ -168,15 +168,24 @@ def call_self_loop_search(chunk: Chunk, _served) -> batch.Columns:
     return batch.any_self_loop_batch(chunk.systems, chunk.point.rule, parallel=chunk.parallel)
 
 
+#: Decoded field -> column of ``codes.SEARCH_COLUMNS``.
+SEARCH_FIELDS = {
+    "search_self_loop": "self_loop",
+    "search_found_by": "found_by",
+    "search_walks": "walks",
+    "search_nodes": "search_nodes",
+    "search_ties": "ties",
+}
+
+
 def decode_self_loop_search(cols: batch.Columns, _chunk, _served) -> dict:
     """Named fields of one self-loop search call."""
-    return {
-        "search_self_loop": cols["self_loop"],
-        "search_found_by": cols["found_by"],
-        "search_walks": cols["walks"],
-        "search_nodes": cols["search_nodes"],
-        "search_ties": cols["ties"],
-    }
+    return _renamed(cols, SEARCH_FIELDS)
+
+
+def _renamed(cols: batch.Columns, fields: dict) -> dict:
+    """{field: cols[column]} for the (field, column) pairs of ``fields``."""
+    return {field: cols[column] for field, column in fields.items()}
 
 
 # ---- the event-driven drives from a prepared stable state (groups avalanche, cyclic) -----------
@@ -196,28 +205,31 @@ def call_drive(chunk: Chunk, served) -> tuple:
     return None, batch.cyclic_drive_batch(*args, MAX_DRIVE_CYCLES, parallel=chunk.parallel)
 
 
+#: Decoded field -> column of ``codes.AVALANCHE_COLUMNS`` and of ``codes.CYCLIC_COLUMNS``.
+AVALANCHE_FIELDS = {
+    "race_first_flip": "race_first_flip",
+    "avalanche_outcome": "outcome",
+    "avalanche_size": "size",
+    "ties": "ties",
+}
+CYCLIC_FIELDS = {
+    "drive_outcome": "outcome",
+    "transient": "transient",
+    "period": "period",
+    "drive_ties": "ties",
+}
+
+
 def decode_drive(out: tuple, _chunk, _served) -> dict:
     """Named fields of the avalanche and of the cyclic drive, as far as the pass ran them."""
     av, cyclic = out
     d = {}
     if av is not None:
-        d.update(
-            avalanche_prepared=av["prepared"] == 1,
-            race_first_flip=av["race_first_flip"],
-            avalanche_outcome=av["outcome"],
-            avalanche_size=av["size"],
-            ties=av["ties"],
-        )
+        d.update(_renamed(av, AVALANCHE_FIELDS), avalanche_prepared=av["prepared"] == 1)
     if cyclic is not None:
         cy, umax = cyclic
-        d.update(
-            drive_prepared=cy["prepared"] == 1,
-            drive_outcome=cy["outcome"],
-            transient=cy["transient"],
-            period=cy["period"],
-            drive_ties=cy["ties"],
-            drive_amplitude=umax * 2.0**-QUANTUM_BITS,
-        )
+        d.update(_renamed(cy, CYCLIC_FIELDS), drive_prepared=cy["prepared"] == 1)
+        d["drive_amplitude"] = umax * 2.0**-QUANTUM_BITS
     return d
 
 
