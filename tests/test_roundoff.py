@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from hyst.model import batch
 from hyst.model.ensembles import sample_systems
 from hyst.model.systems import RULES
-from hyst.sampling.sampler import Point, draw_chunk, generic_floats, sample_point
+from hyst.sampling.passes import generic_floats
+from hyst.sampling.sampler import Point, draw_chunk, sample_point
 
 
 @given(

@@ -22,19 +22,22 @@ Adding an observable means: the kernel (and its column name in
 
 Decoded kernel calls
 --------------------
-The sampler runs one kernel call per source and decodes it into a dict ``d``
-that every ``measure`` reads by name (see :mod:`hyst.sampling.sampler`):
+The sampler runs the kernel passes of a chunk's groups and decodes each into a dict
+``d`` that every ``measure`` reads by name (the table of passes and their decoders:
+:mod:`hyst.sampling.passes`):
 
 - enumeration (groups transitions, zero_field, and avalanche for N ≤ 18): every
   column of ``codes.ENUMERATION_COLUMNS`` (per sample), ``N``, ``gap_fraction``,
   ``loop_length_hist``, ``loop_elements_hist``, ``l4_count``, ``l4_recorded``,
   ``l4_records``, and the avalanche fields below when it computed the avalanche;
-- avalanche (either kernel path): ``avalanche_prepared`` (bool), ``race_first_flip``,
-  ``avalanche_outcome``, ``avalanche_size`` (−1 where undefined), ``ties``;
-- cyclic: ``drive_prepared`` (bool), ``drive_outcome``, ``transient``, ``period``,
+- the event-driven drives (groups avalanche and cyclic, one pass for both); avalanche
+  (also from the enumeration): ``avalanche_prepared`` (bool), ``race_first_flip``,
+  ``avalanche_outcome``, ``avalanche_size`` (−1 where undefined), ``ties``; cyclic:
+  ``drive_prepared`` (bool), ``drive_outcome``, ``transient``, ``period``,
   ``drive_ties``, ``drive_amplitude`` (field units);
-- saturated_loop: ``loop_outcome``, ``loop_L``, ``loop_n_e``, ``loop_events``
-  (samples × 2 branches), ``l4_count``, ``l4_recorded``, ``l4_records``;
+- saturated_loop: ``saturated_<column>`` of ``codes.SATURATED_COLUMNS`` (per sample),
+  ``saturated_records`` (source, L, n_e of the recorded self-loops),
+  ``saturated_records_total``, ``l4_count``, ``l4_recorded``, ``l4_records``;
 - any_self_loop (the self-loop search, when the enumeration does not compute the
   transitions anyway): ``search_self_loop``, ``search_found_by``, ``search_walks``,
   ``search_nodes``, ``search_ties`` (``codes.SEARCH_COLUMNS``).

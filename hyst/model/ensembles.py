@@ -63,7 +63,7 @@ def uniform_quanta(rng: np.random.Generator, low: float, high: float, shape) -> 
     several times cheaper than quantising floats for the N^2 couplings of
     large systems.
     """
-    lo, hi = (int(v) for v in quantize([low, high]))
+    lo, hi = quantize([low, high]).tolist()
     return rng.integers(lo, hi, size=shape, dtype=np.int64, endpoint=True)
 
 
@@ -78,7 +78,7 @@ def uniform_quanta_per_system(
     method, about 1 ns a value where numpy takes 3.3 ns): a system's values depend on
     its own words only.
     """
-    lo, hi = (int(v) for v in quantize([low, high]))
+    lo, hi = quantize([low, high]).tolist()
     keys = rng.integers(0, 2**64, size=(shape[0], 3), dtype=np.uint64)
     out = np.empty(shape, np.int64)
     fill_uniform(keys, lo, hi - lo + 1, out.reshape(shape[0], -1))

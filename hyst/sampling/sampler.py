@@ -8,9 +8,10 @@ rule is not part of it, so every rule sees the same systems) and k
 histograms merged in chunk order, so a point's result depends only on its
 parameters, its sample count and the seed, never on how chunks are scheduled.
 
-Each kernel call is decoded into named per-sample arrays (the field names of
-:mod:`hyst.catalogue`); the catalogue says which observables each decoded call
-yields and :class:`hyst.sampling.tallies.Tally` tallies them.
+A chunk runs the kernel passes of its observable groups, as the table of
+:mod:`hyst.sampling.passes` says; each pass is decoded into named per-sample arrays (the
+field names of :mod:`hyst.catalogue`) and :class:`hyst.sampling.tallies.Tally` tallies the
+catalogue's observables of the groups it served.
 """
 
 from __future__ import annotations
@@ -22,27 +23,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hyst.catalogue import ENUMERATION_MAX_N, GROUPS
-from hyst.kernels import codes
-from hyst.model import batch, seeds
+from hyst.catalogue import GROUPS
+from hyst.model import seeds
 from hyst.model.ensembles import COUPLING_ENSEMBLES, SELF_LOOP_FREE, SPAN_ENSEMBLES, sample_systems
-from hyst.model.systems import QUANTUM, QUANTUM_BITS, RULES, Systems
+from hyst.model.systems import RULES, Systems
 from hyst.sampling.malloc import keep_large_buffers
+from hyst.sampling.passes import Chunk, compute
 from hyst.sampling.tallies import Tally
 
 #: Largest number of systems per chunk (small N); chunks hold at most ~2^24 couplings.
 MAX_CHUNK_SIZE = 10_000
-#: Cyclic drive: cycles after which a sample is reported as not converged.
-MAX_DRIVE_CYCLES = 100_000
-#: Groups served by the enumeration kernel (the others run event by event, any N).
-ENUMERATION_GROUPS = ("transitions", "zero_field")
-#: Saturated loop: transitions driven back from every turning point of the main branches,
-#: and self-loops a main branch drives through before it ends at the next one
-#: (``hyst.kernels.drive.saturated_loop_batch``).
-SATURATED_RETURN_EVENTS = 2
-SATURATED_MAX_LOOPS = 8
-#: Saturated loop: transitions that did not end stable recorded per system (counts are exact).
-SATURATED_RECORDS = 128
 
 
 def chunk_size(N: int) -> int:
@@ -131,7 +121,7 @@ def draw_chunk(point: Point, seed: int, chunk: int, size: int) -> tuple[Systems,
     """The systems of chunk ``chunk`` of a point and their random start states (int8 ±1)."""
     rng = chunk_generator(point, seed, chunk)
     systems = sample_systems(point.couplings, point.spans, point.N, point.NJ0, size, rng)
-    start_spins = np.where(rng.random((size, point.N)) < 0.5, -1, 1).astype(np.int8)
+    start_spins = np.where(rng.random((size, point.N)) < 0.5, np.int8(-1), np.int8(1))
     return systems, start_spins
 
 
@@ -152,227 +142,24 @@ def sample_chunk(
 ) -> Tally:
     """Draw chunk ``chunk`` (``size`` systems) of a point and tally its observables.
 
+    The kernel passes of ``groups`` run, are decoded and measured
+    (:func:`hyst.sampling.passes.compute`), then tallied.
     ``parallel`` runs the kernels on all numba threads; ``False`` keeps them on
     the calling thread (for thread pools such as Dask workers). Same result.
     ``records``: records to keep per point, by name (``{"l4": 2000}``; default none),
     as the seeded bottom-k sample of :mod:`hyst.sampling.tallies`.
     """
     keep_large_buffers()
-    systems, start_spins = draw_chunk(point, seed, chunk, size)
-    N = point.N
-    offset = chunk * chunk_size(N)
     caps = {k: int(v) for k, v in (records or {}).items() if int(v) > 0}
-    tally = Tally(record_caps=caps, record_salt=record_salt(point, seed))
+    salt = record_salt(point, seed) if caps else 0  # the salt keys records only
+    offset = chunk * chunk_size(point.N)
+    systems, start_spins = draw_chunk(point, seed, chunk, size)
+    drawn = Chunk(point, seed, chunk, offset, systems, start_spins, bool(caps), parallel)
+    measured = compute(drawn, tuple(groups))
+    tally = Tally(record_caps=caps, record_salt=salt)
     tally.add_count("samples", size)
-
-    enumerated = [g for g in ENUMERATION_GROUPS if g in groups]
-    if enumerated and "avalanche" in groups and N <= ENUMERATION_MAX_N:
-        enumerated.append("avalanche")
-    if "transitions" in enumerated and "any_self_loop" in groups:
-        enumerated.append("any_self_loop")  # the transitions give the same P_sl per system
-    if enumerated:
-        what = 0
-        for g, bit in (
-            ("transitions", codes.WHAT_TRANSITIONS),
-            ("zero_field", codes.WHAT_ZERO_FIELD),
-            ("avalanche", codes.WHAT_AVALANCHE),
-        ):
-            if g in enumerated:
-                what |= bit
-        starts = (start_spins > 0).astype(np.int64) @ (np.int64(1) << np.arange(N, dtype=np.int64))
-        out = batch.enumerate_batch(systems, starts, point.rule, what, parallel=parallel)
-        decoded = decode_enumeration(
-            out, systems, offset, records=bool(caps) and "transitions" in enumerated
-        )
-        tally.add_measured(decoded, enumerated)
-    if "any_self_loop" in groups and "any_self_loop" not in enumerated:
-        cols = batch.any_self_loop_batch(systems, point.rule, parallel=parallel)
-        tally.add_measured(decode_self_loop_search(cols), ["any_self_loop"])
-    driven = [g for g in ("avalanche", "cyclic") if g in groups and g not in enumerated]
-    if driven == ["avalanche", "cyclic"]:  # one preparation per system for both
-        av, cy, umax = batch.avalanche_cyclic_batch(
-            systems, start_spins, point.rule, MAX_DRIVE_CYCLES, parallel=parallel
-        )
-    elif driven == ["avalanche"]:
-        av = batch.avalanche_batch(systems, start_spins, point.rule, parallel=parallel)
-    elif driven == ["cyclic"]:
-        cy, umax = batch.cyclic_drive_batch(
-            systems, start_spins, point.rule, MAX_DRIVE_CYCLES, parallel=parallel
-        )
-    if "avalanche" in driven:
-        tally.add_measured(decode_avalanche(av), ["avalanche"])
-    if "cyclic" in driven:
-        tally.add_measured(decode_cyclic(cy, umax), ["cyclic"])
-    if "saturated_loop" in groups:
-        out = batch.saturated_loop_batch(
-            systems,
-            point.rule,
-            return_events=SATURATED_RETURN_EVENTS,
-            max_loops=SATURATED_MAX_LOOPS,
-            records_per_system=SATURATED_RECORDS,
-            parallel=parallel,
-        )
-        decoded = decode_saturated_loop(out, systems, offset, records=bool(caps))
-        tally.add_measured(decoded, ["saturated_loop"])
-    if "float64" in groups:
-        hp, hm, c = generic_floats(point, seed, chunk, systems)
-        cols = batch.float64_transitions_batch(
-            systems, hp, hm, c, point.rule, parallel=parallel
-        )
-        tally.add_measured({f"float64_{n}": cols[n] for n in cols.names}, ["float64"])
+    tally.add_measured(measured)
     return tally
-
-
-def generic_floats(point: Point, seed: int, chunk: int, systems: Systems):
-    """Float64 parameters of a chunk's systems as a floating-point code would draw them:
-    the exact (quantised) midpoints and couplings plus independent uniform offsets of at
-    most half a quantum, so their float64 sums round like generic numbers; the spans are
-    kept exactly (spins keep h^+ = h^−) and c_ii = 0. Seeded by the point and the chunk."""
-    rng = seeds.generator(seed, {**point.ensemble_identity(), "purpose": "float64"}, chunk)
-    hp, hm, c = systems.to_floats()
-    n, N = hp.shape
-    shift = rng.uniform(-0.5, 0.5, (n, N)) * QUANTUM
-    noise = rng.uniform(-0.5, 0.5, (n, N, N)) * QUANTUM
-    noise[:, np.arange(N), np.arange(N)] = 0.0
-    return hp + shift, hm + shift, c + noise
-
-
-# ---- decoding kernel calls into the catalogue's named fields -----------------------------------
-
-
-def decode_enumeration(
-    out: batch.EnumerationOutput, systems: Systems, offset: int, records: bool = True
-) -> dict:
-    """Named fields of one enumeration call (every column, and the avalanche fields);
-    ``records``: also the L = 4 records (only meaningful when it computed the transitions)."""
-    cols = out.columns
-    d = {name: cols[name] for name in cols.names}
-    K = out.l4_state.shape[1]
-    if records:
-        table = l4_records(systems, out.l4_state, out.l4_mask, out.l4_count)
-        table["system"] = table["system"] + offset
-        d["l4_records"] = table
-    d.update(
-        N=systems.N,
-        gap_fraction=out.gap_fraction,
-        loop_length_hist=out.loop_length_hist,
-        loop_elements_hist=out.loop_elements_hist,
-        l4_count=out.l4_count,
-        l4_recorded=np.minimum(out.l4_count, K),
-        avalanche_prepared=cols["start_prepared"] == 1,
-        avalanche_outcome=cols["avalanche_outcome"],
-        avalanche_size=cols["avalanche_size"],
-    )
-    return d
-
-
-def decode_self_loop_search(cols: batch.Columns) -> dict:
-    """Named fields of one self-loop search call (group any_self_loop)."""
-    return {
-        "search_self_loop": cols["self_loop"],
-        "search_found_by": cols["found_by"],
-        "search_walks": cols["walks"],
-        "search_nodes": cols["search_nodes"],
-        "search_ties": cols["ties"],
-    }
-
-
-def decode_avalanche(cols: batch.Columns) -> dict:
-    """Named fields of one event-driven avalanche call."""
-    return {
-        "avalanche_prepared": cols["prepared"] == 1,
-        "race_first_flip": cols["race_first_flip"],
-        "avalanche_outcome": cols["outcome"],
-        "avalanche_size": cols["size"],
-        "ties": cols["ties"],
-    }
-
-
-def decode_cyclic(cols: batch.Columns, umax: np.ndarray) -> dict:
-    """Named fields of one cyclic-drive call."""
-    return {
-        "drive_prepared": cols["prepared"] == 1,
-        "drive_outcome": cols["outcome"],
-        "transient": cols["transient"],
-        "period": cols["period"],
-        "drive_ties": cols["ties"],
-        "drive_amplitude": umax * 2.0**-QUANTUM_BITS,
-    }
-
-
-def decode_saturated_loop(
-    out: batch.SaturatedLoopOutput, systems: Systems, offset: int, records: bool = True
-) -> dict:
-    """Named fields of one saturated-loop call: the per-system counts (``saturated_<column>``
-    of ``codes.SATURATED_COLUMNS``), the recorded loops (``saturated_records``: source, L,
-    n_e of every recorded transition that ended in a self-loop) and the records of the
-    distinct L = 4 self-loops of two elements (a loop met again, from another state or
-    field, is recorded once: same elements and same frozen state); ``records``: whether to
-    build those records (the counts are always there)."""
-    d = {f"saturated_{name}": out.summary[name] for name in out.summary.names}
-    d["saturated_records_total"] = int(out.recorded.sum())
-    rec = out.loops
-    filled = np.arange(rec.array.shape[1])[None, :] < out.recorded[:, None]
-    s, q = np.nonzero(filled & (rec["outcome"] == codes.SELF_LOOP))
-    d["saturated_records"] = {name: rec[name][s, q] for name in ("source", "L", "n_e")}
-    l4 = (rec["L"][s, q] == 4) & (rec["n_e"][s, q] == 2)
-    s, q = s[l4], q[l4]
-    k, l = rec["e1"][s, q], rec["e2"][s, q]
-    identity = np.column_stack([s, np.minimum(k, l), np.maximum(k, l), rec["rest_hash"][s, q]])
-    _, first = np.unique(identity, axis=0, return_index=True)
-    first = np.sort(first)
-    s, q, k, l = s[first], q[first], k[first], l[first]
-    d["l4_count"] = out.summary["l4"]
-    d["l4_recorded"] = np.bincount(s, minlength=systems.samples)
-    if not records:
-        return d
-    hp, hm = systems.h_plus, systems.h_minus
-    source = rec["source"][s, q]
-    d["l4_records"] = {
-        "system": s + offset,
-        "branch": source % 2,
-        "returning": source // 2,
-        "loop_number": q,
-        "c_kl": rec["c_kl"][s, q] * QUANTUM,
-        "c_lk": rec["c_lk"][s, q] * QUANTUM,
-        "h_tilde_k": rec["h2_k"][s, q] * (QUANTUM / 2),
-        "h_tilde_l": rec["h2_l"][s, q] * (QUANTUM / 2),
-        "sigma_k": (hp[s, k] - hm[s, k]) * QUANTUM,
-        "sigma_l": (hp[s, l] - hm[s, l]) * QUANTUM,
-    }
-    return d
-
-
-def l4_records(systems: Systems, l4_state, l4_mask, l4_count) -> dict:
-    """Recorded L = 4 loops of two elements k < l: the system, the loop's index among the
-    system's recorded loops, (c_kl, c_lk), spans, and midpoints rescaled by the frozen
-    elements, h̃_i^c = h_i^c − Σ_{j≠k,l} c_ij s_j (field units)."""
-    hp, hm, c = systems.to_floats()
-    N = systems.N
-    K = l4_state.shape[1]
-    valid = np.arange(K)[None, :] < np.minimum(l4_count, K)[:, None]
-    s, q = np.nonzero(valid)
-    mask = l4_mask[s, q]
-    state = l4_state[s, q]
-    bits = (mask[:, None] >> np.arange(N)) & 1
-    two = bits.sum(axis=1) == 2
-    s, q, mask, state, bits = s[two], q[two], mask[two], state[two], bits[two]
-    k = np.argmax(bits, axis=1)
-    l = N - 1 - np.argmax(bits[:, ::-1], axis=1)
-    spins = np.where((state[:, None] >> np.arange(N)) & 1, 1.0, -1.0) * (1 - bits)
-    mid = 0.5 * (hp + hm)
-    field = np.einsum("rij,rj->ri", c[s], spins)
-    rows = np.arange(s.size)
-    return {
-        "system": s,
-        "loop_number": q,
-        "c_kl": c[s, k, l],
-        "c_lk": c[s, l, k],
-        "h_tilde_k": mid[s, k] - field[rows, k],
-        "h_tilde_l": mid[s, l] - field[rows, l],
-        "sigma_k": hp[s, k] - hm[s, k],
-        "sigma_l": hp[s, l] - hm[s, l],
-    }
 
 
 # ---- the guard of the strictly self-loop-free ensembles --------------------------------------

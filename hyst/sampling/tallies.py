@@ -125,19 +125,16 @@ class Tally:
         for k, v in other.records.items():
             self.add_records(k, v)
 
-    def add_measured(self, decoded: dict, served) -> None:
-        """Tally every catalogue observable produced by one decoded kernel call that
-        served the groups ``served`` (see :mod:`hyst.catalogue`)."""
-        served = set(served)
-        for o in OBSERVABLES:
-            if not served & set(o.groups):
-                continue
-            value = o.measure(decoded)
-            if value is None:
-                continue
+    def add_measured(self, measured) -> None:
+        """Tally measured observables: [(observable, value, trials)], as
+        :func:`hyst.sampling.passes.compute` measures them from decoded kernel calls (value, by
+        kind: per-sample events, per-sample values entering the mean, counts per bin, a
+        record table, an integer; ``trials``: a probability's mask of the samples that count
+        as trials, None for all)."""
+        for o, value, trials in measured:
             if o.kind == PROBABILITY:
                 events = np.asarray(value, bool)
-                mask = np.ones(events.shape[0], bool) if o.trials is None else o.trials(decoded)
+                mask = np.ones(events.shape[0], bool) if trials is None else trials
                 self.add_count(o.name, (events & mask).sum())
                 self.add_count(f"{o.name}_trials", np.asarray(mask, bool).sum())
             elif o.kind == MEAN:

@@ -40,8 +40,6 @@ from hyst.studies.base import ConfigError, Job, StudyKind
 FORMAT_VERSION = 4
 #: Dimensions of a points dataset before the swept coupling axis.
 AXES = ("couplings", "spans", "rule", "N")
-#: The swept coupling axes: N·J0, or J0 (then NJ0 = N·J0 is a 2-D coordinate).
-SWEEPS = ("NJ0", "J0")
 
 
 def grid(spec) -> list[float]:
