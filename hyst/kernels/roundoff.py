@@ -23,12 +23,12 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from hyst.kernels import rules
 from hyst.kernels.codes import (
     F64_JUST_FLIPPED_UNSTABLE,
     F64_SELF_LOOP_TRANSITIONS,
     F64_TRANSITIONS,
     RULE_0,
-    RULE_1P,
     RULE_2,
 )
 from hyst.kernels.jit import jit
@@ -90,17 +90,10 @@ def _transition(S, direction, hp, hm, c, rule, s, m, stamp, mark, out):
         if first and m[k] > 0:
             out[F64_JUST_FLIPPED_UNSTABLE] += 1
         first = False
-        n_u = 0
-        chosen = -1
+        acc = rules.start(0.0)
         for i in range(N):
-            if m[i] > 0:
-                n_u += 1
-                if chosen < 0:
-                    chosen = i
-                elif rule == RULE_1P and m[i] < m[chosen]:  # least unstable first
-                    chosen = i
-                elif rule != RULE_1P and m[i] > m[chosen]:  # most unstable first
-                    chosen = i
+            acc = rules.tally(acc, i, m[i])
+        n_u, chosen, _ties = rules.choose(m, rule, acc)
         if n_u == 0 or (rule == RULE_0 and n_u > 1):
             return
         if rule == RULE_2:
