@@ -64,7 +64,7 @@ from hyst.kernels.codes import (
     SL_OTHER,
     STABLE,
 )
-from hyst.kernels.jit import jit
+from hyst.kernels.jit import batch_kernel, jit
 
 
 @jit
@@ -278,7 +278,7 @@ def saturated_loop_one(k, xm, xp, d, p, D, rule, out):
         traj = saturated_branch(direction, s, p, D, xm[k], xp[k], d[k], rule, traj, out[k, b])
 
 
-@jit(parallel=True)
+@batch_kernel
 def saturated_loop_batch(xm, xp, d, p, D, rule, out):
     """Self-loops met along the saturated loop of a batch of chains (N ≤ 64).
 
@@ -287,13 +287,6 @@ def saturated_loop_batch(xm, xp, d, p, D, rule, out):
     ``hyst.kernels.first_loops.first_loops_batch``.
     """
     for k in prange(xm.shape[0]):
-        saturated_loop_one(k, xm, xp, d, p, D, rule, out)
-
-
-@jit
-def saturated_loop_batch_serial(xm, xp, d, p, D, rule, out):
-    """``saturated_loop_batch`` on the calling thread only (for thread pools)."""
-    for k in range(xm.shape[0]):
         saturated_loop_one(k, xm, xp, d, p, D, rule, out)
 
 
@@ -420,19 +413,10 @@ def pair_cell(xm, xp, d, p, D, rule, buf, traj, out):
     out[PC_TIES] = ties
 
 
-@jit(parallel=True)
+@batch_kernel
 def pair_scan(xm, xp, d, p, D, rule, out):
     """``pair_cell`` for a batch of two-element chains (cells), xm, xp, d (cells, 2)."""
     for k in prange(xm.shape[0]):
         buf = np.empty(4 * 4, np.int64)
         traj = np.empty(16, np.uint64)
-        pair_cell(xm[k], xp[k], d[k], p, D, rule, buf, traj, out[k])
-
-
-@jit
-def pair_scan_serial(xm, xp, d, p, D, rule, out):
-    """``pair_scan`` on the calling thread only (for thread pools)."""
-    buf = np.empty(4 * 4, np.int64)
-    traj = np.empty(16, np.uint64)
-    for k in range(xm.shape[0]):
         pair_cell(xm[k], xp[k], d[k], p, D, rule, buf, traj, out[k])

@@ -31,7 +31,7 @@ from hyst.kernels.codes import (
     RULE_0,
     RULE_2,
 )
-from hyst.kernels.jit import jit
+from hyst.kernels.jit import batch_kernel, jit
 from hyst.kernels.state_table import build_state_table
 
 
@@ -127,7 +127,7 @@ def float64_transitions_one(k, hpq, hmq, cq, hp, hm, c, rule, out):
                 _transition(S, direction, hp[k], hm[k], c[k], rule, s, m, stamp, mark, o)
 
 
-@jit(parallel=True)
+@batch_kernel
 def float64_transitions_batch(hpq, hmq, cq, hp, hm, c, rule, out):
     """The P_sl transitions of a batch of systems in float64 (module docstring).
 
@@ -136,11 +136,4 @@ def float64_transitions_batch(hpq, hmq, cq, hp, hm, c, rule, out):
     out[k] = ``codes.FLOAT64_COLUMNS``.
     """
     for k in prange(hp.shape[0]):
-        float64_transitions_one(k, hpq, hmq, cq, hp, hm, c, rule, out)
-
-
-@jit
-def float64_transitions_batch_serial(hpq, hmq, cq, hp, hm, c, rule, out):
-    """``float64_transitions_batch`` on the calling thread only (for thread pools)."""
-    for k in range(hp.shape[0]):
         float64_transitions_one(k, hpq, hmq, cq, hp, hm, c, rule, out)

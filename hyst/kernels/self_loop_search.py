@@ -69,7 +69,7 @@ from hyst.kernels.codes import (
     SR_WALKS,
     STABLE,
 )
-from hyst.kernels.jit import jit
+from hyst.kernels.jit import batch_kernel, jit
 
 #: Multiplier of the reachable search's hash (Fibonacci hashing).
 HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
@@ -525,19 +525,12 @@ def any_self_loop_block(b, blocks, hp, hm, c, rule, cap, out):
         any_self_loop_system(hp[s], hm[s], c[s], rule, cap, ws, out[s])
 
 
-@jit(parallel=True)
-def any_self_loop_batch(hp, hm, c, rule, cap, out):
+@batch_kernel
+def any_self_loop_batch(hp, hm, c, rule, cap, blocks, out):
     """Per-sample P_sl of a batch: hp, hm (n, N), c (n, N, N) int64; out (n, columns).
 
-    Samples are dealt to numba threads in interleaved blocks (one workspace each).
+    Samples are dealt in ``blocks`` interleaved blocks, one workspace each (to numba
+    threads; the serial twin takes one block).
     """
-    n = hp.shape[0]
-    blocks = min(n, 8 * 64)
     for b in prange(blocks):
         any_self_loop_block(b, blocks, hp, hm, c, rule, cap, out)
-
-
-@jit
-def any_self_loop_batch_serial(hp, hm, c, rule, cap, out):
-    """``any_self_loop_batch`` on the calling thread only (for thread pools)."""
-    any_self_loop_block(0, 1, hp, hm, c, rule, cap, out)

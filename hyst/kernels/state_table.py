@@ -59,7 +59,7 @@ from hyst.kernels.codes import (
     WHAT_TRANSITIONS,
     WHAT_ZERO_FIELD,
 )
-from hyst.kernels.jit import jit
+from hyst.kernels.jit import batch_kernel, jit
 
 
 @jit
@@ -267,7 +267,7 @@ def map_has_cycle(rule, hp, hm, F, hplus, hminus, m, nxt, pid):
     return False
 
 
-@jit(parallel=True)
+@batch_kernel
 def enumerate_observables(
     hp,
     hm,
@@ -298,44 +298,6 @@ def enumerate_observables(
     flipping elements); l4_count: (n,) how many there were.
     """
     for b in prange(hist_L.shape[0]):
-        enumerate_block(
-            b,
-            hp,
-            hm,
-            c,
-            transposed,
-            starts,
-            rule,
-            what,
-            out,
-            gapf,
-            hist_L,
-            hist_ne,
-            l4_state,
-            l4_mask,
-            l4_count,
-        )
-
-
-@jit
-def enumerate_observables_serial(
-    hp,
-    hm,
-    c,
-    transposed,
-    starts,
-    rule,
-    what,
-    out,
-    gapf,
-    hist_L,
-    hist_ne,
-    l4_state,
-    l4_mask,
-    l4_count,
-):
-    """``enumerate_observables`` on the calling thread only (for thread pools)."""
-    for b in range(hist_L.shape[0]):
         enumerate_block(
             b,
             hp,
