@@ -31,5 +31,6 @@ rule all:
             figure=sorted(FIGURES),
             ext=["png", *FIGURE_FILES["formats"]],
         ),
+        captions=expand(f"{RESULTS}/figures/{{figure}}.caption.rst", figure=sorted(FIGURES)),
         tables=LOOP_TABLES,
         comparison=[f"{RESULTS}/paper_comparison.md"] if COMPARISON else [],

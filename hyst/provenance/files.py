@@ -102,6 +102,18 @@ def read_dataset(path) -> xr.Dataset:
         return ds.load()
 
 
+def read_datasets(names, paths) -> dict:
+    """{name: dataset} of the files ``paths``, one per name, in order (:func:`read_dataset`)."""
+    return dict(zip(names, map(read_dataset, paths), strict=True))
+
+
+def write_log(path, *items) -> None:
+    """Write a job's log file: every item on its own line(s), as ``print`` shows it."""
+    with open(path, "w") as log:
+        for item in items:
+            print(item, file=log)
+
+
 def provenance_matches(ds: xr.Dataset, expected: dict) -> bool:
     """True iff every expected provenance attribute is present with the same value."""
     for k, v in expected.items():
