@@ -13,6 +13,7 @@ import copy
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 import yaml
@@ -217,3 +218,32 @@ def test_editing_a_description_rewrites_captions_alone(small_run, tmp_path):
     )
     after = mtimes(figures)
     assert {f for f, t in before.items() if after[f] != t} == {"tiny_rules_fig.caption.rst"}
+
+
+def test_a_run_removes_the_temporary_files_a_killed_run_left(small_run, tmp_path):
+    """Atomic writers write ``.<name>.<random>.tmp`` next to the file, then rename it; a
+    writer killed in between leaves it. A run removes those of its results folder, and the
+    old ones of the fingerprint caches (other runs may be writing there)."""
+    run = RepositoryCopy(tmp_path, small_run, code=False)
+    results = run.runs / "results"
+    point = next((results / "points").rglob("*.nc"))
+    stale = [
+        point.parent / f".{point.name}.k1ll3d.tmp",
+        results / "datasets" / ".tiny_random.nc.x7y8z9.tmp",
+        results / "figures" / ".tiny_fig2.png.a1b2c3.tmp",
+    ]
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    old_cache_tmp = cache / ".code-digests.json.q1w2e3.tmp"
+    recent_cache_tmp = cache / ".import-graphs.json.r4t5y6.tmp"  # may be another run's
+    not_ours = [results / "notes.tmp", results / "datasets" / "x.tmp"]
+    for path in [*stale, old_cache_tmp, recent_cache_tmp, *not_ours]:
+        path.write_text("partial")
+    an_hour_ago = time.time() - 3600
+    os.utime(old_cache_tmp, (an_hour_ago, an_hour_ago))
+    (results / "figures" / "tiny_l4.png").unlink()  # something to do
+    err = run.run(SMALL, env={"HYST_CACHE_DIR": str(cache)}).stderr
+    assert not any(p.exists() for p in [*stale, old_cache_tmp])
+    assert recent_cache_tmp.exists() and all(p.exists() for p in not_ours)
+    for path in stale:  # said, relative to the run folder (results: results)
+        assert f"hyst: removed {path.relative_to(run.runs)}, left by a killed run" in err
