@@ -3,6 +3,9 @@
 # or on a cluster:  snakemake --profile profiles/slurm
 from snakemake.utils import min_version
 
+from hyst.provenance.files import remove_stale_temporaries
+from hyst.provenance.fingerprints import cache_path
+
 min_version("8.0")
 
 # The configuration: --configfile FILE (e.g. config/quick.yaml), else the paper
@@ -21,6 +24,16 @@ include: "workflow/rules/report.smk"
 report: "workflow/report/workflow.rst"
 
 
+onstart:
+    # what writers killed mid-write (a killed run) left: every such file in the results,
+    # which this run owns; in the fingerprint caches, shared with other runs, the old ones
+    for path in [
+        *remove_stale_temporaries(RESULTS),
+        *remove_stale_temporaries(cache_path().parent, older_than=600),
+    ]:
+        sys.stderr.write(f"hyst: removed {path}, left by a killed run\n")
+
+
 rule all:
     default_target: True
     input:
@@ -31,5 +44,6 @@ rule all:
             figure=sorted(FIGURES),
             ext=["png", *FIGURE_FILES["formats"]],
         ),
+        captions=expand(f"{RESULTS}/figures/{{figure}}.caption.rst", figure=sorted(FIGURES)),
         tables=LOOP_TABLES,
         comparison=[f"{RESULTS}/paper_comparison.md"] if COMPARISON else [],

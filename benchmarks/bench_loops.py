@@ -2,7 +2,7 @@
 
 - ``enumerate``: representatives per second of the enumerator (counting only, one
   thread, all chunks of the cell), per cell;
-- ``lp``: loops per second of the realizability check (``cells.realize_block``: design
+- ``lp``: loops per second of the realizability check (``blocks.realize_block``: design
   inequalities, stacked HiGHS LPs, weak-asymmetry branching, exact re-simulation of
   every feasible point), on a random sample of a cell's representatives, per LP
   form and set of variants.
@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from hyst.combinatorics import cells
+from hyst.combinatorics import blocks, cells
 from hyst.combinatorics import structures as S
 
 
@@ -51,7 +51,7 @@ def main(argv=None):
         take = np.sort(rng.choice(reps.count, min(args.sample, reps.count), replace=False))
         for form in ("eliminated", "compact"):
             for variants in (("R",), ("R", "W+"), ("R", "R+", "W", "W+")):
-                block = cells.Block(
+                block = blocks.Block(
                     reps.starts[take],
                     reps.flips[take],
                     variants,
@@ -59,7 +59,7 @@ def main(argv=None):
                     form == "eliminated",
                 )
                 t0 = time.perf_counter()
-                cells.realize_block(block)
+                blocks.realize_block(block)
                 dt = time.perf_counter() - t0
                 print(
                     f"| ({n}, {L}) | {form} | {','.join(variants)} | {take.size} | "

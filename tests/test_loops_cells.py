@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hyst.combinatorics import cells
+from hyst.combinatorics import blocks, cells
 from hyst.combinatorics import structures as S
 from hyst.combinatorics.tables import PAPER_M, PAPER_MR, PAPER_MW
 
@@ -23,18 +23,18 @@ def test_tasks_run_in_order_and_report_as_they_finish():
 def test_blocks_merge_to_one_block():
     reps = S.enumerate_cell(4, 10)
     variants = ("R", "W+")
-    whole = cells.realize_block(cells.Block(reps.starts, reps.flips, variants))
+    whole = blocks.realize_block(blocks.Block(reps.starts, reps.flips, variants))
     parts = [
-        cells.realize_block(cells.Block(reps.starts[a:b], reps.flips[a:b], variants))
-        for a, b in cells.blocks(reps.count, 37)
+        blocks.realize_block(blocks.Block(reps.starts[a:b], reps.flips[a:b], variants))
+        for a, b in blocks.blocks(reps.count, 37)
     ]
-    merged = cells.merge_blocks(parts)
+    merged = blocks.merge_blocks(parts)
     assert merged.size == whole.size == reps.count
     for v in variants:
         # exact answers; LP counts and witness points may depend on the stacking
         assert np.array_equal(merged.arrays["status"][v], whole.arrays["status"][v])
         assert merged.arrays["lps"][v].sum() >= reps.count
-    s = cells.summary(merged)
+    s = blocks.summary(merged)
     assert s["R"]["feasible"] == PAPER_MR[(4, 10)] and s["W+"]["feasible"] == PAPER_MW[(4, 10)]
     assert s["R"]["failed"] == s["W+"]["failed"] == 0
     # infeasible loops carry the size of their Farkas certificate, feasible ones 2H

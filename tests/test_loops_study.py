@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from hyst.cli.main import main
-from hyst.combinatorics import store
+from hyst.combinatorics import realize, store
+from hyst.combinatorics.counts import count_file
+from hyst.combinatorics.realizations import realize_file
 from hyst.combinatorics.tables import NEW, report_tables
 from hyst.pipeline.config import ConfigError, validate
 from hyst.provenance.files import read_dataset
@@ -65,13 +67,15 @@ def test_jobs_are_keyed_by_what_they_compute():
     # (5, 18) runs its chunks on Dask: a job of its own, named by its cell
     big = [j for j in jobs if j.startswith("count-n5-L18-")]
     assert len(big) == 1 and cells(big[0]) == {big[0]}
-    # the small cells share one job per task: a's counts of n_e = 2, 3 (every L), (4, 8)
-    # and (4, 16), and b's counts of n_e = 3 (without Burnside: cells of their own)
-    counts = [j for j in jobs if j.startswith("count-") and j not in big]
+    # the small cells of the same studies share one job per task: a's counts of n_e = 2, 3
+    # (every L), (4, 8) and (4, 16); b's counts of n_e = 3 (without Burnside: cells of their
+    # own) are b's alone: a job of their own, so a change to a changes no job of b
+    counts = sorted((j for j in jobs if j.startswith("count-") and j not in big), key=cells)
     realizes = [j for j in jobs if j.startswith("realize-")]
-    assert len(counts) == 1 and len(cells(counts[0])) == 1 + 2 + 2 + 2
+    assert sorted(len(cells(j)) for j in counts) == [2, 1 + 2 + 2]
+    assert {j for _k, j in p.needs["b"]} == {j for j in counts if len(cells(j)) == 2}
     assert len(realizes) == 1 and len(cells(realizes[0])) == 1 + 2 + 1
-    assert len(jobs) == 3
+    assert len(jobs) == 4
     # every cell of a study is in a job the study needs, and in one job only
     for name, study in cfg["studies"].items():
         needed = {j for _k, j in p.needs[name]}
@@ -80,14 +84,25 @@ def test_jobs_are_keyed_by_what_they_compute():
     owners = [c for j in jobs for c in cells(j)]
     assert len(owners) == len(set(owners))
     # b's count of (3, 6) differs from a's only by the Burnside flag: a cell of its own;
-    # with the flag, b's cells are a's, and the shared job holds them once
+    # with the flag, b's cells are a's: one job holds them once, for both studies, and a's
+    # other small counts share a job of a's alone
     again = plan(
         config(a=STUDY, b={"kind": "loops", "count": [{"n_e": 3}], "burnside": [{"n_e": 3}]})
     )
     small = [j for j in again.jobs["loops"] if j.startswith("count-") and "-L18-" not in j]
-    assert len(small) == 1
-    assert len(again.jobs["loops"][small[0]].payload["cells"]) == 1 + 2 + 2
-    assert {j for _k, j in again.needs["b"]} == {small[0]}
+    sizes = {j: len(again.jobs["loops"][j].payload["cells"]) for j in small}
+    assert sorted(sizes.values()) == [2, 1 + 2]
+    shared = {j for j, n in sizes.items() if n == 2}
+    assert {j for _k, j in again.needs["b"]} == shared
+    assert shared < {j for _k, j in again.needs["a"]}
+
+
+def test_payload_variants_follow_the_variants_table():
+    """A payload lists its variants in the order of realize.VARIANTS (store sorts them by
+    name, which is that order, without importing the LP code)."""
+    assert list(realize.VARIANTS) == sorted(realize.VARIANTS)
+    payload = store.realize_payload(4, 8, ["W+", "R", "W"], "conservative", "compact", 10)
+    assert payload["variants"] == ["R", "W", "W+"]
 
 
 def plan_payloads(study):
@@ -132,11 +147,11 @@ def test_dask_chunks_give_the_same_files(tmp_path):
 
     count = store.count_payload(5, 18, 8, 0, False)
     real = store.realize_payload(4, 10, ["R", "W+"], "conservative", "compact", 50)
-    plain = (store.count_file(count, tmp_path / "a"), store.realize_file(real, tmp_path / "a"))
+    plain = (count_file(count, tmp_path / "a"), realize_file(real, tmp_path / "a"))
     with client(None, None, 2) as c:
         viadask = (
-            store.count_file(count, tmp_path / "b", client=c),
-            store.realize_file(real, tmp_path / "b", client=c),
+            count_file(count, tmp_path / "b", client=c),
+            realize_file(real, tmp_path / "b", client=c),
         )
     assert plain[0].attrs["M"] == viadask[0].attrs["M"] == 3_088_096
     for name in plain[1].data_vars:
@@ -145,14 +160,14 @@ def test_dask_chunks_give_the_same_files(tmp_path):
 
 def test_interrupted_realize_resumes_from_its_blocks(tmp_path):
     payload = store.realize_payload(4, 12, ["R", "W+"], "conservative", "compact", 100)
-    first = store.realize_file(payload, tmp_path)
+    first = realize_file(payload, tmp_path)
     path = store.cell_path(tmp_path, payload)
     path.unlink()
     blocks = sorted(path.with_suffix("").glob("block-*.nc"))
     assert len(blocks) == 5
     blocks[2].unlink()  # as if killed while this block ran
     lines = []
-    again = store.realize_file(payload, tmp_path, log=lines.append)
+    again = realize_file(payload, tmp_path, log=lines.append)
     assert any("4 of 5 blocks reused" in line for line in lines)
     assert sum("block 200-300 done" in line for line in lines) == 1
     for name in first.data_vars:
@@ -162,13 +177,13 @@ def test_interrupted_realize_resumes_from_its_blocks(tmp_path):
 
 def test_stale_files_are_recomputed(tmp_path):
     payload = store.count_payload(3, 6, 8, 100, False)
-    store.count_file(payload, tmp_path)
+    count_file(payload, tmp_path)
     path = store.cell_path(tmp_path, payload)
     ds = read_dataset(path)
     ds.attrs["code_fingerprint"] = "0" * 16
     ds.to_netcdf(path)
     lines = []
-    store.count_file(payload, tmp_path, log=lines.append)
+    count_file(payload, tmp_path, log=lines.append)
     assert lines[0] == f"{path}: provenance does not match, recomputing"
     assert "M(3, 6) = 6" in lines[1] and not any("reused" in line for line in lines)
 

@@ -57,12 +57,21 @@ def test_every_point_is_in_one_job_and_jobs_respect_their_limits(preset):
         for _labels, spec in study_specs(study, config["seed"])
     }
     assert set(owners) == set(points)
-    # a class that fits in one job is never split over two
+    # the studies that need each point: a job's points are needed by the same studies (a
+    # change to one study's points changes no job another study needs alone)
+    needed_by: dict[str, set] = {}
+    for name, study in config["studies"].items():
+        if study.get("kind", "points") == "points":
+            for _labels, spec in study_specs(study, config["seed"]):
+                needed_by.setdefault(spec.key(), set()).add(name)
+    for name in jobs:
+        assert len({frozenset(needed_by[k]) for k, o in owners.items() if o == name}) == 1, name
+    # a class of points needed by the same studies that fits in one job is never split
     by_class: dict[tuple, set] = {}
     for key, spec in points.items():
-        by_class.setdefault(_class(spec), set()).add(owners[key])
-    for cls, names in by_class.items():
-        n = sum(_class(s) == cls for s in points.values())
+        by_class.setdefault((frozenset(needed_by[key]), _class(spec)), set()).add(owners[key])
+    for (studies, cls), names in by_class.items():
+        n = sum(_class(s) == cls and needed_by[k] == studies for k, s in points.items())
         if n <= size:
             assert len(names) == 1, cls
     # each study needs exactly the jobs that own its points
@@ -92,7 +101,8 @@ def _tiny(max_points: int) -> dict:
 def test_packing_changes_no_result(tmp_path):
     # four classes (random and symmetric under rule 1, rows under rules 0 and 2) of four
     # points each: chunks of at most max_points per class, packed while they fit
-    expected_sizes = {1: [1] * 16, 3: [1, 1, 1, 1, 3, 3, 3, 3], 8: [8, 8], 50: [16]}
+    # (each study's points are packed apart: a's and b's points are their own)
+    expected_sizes = {1: [1] * 16, 3: [1, 1, 1, 1, 3, 3, 3, 3], 8: [8, 8], 50: [8, 8]}
     hashes = []
     for max_points, sizes in expected_sizes.items():
         config = _tiny(max_points)

@@ -67,23 +67,28 @@ def rule_counts(jobs) -> dict[str, int]:
 
 
 class RepositoryCopy:
-    """A copy of the repository (code only) and of a finished run's folder, for dry runs
-    after editing the copy's code. The copy runs with the copy's package first on the path,
-    from the run folder (the working directory would come first on ``sys.path``)."""
+    """A copy of a finished run's folder and, with ``code``, of the repository (code only),
+    for runs and dry runs after editing the copy's code or the configuration. Snakemake
+    runs with the repository's package first on the path, from the run folder (the working
+    directory would come first on ``sys.path``)."""
 
-    def __init__(self, tmp_path: Path, run: Path):
-        self.repo = tmp_path / "repo"
-        shutil.copytree(
-            REPO,
-            self.repo,
-            ignore=shutil.ignore_patterns(".venv", ".git", "results", ".snakemake", "__pycache__"),
-        )
+    def __init__(self, tmp_path: Path, run: Path, code: bool = True):
+        self.repo = tmp_path / "repo" if code else REPO
+        if code:
+            shutil.copytree(
+                REPO,
+                self.repo,
+                ignore=shutil.ignore_patterns(
+                    ".venv", ".git", "results", ".snakemake", "__pycache__"
+                ),
+            )
         self.runs = tmp_path / "runs"
         shutil.copytree(run, self.runs)
         self.env = {**os.environ, "PYTHONPATH": str(self.repo)}
 
     def edit(self, path: str, old: str | None = None, new: str = "", append: str = "") -> None:
         """Replace ``old`` by ``new`` once (``old`` must occur) and append ``append``."""
+        assert self.repo != REPO, "edit a copy of the repository, never the repository"
         file = self.repo / path
         text = file.read_text()
         if old is not None:
@@ -91,9 +96,11 @@ class RepositoryCopy:
             text = text.replace(old, new, 1)
         file.write_text(text + append)
 
-    def run(self, config: dict, *extra, check=True) -> subprocess.CompletedProcess:
+    def run(self, config: dict, *extra, check=True, env=None) -> subprocess.CompletedProcess:
+        """Run Snakemake (``env``: more environment variables)."""
         cmd = snakemake_cmd(self.runs, config, *extra, repo=self.repo)
-        kw = dict(capture_output=True, text=True, env=self.env, timeout=900, cwd=self.runs)
+        env = {**self.env, **(env or {})}
+        kw = dict(capture_output=True, text=True, env=env, timeout=900, cwd=self.runs)
         proc = subprocess.run(cmd, **kw)
         if check and proc.returncode != 0:
             raise AssertionError(f"snakemake failed:\n{proc.stdout}\n{proc.stderr}")
@@ -102,3 +109,10 @@ class RepositoryCopy:
     def dry_run(self, config: dict) -> list[tuple[str, str]]:
         """The jobs a dry run plans (see :func:`planned_jobs`)."""
         return planned_jobs(self.run(config, "-n").stdout)
+
+
+def mtimes(folder: Path) -> dict[str, int]:
+    """{path below ``folder``: modification time (ns)} of every file below it."""
+    return {
+        str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()
+    }

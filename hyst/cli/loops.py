@@ -16,6 +16,8 @@ import time
 from hyst.cli.arguments import number_type
 from hyst.combinatorics import design, realize, store
 from hyst.combinatorics import structures as S
+from hyst.combinatorics.counts import count_file
+from hyst.combinatorics.realizations import realize_file
 from hyst.combinatorics.tables import NEW, PAPER_M, PAPER_MR, PAPER_MW
 from hyst.sampling.cluster import client_if_parallel
 
@@ -148,13 +150,13 @@ def run(args) -> int:
             payload = store.count_payload(
                 n, L, store.DEFAULTS["chunk_depth"], store.DEFAULTS["store_max"], args.burnside
             )
-            count = store.count_file(payload, args.results, client, log)
+            count = count_file(payload, args.results, client, log)
             row = {"L": L, "M": int(count.attrs["M"])}
             if row["M"] <= args.realize_max:
                 rp = store.realize_payload(
                     n, L, args.variants, args.mode, args.lp_form, store.DEFAULTS["block"]
                 )
-                cell = store.realize_file(rp, args.results, client, log)
+                cell = realize_file(rp, args.results, client, log)
                 summary = json.loads(cell.attrs["summary"])
                 for v in args.variants:
                     row[v] = summary[v]["feasible"]

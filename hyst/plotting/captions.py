@@ -109,12 +109,15 @@ def exponents(analysis, observables=None) -> list[str]:
     return parts
 
 
-def figure_caption(name: str, description: str, datasets: dict, analyses: dict) -> str:
-    """Caption text: what the figure shows, its studies and samples, fitted exponents."""
+def figure_caption(
+    name: str, description: str, datasets: dict, analyses: dict, descriptions: dict
+) -> str:
+    """Caption text: what the figure shows (``description``: its type's), its studies (with
+    their ``descriptions`` from the configuration) and samples, fitted exponents."""
     lines = [f"**{name}** — {description}", ""]
     for study, ds in datasets.items():
         kind = kind_of({"kind": ds.attrs.get("kind", "points")})
-        lines.append(f"- {kind.caption(study, ds)}")
+        lines.append(f"- {kind.caption(study, ds, descriptions.get(study, ''))}")
         if study in analyses:
             exps = exponents(analyses[study])
             if exps:

@@ -19,6 +19,32 @@ def _umask() -> int:
     return mask
 
 
+#: The temporary files of this project's atomic writes (:func:`atomic_write`, the caches of
+#: :mod:`hyst.provenance.fingerprints`): ``.<name>.<random>.tmp`` next to the file written.
+TEMPORARY = ".*.tmp"
+
+
+def remove_stale_temporaries(folder, older_than: float = 0.0) -> list[Path]:
+    """Remove the temporary files (:data:`TEMPORARY`) below ``folder`` that are at least
+    ``older_than`` seconds old, and return them: what a writer killed mid-write (a run
+    killed by SIGKILL or a node failure) leaves behind. Called at the start of a run, when
+    no writer of the run is at work."""
+    import time
+
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    removed = []
+    for path in folder.rglob(TEMPORARY):
+        try:
+            if path.is_file() and time.time() - path.stat().st_mtime >= older_than:
+                path.unlink()
+                removed.append(path)
+        except FileNotFoundError:  # its writer finished (or removed it) meanwhile
+            continue
+    return removed
+
+
 def atomic_write(path, write: Callable[[str], None]) -> Path:
     """Write ``path`` atomically: ``write(tmp)`` fills a temporary file in the same folder,
     which then replaces ``path``. The file gets the permissions a plain write would
@@ -100,6 +126,18 @@ def read_dataset(path) -> xr.Dataset:
     """Open a NetCDF dataset fully into memory (the file is closed afterwards)."""
     with xr.open_dataset(path, engine="netcdf4") as ds:
         return ds.load()
+
+
+def read_datasets(names, paths) -> dict:
+    """{name: dataset} of the files ``paths``, one per name, in order (:func:`read_dataset`)."""
+    return dict(zip(names, map(read_dataset, paths), strict=True))
+
+
+def write_log(path, *items) -> None:
+    """Write a job's log file: every item on its own line(s), as ``print`` shows it."""
+    with open(path, "w") as log:
+        for item in items:
+            print(item, file=log)
 
 
 def provenance_matches(ds: xr.Dataset, expected: dict) -> bool:

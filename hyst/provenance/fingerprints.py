@@ -159,7 +159,10 @@ def _graph() -> dict[str, tuple[str, ...]]:
         import grimp
 
         built = grimp.build_graph(PACKAGE, cache_dir=None)
-        graph = {m: sorted(built.find_modules_directly_imported_by(m)) for m in sorted(tree)}
+        graph = {
+            m: sorted(built.find_modules_directly_imported_by(m)) if m in built.modules else []
+            for m in sorted(tree)
+        }
         _GRAPHS.put(key, graph)
         _GRAPHS.save()
     return {m: tuple(imports) for m, imports in graph.items()}

@@ -21,7 +21,7 @@ analysis and figures are generic.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import xarray as xr
@@ -46,6 +46,22 @@ class Job:
     name: str
     payload: dict
     long: bool = False
+
+
+def shared_by(keys_of: dict[str, Iterable[str]]) -> dict[tuple[str, ...], list[str]]:
+    """The keys of what studies need (``keys_of``: study -> keys), grouped by the set of
+    studies that need them: {(study, ...): [key, ...]}, studies sorted, keys in the order
+    first met. A kind that packs shared work into jobs packs each group on its own: a
+    job's name then changes only with what its own studies need, and a change to one
+    study re-plans no other study's dataset."""
+    studies_of: dict[str, set] = {}
+    for study, keys in keys_of.items():
+        for key in keys:
+            studies_of.setdefault(key, set()).add(study)
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for key, studies in studies_of.items():
+        groups.setdefault(tuple(sorted(studies)), []).append(key)
+    return dict(sorted(groups.items()))
 
 
 class StudyKind(ABC):
@@ -131,6 +147,14 @@ class StudyKind(ABC):
         """Whether the scaling analysis (:mod:`hyst.analysis`) applies to this study."""
         return False
 
-    def caption(self, name: str, ds: xr.Dataset) -> str:
-        """One line describing a collected dataset, for figure captions."""
-        return f"study `{name}` ({ds.attrs.get('description', '')})."
+    def caption(self, name: str, ds: xr.Dataset, description: str = "") -> str:
+        """One line on a study for figure captions: its name, its ``description`` (from the
+        configuration, never stored in the dataset: editing it rewrites captions alone) and
+        what its collected dataset holds (:meth:`summary`)."""
+        about = f" ({description})" if description else ""
+        summary = self.summary(ds)
+        return f"study `{name}`{about}" + (f": {summary}." if summary else ".")
+
+    def summary(self, ds: xr.Dataset) -> str:
+        """What a collected dataset holds, in a few words, for captions ("": nothing)."""
+        return ""

@@ -27,11 +27,13 @@ import xarray as xr
 from hyst._version import __version__
 from hyst.combinatorics import design, realize, store
 from hyst.combinatorics import structures as S
+from hyst.combinatorics.counts import count_file
+from hyst.combinatorics.realizations import realize_file
 from hyst.combinatorics.tables import PAPER_M, PAPER_MR, PAPER_MW
 from hyst.model import seeds
 from hyst.provenance.files import read_dataset
 from hyst.sampling.cluster import client_if_parallel
-from hyst.studies.base import ConfigError, Job, StudyKind
+from hyst.studies.base import ConfigError, Job, StudyKind, shared_by
 
 #: Dataset names of the realizability variants (M_R and M_W are the paper's columns).
 VARIANT_NAMES = {
@@ -188,33 +190,36 @@ class LoopsKind(StudyKind):
 
     def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:
         """A cell whose chunks run on Dask (see :meth:`uses_dask`) is a job of its own; the
-        other cells of every loops study share one job per task (count, realize), since
-        each takes seconds and a job's start-up costs as much. Every cell keeps its own
-        result file, reused when its provenance matches, so adding a cell computes only
-        that cell, and a cell shared by two studies is computed once."""
+        other cells needed by the same loops studies share one job per task (count,
+        realize), since each takes seconds and a job's start-up costs as much; cells of
+        different sets of studies never share a job, so a change to one study changes no
+        other study's jobs. Every cell keeps its own result file, reused when its
+        provenance matches, so adding a cell computes only that cell, and a cell shared by
+        two studies is computed once."""
         payloads_of = {name: sum(self.payloads(study), []) for name, study in studies.items()}
         unique = {store.job_name(p): p for ps in payloads_of.values() for p in ps}
+        keys_of = {name: [store.job_name(p) for p in ps] for name, ps in payloads_of.items()}
         jobs, owner = {}, {}
-        small: dict[str, list[dict]] = {}
-        for key, payload in sorted(unique.items()):
-            if self.uses_dask(payload):
-                jobs[key] = Job(self.name, key, {"cells": [payload]})
-                owner[key] = key
-            else:
-                small.setdefault(payload["what"], []).append(payload)
-        for what, cells in small.items():
-            cells.sort(key=lambda p: (p["n_e"], p["L"], store.job_name(p)))
-            if len(cells) == 1:
-                name = store.job_name(cells[0])
-            else:
-                ns = sorted({p["n_e"] for p in cells})
-                label = f"n{ns[0]}" if len(ns) == 1 else f"n{ns[0]}-{ns[-1]}"
-                name = f"{what}-{label}-{len(cells)}cells-{seeds.digest(cells, 10)}"
-            jobs[name] = Job(self.name, name, {"cells": cells})
-            owner.update({store.job_name(p): name for p in cells})
-        needs = {
-            name: sorted({owner[store.job_name(p)] for p in ps}) for name, ps in payloads_of.items()
-        }
+        for keys in shared_by(keys_of).values():
+            small: dict[str, list[dict]] = {}
+            for key in sorted(keys):
+                payload = unique[key]
+                if self.uses_dask(payload):
+                    jobs[key] = Job(self.name, key, {"cells": [payload]})
+                    owner[key] = key
+                else:
+                    small.setdefault(payload["what"], []).append(payload)
+            for what, cells in small.items():
+                cells.sort(key=lambda p: (p["n_e"], p["L"], store.job_name(p)))
+                if len(cells) == 1:
+                    name = store.job_name(cells[0])
+                else:
+                    ns = sorted({p["n_e"] for p in cells})
+                    label = f"n{ns[0]}" if len(ns) == 1 else f"n{ns[0]}-{ns[-1]}"
+                    name = f"{what}-{label}-{len(cells)}cells-{seeds.digest(cells, 10)}"
+                jobs[name] = Job(self.name, name, {"cells": cells})
+                owner.update({store.job_name(p): name for p in cells})
+        needs = {name: sorted({owner[k] for k in keys}) for name, keys in keys_of.items()}
         return jobs, needs
 
     @staticmethod
@@ -227,7 +232,7 @@ class LoopsKind(StudyKind):
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
         files = []
         for payload in job.payload["cells"]:
-            compute = store.count_file if payload["what"] == "count" else store.realize_file
+            compute = count_file if payload["what"] == "count" else realize_file
             with client_if_parallel(threads if self.uses_dask(payload) else 1, config) as c:
                 compute(payload, results, client=c, log=log)
             files.append(str(store.cell_path(results, payload)))
@@ -295,7 +300,6 @@ class LoopsKind(StudyKind):
             {
                 "study": name,
                 "kind": self.name,
-                "description": study.get("description", ""),
                 "variants": json.dumps(study["variants"]),
                 "variant_names": json.dumps({v: VARIANT_NAMES[v] for v in study["variants"]}),
                 "mode": study["mode"],
@@ -348,13 +352,12 @@ class LoopsKind(StudyKind):
     def sweep(self, study: dict) -> dict:
         return {"x": None, "dims": ("n_e", "L"), "groups": ()}
 
-    def caption(self, name: str, ds: xr.Dataset) -> str:
+    def summary(self, ds: xr.Dataset) -> str:
         counted = int((ds.M >= 0).sum())
         realized = int((ds.M_R >= 0).sum()) if "M_R" in ds else 0
         return (
-            f"study `{name}`: M(n_e, L) for {counted} cells, realizability of every "
-            f"representative for {realized} cells ({ds.attrs.get('mode')} rule 1, LP form "
-            f"{ds.attrs.get('lp_form')})."
+            f"M(n_e, L) for {counted} cells, realizability of every representative for "
+            f"{realized} cells ({ds.attrs.get('mode')} rule 1, LP form {ds.attrs.get('lp_form')})"
         )
 
 

@@ -370,7 +370,6 @@ class NetworksKind(StudyKind):
             "study": name,
             "kind": self.name,
             "part": study["part"],
-            "description": study.get("description", ""),
             "rule": RULE,
             "hyst_version": __version__,
             "code_fingerprint": self.fingerprint(),
@@ -431,23 +430,23 @@ class NetworksKind(StudyKind):
         dims = ("panel", "d1", "d2") if study["part"] == "planes" else ("phi", "N")
         return {"x": None, "dims": dims, "groups": (study["part"],)}
 
-    def caption(self, name: str, ds: xr.Dataset) -> str:
+    def summary(self, ds: xr.Dataset) -> str:
         if ds.attrs.get("part") == "planes":
             cells, bad = int(ds.attrs["cells"]), int(ds.attrs["disagreeing_cells"])
             return (
-                f"study `{name}`: {ds.sizes['panel']} panels of {ds.sizes['d1']}² cells "
+                f"{ds.sizes['panel']} panels of {ds.sizes['d1']}² cells "
                 f"(d in [{ds.attrs['grid_low']:g}, {ds.attrs['grid_high']:g}]), rule 1; the "
                 f"Supplemental's conditions disagree with the mechanical scan in {bad} of "
                 f"{cells} cells ({100 * bad / cells:.2f} %), every one an L = 4 cell failing "
                 f"a race inequality R1–R4; the exact conditions agree everywhere; "
                 f"{ds.attrs.get('distinct_scans')} distinct scans took "
-                f"{ds.attrs.get('scan_seconds', float('nan')):.1f} s."
+                f"{ds.attrs.get('scan_seconds', float('nan')):.1f} s"
             )
         return (
-            f"study `{name}`: {ds.attrs.get('samples')} chains per (phi, N) point, "
+            f"{ds.attrs.get('samples')} chains per (phi, N) point, "
             f"|d_i| ~ U[0, {ds.attrs.get('d_max'):g}], sigma_i^0 ~ U[0, "
             f"{ds.attrs.get('sigma0_max'):g}], x_i^c ~ U[-1, 1], rule 1; "
-            f"{int(ds.cross_checked.sum())} chains re-simulated mechanically, all equal."
+            f"{int(ds.cross_checked.sum())} chains re-simulated mechanically, all equal"
         )
 
 

@@ -136,7 +136,6 @@ class PairsKind(StudyKind):
             {
                 "study": name,
                 "kind": self.name,
-                "description": study.get("description", ""),
                 "delta_h": float(study["delta_h"]),
                 "c_max": float(study["c_max"]),
                 "samples": int(study["samples"]),
@@ -151,10 +150,10 @@ class PairsKind(StudyKind):
     def sweep(self, study: dict) -> dict:
         return {"x": None, "dims": ("sigma",), "groups": ()}
 
-    def caption(self, name: str, ds: xr.Dataset) -> str:
+    def summary(self, ds: xr.Dataset) -> str:
         return (
-            f"study `{name}`: {ds.sizes['pair']} pairs per span, spans "
-            f"{', '.join(f'{s:g}' for s in ds.sigma.values)}, Δh^c = {ds.attrs.get('delta_h')}."
+            f"{ds.sizes['pair']} pairs per span, spans "
+            f"{', '.join(f'{s:g}' for s in ds.sigma.values)}, Δh^c = {ds.attrs.get('delta_h')}"
         )
 
 

@@ -33,7 +33,7 @@ from hyst.model.ensembles import COUPLING_ENSEMBLES, SAMPLING_VERSION, SPAN_ENSE
 from hyst.model.systems import QUANTUM_BITS, RULES
 from hyst.provenance.files import reusable
 from hyst.sampling.sampler import Point, check_self_loop_free, chunk_size, resolve_groups
-from hyst.studies.base import ConfigError, Job, StudyKind
+from hyst.studies.base import ConfigError, Job, StudyKind, shared_by
 
 #: Version of the point-file layout; part of the provenance, bumped when the layout changes.
 #: 4: records only where asked for (seeded bottom-k sample), catalogue dtypes, compressed.
@@ -187,6 +187,40 @@ def _read_point(path) -> tuple[dict, dict, dict]:
 def _index_dtype(n: int):
     """The smallest signed integer dtype indexing ``n`` values."""
     return np.int8 if n <= 127 else np.int16 if n <= 32767 else np.int32
+
+
+def pack(specs: list[PointSpec], size: int) -> list[list[tuple[tuple, list[PointSpec]]]]:
+    """Point specs packed into jobs of at most ``size`` points: each job a list of
+    ((couplings, spans, rule), specs of that class).
+
+    Each class (ensemble, rule, enumerated or large: they cost very differently) is cut
+    into chunks of at most ``size``, in order of (N, NJ0); consecutive chunks of the same
+    cost class are then packed into one job while they fit, so small classes share a job
+    instead of paying a job's start-up each. Point files are per point: packing changes
+    no result. Jobs of large systems hold few, long chunks (the longest, N = 1024 with the
+    saturated loop at any H, runs 20 minutes on one core): they are marked long and start
+    first, so that the short enumeration jobs fill the end of a run.
+    """
+    classes: dict[tuple, list] = {}
+    for spec in specs:
+        p = spec.point
+        classes.setdefault((p.couplings, p.spans, p.rule, p.N > ENUMERATION_MAX_N), []).append(spec)
+    chunks: dict[bool, list[tuple[tuple, list]]] = {False: [], True: []}
+    for key, members in sorted(classes.items()):
+        members.sort(key=lambda s: (s.point.N, s.point.NJ0, s.samples, s.groups, s.key()))
+        for i in range(0, len(members), size):
+            chunks[key[3]].append((key[:3], members[i : i + size]))
+    packed = []
+    for stream in chunks.values():
+        current: list[tuple[tuple, list]] = []
+        for chunk in stream:
+            if current and sum(len(c[1]) for c in current) + len(chunk[1]) > size:
+                packed.append(current)
+                current = []
+            current.append(chunk)
+        if current:
+            packed.append(current)
+    return packed
 
 
 class PointsKind(StudyKind):
@@ -348,59 +382,29 @@ class PointsKind(StudyKind):
     # ---- jobs ---------------------------------------------------------------------------------
 
     def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:
+        """Point specs packed into jobs (:func:`pack`), separately for each set of studies
+        that need them: a job never holds points of different sets, so adding points to
+        one study (or changing them) changes the jobs of no other study, whose datasets
+        then stay as they are."""
         specs_of = {name: study_specs(s, config["seed"]) for name, s in studies.items()}
-        unique = {}
-        for specs in specs_of.values():
-            for _labels, spec in specs:
-                unique[spec.key()] = spec
-        classes: dict[tuple, list] = {}
-        for spec in unique.values():
-            p = spec.point
-            # enumerated and large systems cost very differently: separate jobs
-            large = p.N > ENUMERATION_MAX_N
-            classes.setdefault((p.couplings, p.spans, p.rule, large), []).append(spec)
-        # Each class (ensemble, rule, enumerated or large) is cut into chunks of at most
-        # max_points, in order of (N, NJ0); consecutive chunks of the same cost class are
-        # then packed into one job while they fit, so small classes share a job instead of
-        # paying a job's start-up each. Point files are per point: packing changes no result.
-        size = config["batch"]["max_points"]
-        chunks: dict[bool, list[tuple[tuple, list]]] = {False: [], True: []}
-        for key, specs in sorted(classes.items()):
-            specs.sort(key=lambda s: (s.point.N, s.point.NJ0, s.samples, s.groups, s.key()))
-            for i in range(0, len(specs), size):
-                chunks[key[3]].append((key[:3], specs[i : i + size]))
-        # Jobs of large systems hold few, long chunks (the longest, N = 1024 with the
-        # saturated loop at any H, runs 20 minutes on one core): they are marked long and
-        # start first, so that the short enumeration jobs fill the end of a run.
-        packed = []
-        for stream in chunks.values():
-            current: list[tuple[tuple, list]] = []
-            for chunk in stream:
-                if current and sum(len(c[1]) for c in current) + len(chunk[1]) > size:
-                    packed.append(current)
-                    current = []
-                current.append(chunk)
-            if current:
-                packed.append(current)
+        spec_of = {spec.key(): spec for specs in specs_of.values() for _l, spec in specs}
+        keys_of = {name: [spec.key() for _l, spec in specs] for name, specs in specs_of.items()}
         jobs, owner = {}, {}
-        for group in packed:
-            members = [s for _key, specs in group for s in specs]
-            Ns = sorted({s.point.N for s in members})
-            label = f"N{Ns[0]}" if len(Ns) == 1 else f"N{Ns[0]}-{Ns[-1]}"
-            couplings, spans, rule = group[0][0]
-            classes_in = len({key for key, _specs in group})
-            more = f"-and{classes_in - 1}more" if classes_in > 1 else ""
-            digest = seeds.digest([s.key() for s in members], 10)
-            job_name = f"{couplings}-{spans}-rule{rule}{more}-{label}-{digest}"
-            payload = {"points": [s.identity() for s in members]}
-            long = Ns[-1] > ENUMERATION_MAX_N  # a job never mixes the two cost classes
-            jobs[job_name] = Job(self.name, job_name, payload, long=long)
-            for s in members:
-                owner[s.key()] = job_name
-        needs = {
-            name: sorted({owner[spec.key()] for _labels, spec in specs})
-            for name, specs in specs_of.items()
-        }
+        for keys in shared_by(keys_of).values():
+            for group in pack([spec_of[k] for k in keys], config["batch"]["max_points"]):
+                members = [s for _key, specs in group for s in specs]
+                Ns = sorted({s.point.N for s in members})
+                label = f"N{Ns[0]}" if len(Ns) == 1 else f"N{Ns[0]}-{Ns[-1]}"
+                couplings, spans, rule = group[0][0]
+                classes_in = len({key for key, _specs in group})
+                more = f"-and{classes_in - 1}more" if classes_in > 1 else ""
+                digest = seeds.digest([s.key() for s in members], 10)
+                job_name = f"{couplings}-{spans}-rule{rule}{more}-{label}-{digest}"
+                payload = {"points": [s.identity() for s in members]}
+                long = Ns[-1] > ENUMERATION_MAX_N  # a job never mixes the two cost classes
+                jobs[job_name] = Job(self.name, job_name, payload, long=long)
+                owner.update({s.key(): job_name for s in members})
+        needs = {name: sorted({owner[k] for k in keys}) for name, keys in keys_of.items()}
         return jobs, needs
 
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
@@ -518,7 +522,6 @@ class PointsKind(StudyKind):
             {
                 "study": name,
                 "kind": self.name,
-                "description": study.get("description", ""),
                 "hyst_version": __version__,
                 "format_version": FORMAT_VERSION,
                 "code_fingerprint": fingerprint(),
@@ -550,16 +553,13 @@ class PointsKind(StudyKind):
     def analysable(self, study: dict) -> bool:
         return len(study["N"]) >= 2 and len(grid(study[sweep_axis(study)])) >= 3
 
-    def caption(self, name: str, ds: xr.Dataset) -> str:
+    def summary(self, ds: xr.Dataset) -> str:
         axes = [d for d in ("N", "NJ0", "J0") if d in ds.dims]
         ranges = "; ".join(
             f"{d} = {ds[d].values.min():g}…{ds[d].values.max():g} ({ds.sizes[d]} values)"
             for d in axes
         )
-        return (
-            f"study `{name}` ({ds.attrs.get('description', '')}): {ds.attrs.get('samples', '?')} "
-            f"samples per point; {ranges}."
-        )
+        return f"{ds.attrs.get('samples', '?')} samples per point; {ranges}"
 
 
 KIND = PointsKind()

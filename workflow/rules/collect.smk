@@ -1,4 +1,8 @@
 # Stage: collect. A study's dataset from its jobs' result files, assembled by its kind.
+# Its params hold what the dataset is made of besides its jobs: the study (less its
+# description, which only captions show), the seed and the code of its kind. The jobs of
+# a study are its own or shared with exactly the studies that share their points
+# (hyst.studies.base.shared_by), so a change to another study runs none of them again.
 
 
 rule collect:
@@ -7,7 +11,7 @@ rule collect:
     output:
         f"{RESULTS}/datasets/{{study}}.nc",
     params:
-        study=lambda wc: canonical(STUDIES[wc.study]),
+        study=lambda wc: canonical(without_description(STUDIES[wc.study])),
         seed=CONFIG["seed"],
         results=lambda wc, output: str(Path(output[0]).parent.parent),
         code=study_code,

@@ -45,21 +45,22 @@ def code(script, *entries):
 
 
 def kind_modules(studies):
-    """The modules of the kinds of ``studies`` (their captions come from the kind)."""
+    """The modules of the kinds of ``studies`` (a caption's lines come from the kinds)."""
     return sorted({KIND_MODULES[kind_of(STUDIES[s]).name] for s in studies})
 
 
-#: The fingerprint of each rule's code, computed once per run (jobs get theirs as params).
+#: The fingerprint of each rule's code, computed once per run: its `code` param (a change
+#: re-runs its jobs).
 CODE = {
     **{f"job/{kind}": code("run_job.py", KIND_MODULES[kind]) for kind in KINDS},
     **{f"collect/{kind}": code("collect_study.py", KIND_MODULES[kind]) for kind in KINDS},
     "analysis": code("analyse_study.py"),
     **{
-        f"figure/{name}": code(
-            "render_figure.py",
-            FIGURE_TYPES[binding["type"]].module,
-            *kind_modules(binding["studies"]),
-        )
+        f"figure/{name}": code("render_figure.py", FIGURE_TYPES[binding["type"]].module)
+        for name, binding in FIGURES.items()
+    },
+    **{
+        f"caption/{name}": code("figure_caption.py", *kind_modules(binding["studies"]))
         for name, binding in FIGURES.items()
     },
     "tables": code("loops_tables.py"),
@@ -68,6 +69,7 @@ CODE = {
         *sorted({SECTION_TYPES[b["type"]].module for b in CONFIG["comparison"].values()}),
     ),
 }
+
 
 if 1 < (workflow.cores or 0) < CONFIG["resources"]["threads"]:
     sys.stderr.write(
@@ -98,6 +100,11 @@ def job_manifests(wildcards):
     return [f"{RESULTS}/jobs/{kind}/{name}.json" for kind, name in PLAN.needs[wildcards.study]]
 
 
+def without_description(study):
+    """A study without its description (free text for captions: no dataset depends on it)."""
+    return {k: v for k, v in study.items() if k != "description"}
+
+
 def study_code(wildcards):
     """Fingerprint of the code collecting a study's dataset (its kind's)."""
     return CODE[f"collect/{kind_of(STUDIES[wildcards.study]).name}"]
@@ -109,3 +116,12 @@ ANALYSED = sorted(name for name, study in STUDIES.items() if kind_of(study).anal
 def figure_studies(name):
     """The studies bound to a figure."""
     return list(FIGURES[name]["studies"])
+
+
+def figure_inputs(wildcards):
+    """The datasets and analyses of the studies bound to a figure."""
+    studies = figure_studies(wildcards.figure)
+    return {
+        "datasets": [f"{RESULTS}/datasets/{s}.nc" for s in studies],
+        "analysis": [f"{RESULTS}/analysis/{s}.nc" for s in studies if s in ANALYSED],
+    }

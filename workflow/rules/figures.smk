@@ -1,15 +1,13 @@
 # Stage: figures. Every figure of the configuration (`figures:`) is rendered (a PNG and the
 # formats of `figure_files:`, PDF by default) from the datasets of the studies bound to it
-# and their analyses; only its binding, its params, `figure_files:` and the plotting code
-# trigger a re-render.
+# and their analyses; only its data, its binding, its params, `figure_files:` and its code
+# (its type's drawing module and what it imports) trigger a re-render. Its caption for the
+# report is a rule of its own: the studies' descriptions change captions, never figures.
 
 
 rule figure:
     input:
-        datasets=lambda wc: [f"{RESULTS}/datasets/{s}.nc" for s in figure_studies(wc.figure)],
-        analysis=lambda wc: [
-            f"{RESULTS}/analysis/{s}.nc" for s in figure_studies(wc.figure) if s in ANALYSED
-        ],
+        unpack(figure_inputs),
     output:
         png=report(
             f"{RESULTS}/figures/{{figure}}.png",
@@ -17,7 +15,6 @@ rule figure:
             category="Figures",
         ),
         formats=[f"{RESULTS}/figures/{{figure}}.{ext}" for ext in FIGURE_FILES["formats"]],
-        caption=f"{RESULTS}/figures/{{figure}}.caption.rst",
     params:
         binding=lambda wc: canonical(FIGURES[wc.figure]),
         files=canonical(FIGURE_FILES),
@@ -37,3 +34,31 @@ rule figure:
         f"{RESULTS}/benchmarks/figures/{{figure}}.tsv"
     script:
         "../scripts/render_figure.py"
+
+
+rule caption:
+    input:
+        unpack(figure_inputs),
+    output:
+        f"{RESULTS}/figures/{{figure}}.caption.rst",
+    params:
+        description=lambda wc: FIGURE_TYPES[FIGURES[wc.figure]["type"]].description,
+        studies=lambda wc: figure_studies(wc.figure),
+        descriptions=lambda wc: canonical(
+            {s: STUDIES[s].get("description", "") for s in figure_studies(wc.figure)}
+        ),
+        analysed=lambda wc: [s for s in figure_studies(wc.figure) if s in ANALYSED],
+        code=lambda wc: CODE[f"caption/{wc.figure}"],
+    wildcard_constraints:
+        figure="|".join(FIGURES) if FIGURES else "NONE",
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/hyst.yaml"
+    log:
+        f"{RESULTS}/logs/captions/{{figure}}.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/captions/{{figure}}.tsv"
+    script:
+        "../scripts/figure_caption.py"

@@ -1,17 +1,10 @@
 """Render a loops study's tables (Markdown, LaTeX, reStructuredText) from its dataset."""
 
 from hyst.combinatorics.tables import report_tables
-from hyst.provenance.files import atomic_write_text, read_dataset
+from hyst.provenance.files import atomic_write_text, read_dataset, write_log
 
-
-def main(dataset, outputs, log_path):
-    tables = report_tables(read_dataset(dataset))
-    for fmt, path in outputs.items():
-        atomic_write_text(path, tables[fmt])
-    with open(log_path, "w") as log:
-        print(tables["md"], file=log)
-
-
-if __name__ == "__main__":
-    sm = snakemake  # noqa: F821 (injected by Snakemake)
-    main(sm.input[0], {"md": sm.output.md, "tex": sm.output.tex, "rst": sm.output.rst}, sm.log[0])
+sm = snakemake  # noqa: F821 (injected by Snakemake)
+tables = report_tables(read_dataset(sm.input[0]))
+for fmt in ("md", "tex", "rst"):
+    atomic_write_text(getattr(sm.output, fmt), tables[fmt])
+write_log(sm.log[0], tables["md"])

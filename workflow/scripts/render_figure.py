@@ -1,45 +1,18 @@
-"""Render one configured figure (PNG and the `figure_files` formats) and its report caption
-(thin wrapper)."""
+"""Render one configured figure (PNG and the `figure_files` formats) (thin wrapper)."""
 
 import json
 from pathlib import Path
 
-from hyst.plotting import FIGURE_TYPES, render, save
-from hyst.plotting.captions import figure_caption
-from hyst.provenance.files import atomic_write_text, read_dataset
+from hyst.plotting import render, save
+from hyst.provenance.files import read_datasets, write_log
 
-
-def main(name, binding, files, dataset_paths, analysed, analysis_paths, png, caption, log_path):
-    binding, files = json.loads(binding), json.loads(files)
-    studies = binding["studies"]
-    datasets = dict(zip(studies, map(read_dataset, dataset_paths), strict=True))
-    analyses = dict(zip(analysed, map(read_dataset, analysis_paths), strict=True))
-    fig = render(
-        binding["type"],
-        [datasets[s] for s in studies],
-        analysis=analyses or None,
-        **binding.get("params", {}),
-    )
-    paths = save(
-        fig, Path(png).with_suffix(""), dpi=files["dpi"], formats=("png", *files["formats"])
-    )
-    text = figure_caption(name, FIGURE_TYPES[binding["type"]].description, datasets, analyses)
-    atomic_write_text(caption, text)
-    with open(log_path, "w") as log:
-        print(f"{name} ({binding['type']}): {', '.join(map(str, paths))}", file=log)
-        print(text, file=log)
-
-
-if __name__ == "__main__":
-    sm = snakemake  # noqa: F821 (injected by Snakemake)
-    main(
-        sm.wildcards.figure,
-        sm.params.binding,
-        sm.params.files,
-        list(sm.input.datasets),
-        sm.params.analysed,
-        list(sm.input.analysis),
-        sm.output.png,
-        sm.output.caption,
-        sm.log[0],
-    )
+sm = snakemake  # noqa: F821 (injected by Snakemake)
+binding, files = json.loads(sm.params.binding), json.loads(sm.params.files)
+datasets = read_datasets(binding["studies"], sm.input.datasets)
+analyses = read_datasets(sm.params.analysed, sm.input.analysis)
+fig = render(
+    binding["type"], list(datasets.values()), analysis=analyses or None, **binding.get("params", {})
+)
+formats = ("png", *files["formats"])
+paths = save(fig, Path(sm.output.png).with_suffix(""), dpi=files["dpi"], formats=formats)
+write_log(sm.log[0], f"{sm.wildcards.figure} ({binding['type']}): {', '.join(map(str, paths))}")
