@@ -15,7 +15,6 @@ import numba
 import numpy as np
 
 from hyst.kernels import codes, drive, first_loops, roundoff, self_loop_search, state_table
-from hyst.kernels.jit import on_threads
 from hyst.model.systems import Systems, rule_code
 
 #: Distinct L = 4 self-loops of two elements recorded per system (the count is always exact).
@@ -87,7 +86,9 @@ def enumerate_batch(
     l4_state = np.zeros((n, l4_per_system), np.int64)
     l4_mask = np.zeros((n, l4_per_system), np.int64)
     l4_count = np.zeros(n, np.int64)
-    kernel = on_threads(state_table.enumerate_observables, parallel)
+    kernel = (
+        state_table.enumerate_observables if parallel else state_table.enumerate_observables_serial
+    )
     transposed, couplings = systems.dense_operand()
     kernel(
         systems.h_plus,
@@ -123,7 +124,7 @@ def avalanche_batch(systems: Systems, start_spins, rule, *, parallel: bool = Tru
     """
     n = systems.samples
     out = np.zeros((n, len(codes.AVALANCHE_COLUMNS)), np.int64)
-    kernel = on_threads(drive.avalanche_batch, parallel)
+    kernel = drive.avalanche_batch if parallel else drive.avalanche_batch_serial
     kernel(
         systems.h_plus,
         systems.h_minus,
@@ -143,7 +144,7 @@ def cyclic_drive_batch(
     n = systems.samples
     out = np.zeros((n, len(codes.CYCLIC_COLUMNS)), np.int64)
     umax = np.zeros(n, np.int64)
-    kernel = on_threads(drive.cyclic_drive_batch, parallel)
+    kernel = drive.cyclic_drive_batch if parallel else drive.cyclic_drive_batch_serial
     kernel(
         systems.h_plus,
         systems.h_minus,
@@ -167,7 +168,7 @@ def avalanche_cyclic_batch(
     av = np.zeros((n, len(codes.AVALANCHE_COLUMNS)), np.int64)
     cy = np.zeros((n, len(codes.CYCLIC_COLUMNS)), np.int64)
     umax = np.zeros(n, np.int64)
-    kernel = on_threads(drive.avalanche_cyclic_batch, parallel)
+    kernel = drive.avalanche_cyclic_batch if parallel else drive.avalanche_cyclic_batch_serial
     kernel(
         systems.h_plus,
         systems.h_minus,
@@ -211,7 +212,7 @@ def saturated_loop_batch(
     summ = np.zeros((n, len(codes.SATURATED_COLUMNS)), np.int64)
     rec = np.zeros((n, records_per_system, len(codes.LOOP_COLUMNS)), np.int64)
     nrec = np.zeros(n, np.int64)
-    kernel = on_threads(drive.saturated_loop_batch, parallel)
+    kernel = drive.saturated_loop_batch if parallel else drive.saturated_loop_batch_serial
     kernel(
         systems.h_plus,
         systems.h_minus,
@@ -233,7 +234,7 @@ def first_loops_batch(systems: Systems, rule, *, parallel: bool = True) -> Colum
     ``codes.MECH_LOOP_COLUMNS`` per system and branch (n, 2), the mapped counterpart of the
     serial chains' mechanical simulation (``first_loops.first_loops_batch``)."""
     out = np.zeros((systems.samples, 2, len(codes.MECH_LOOP_COLUMNS)), np.int64)
-    kernel = on_threads(first_loops.first_loops_batch, parallel)
+    kernel = first_loops.first_loops_batch if parallel else first_loops.first_loops_batch_serial
     kernel(systems.h_plus, systems.h_minus, *systems.kernel_operands(), rule_code(rule), out)
     return Columns(out, codes.MECH_LOOP_COLUMNS)
 
@@ -265,15 +266,17 @@ def any_self_loop_batch(
     if not isinstance(reachable_cap, int | np.integer) or reachable_cap < 0:
         raise ValueError(f"reachable_cap: {reachable_cap!r} is not allowed (an integer >= 0)")
     out = np.zeros((systems.samples, len(codes.SEARCH_COLUMNS)), np.int64)
-    kernel = on_threads(self_loop_search.any_self_loop_batch, parallel)
-    blocks = min(systems.samples, 8 * 64) if parallel else 1
+    kernel = (
+        self_loop_search.any_self_loop_batch
+        if parallel
+        else self_loop_search.any_self_loop_batch_serial
+    )
     kernel(
         systems.h_plus,
         systems.h_minus,
         systems.couplings,
         rule_code(rule),
         int(reachable_cap),
-        blocks,
         out,
     )
     return Columns(out, codes.SEARCH_COLUMNS)
@@ -297,7 +300,11 @@ def float64_transitions_batch(
     per sample."""
     n = systems.samples
     out = np.zeros((n, len(codes.FLOAT64_COLUMNS)), np.int64)
-    kernel = on_threads(roundoff.float64_transitions_batch, parallel)
+    kernel = (
+        roundoff.float64_transitions_batch
+        if parallel
+        else roundoff.float64_transitions_batch_serial
+    )
     kernel(
         systems.h_plus,
         systems.h_minus,
