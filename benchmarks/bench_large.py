@@ -57,13 +57,13 @@ def avalanche_rate(ens, J0, n, rng, N=1024):
     spins = _spins(rng, n, N)
     out = np.zeros((n, 8), np.int64)
     ops = sy.kernel_operands()
-    drive.avalanche_batch_serial(sy.h_plus, sy.h_minus, *ops, spins, 1, out)  # warm up
+    drive.avalanche_batch.serial(sy.h_plus, sy.h_minus, *ops, spins, 1, out)  # warm up
     _set_up_only(*ops, spins)
     t0 = time.perf_counter()
     _set_up_only(*ops, spins)
     set_up = time.perf_counter() - t0
     t0 = time.perf_counter()
-    drive.avalanche_batch_serial(sy.h_plus, sy.h_minus, *ops, spins, 1, out)
+    drive.avalanche_batch.serial(sy.h_plus, sy.h_minus, *ops, spins, 1, out)
     dt = time.perf_counter() - t0
     flips = out[:, 5].sum() + out[out[:, 1] == 0, 2].sum()
     return draw, set_up / n, flips / dt, flips / max(dt - set_up, 1e-9)
@@ -76,12 +76,12 @@ def drive_cost(ens, J0, n, rng, N=512):
     out = np.zeros((n, 7), np.int64)
     umax = np.zeros(n, np.int64)
     ops = sy.kernel_operands()
-    drive.cyclic_drive_batch_serial(
+    drive.cyclic_drive_batch.serial(
         sy.h_plus[:1], sy.h_minus[:1], ops[0], ops[1][:1], ops[2][:1], spins[:1], 1, 100_000,
         out[:1], umax[:1],
     )  # fmt: skip
     t0 = time.perf_counter()
-    drive.cyclic_drive_batch_serial(sy.h_plus, sy.h_minus, *ops, spins, 1, 100_000, out, umax)
+    drive.cyclic_drive_batch.serial(sy.h_plus, sy.h_minus, *ops, spins, 1, 100_000, out, umax)
     return (time.perf_counter() - t0) / n, out
 
 

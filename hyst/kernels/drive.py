@@ -73,7 +73,7 @@ from hyst.kernels.codes import (
     STABLE,
     UNDEFINED,
 )
-from hyst.kernels.jit import jit
+from hyst.kernels.jit import batch_kernel, jit
 from hyst.kernels.relaxation import (
     coupling,
     earlier_visit,
@@ -108,7 +108,7 @@ def prepare(k, starts, form, c, d, s, neg, f, buf):
     return ct, dk
 
 
-@jit(parallel=True)
+@batch_kernel
 def avalanche_batch(hp, hm, form, c, d, starts, rule, out):
     """Avalanches from prepared stable states, for a batch of systems.
 
@@ -119,13 +119,6 @@ def avalanche_batch(hp, hm, form, c, d, starts, rule, out):
     ties, preparation_flips, L (self-loop length), n_e].
     """
     for k in prange(hp.shape[0]):
-        avalanche_one(k, hp, hm, form, c, d, starts, rule, out)
-
-
-@jit
-def avalanche_batch_serial(hp, hm, form, c, d, starts, rule, out):
-    """``avalanche_batch`` on the calling thread only (for thread pools)."""
-    for k in range(hp.shape[0]):
         avalanche_one(k, hp, hm, form, c, d, starts, rule, out)
 
 
@@ -217,7 +210,7 @@ def _sweep_down(s, neg, f, rule, hp, hm, form, ct, d, ws, res, acc):
             return oc
 
 
-@jit(parallel=True)
+@batch_kernel
 def cyclic_drive_batch(hp, hm, form, c, d, starts, rule, max_cycles, out, umax):
     """Cyclic drive between U = 0 and U_max for a batch of systems.
 
@@ -232,13 +225,6 @@ def cyclic_drive_batch(hp, hm, form, c, d, starts, rule, max_cycles, out, umax):
     cycles, flips, ties]; umax[k] = U_max (int, quantum units).
     """
     for k in prange(hp.shape[0]):
-        cyclic_drive_one(k, hp, hm, form, c, d, starts, rule, max_cycles, out, umax)
-
-
-@jit
-def cyclic_drive_batch_serial(hp, hm, form, c, d, starts, rule, max_cycles, out, umax):
-    """``cyclic_drive_batch`` on the calling thread only (for thread pools)."""
-    for k in range(hp.shape[0]):
         cyclic_drive_one(k, hp, hm, form, c, d, starts, rule, max_cycles, out, umax)
 
 
@@ -328,20 +314,11 @@ def _cyclic_after(oc, s, neg, f, hpk, hmk, form, ct, dk, rule, max_cycles, ws, r
     return Umax
 
 
-@jit(parallel=True)
+@batch_kernel
 def avalanche_cyclic_batch(hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax):
     """``avalanche_batch`` and ``cyclic_drive_batch`` in one pass (each system's couplings
     viewed and its start prepared once); outputs equal the two kernels'."""
     for k in prange(hp.shape[0]):
-        avalanche_cyclic_one(k, hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax)
-
-
-@jit
-def avalanche_cyclic_batch_serial(
-    hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax
-):
-    """``avalanche_cyclic_batch`` on the calling thread only (for thread pools)."""
-    for k in range(hp.shape[0]):
         avalanche_cyclic_one(k, hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax)
 
 
@@ -607,7 +584,7 @@ def saturated_loop_one(k, hp, hm, form, c, d, rule, return_events, max_loops, su
     nrec[k] = n
 
 
-@jit(parallel=True)
+@batch_kernel
 def saturated_loop_batch(hp, hm, form, c, d, rule, return_events, max_loops, summ, rec, nrec):
     """Transitions out of the stable states met along the saturated hysteresis loop and on
     the returns from its turning points, for a batch of systems (any N).
@@ -632,13 +609,4 @@ def saturated_loop_batch(hp, hm, form, c, d, rule, return_events, max_loops, sum
     first rec.shape[1] transitions that did not end stable (the counts in summ are exact).
     """
     for k in prange(hp.shape[0]):
-        saturated_loop_one(k, hp, hm, form, c, d, rule, return_events, max_loops, summ, rec, nrec)
-
-
-@jit
-def saturated_loop_batch_serial(
-    hp, hm, form, c, d, rule, return_events, max_loops, summ, rec, nrec
-):
-    """``saturated_loop_batch`` on the calling thread only (for thread pools)."""
-    for k in range(hp.shape[0]):
         saturated_loop_one(k, hp, hm, form, c, d, rule, return_events, max_loops, summ, rec, nrec)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from numba import prange
 
 from hyst.kernels.codes import ML_EVENTS, ML_L, ML_N_E, ML_OUTCOME, RELAX_L, RELAX_N_E, STABLE
-from hyst.kernels.jit import jit
+from hyst.kernels.jit import batch_kernel, jit
 from hyst.kernels.relaxation import (
     init_fields,
     next_down,
@@ -66,7 +66,7 @@ def first_loops_one(k, hp, hm, form, c, d, rule, out):
         )
 
 
-@jit(parallel=True)
+@batch_kernel
 def first_loops_batch(hp, hm, form, c, d, rule, out):
     """The first self-loop (or ill-defined transition) of each main branch of the saturated
     loop, for a batch of systems: out[k, branch] = ``codes.MECH_LOOP_COLUMNS``, branch 0
@@ -75,11 +75,4 @@ def first_loops_batch(hp, hm, form, c, d, rule, out):
     simulation (``hyst.kernels.mechanics.saturated_loop_batch``); the full protocol, driven
     through loops and with returns, is ``saturated_loop_batch``."""
     for k in prange(hp.shape[0]):
-        first_loops_one(k, hp, hm, form, c, d, rule, out)
-
-
-@jit
-def first_loops_batch_serial(hp, hm, form, c, d, rule, out):
-    """``first_loops_batch`` on the calling thread only (for thread pools)."""
-    for k in range(hp.shape[0]):
         first_loops_one(k, hp, hm, form, c, d, rule, out)

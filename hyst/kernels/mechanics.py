@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from hyst.kernels import rules
 from hyst.kernels.codes import (
     ILL_DEFINED,
     INF,
@@ -52,7 +53,6 @@ from hyst.kernels.codes import (
     PC_INTERVALS,
     PC_TIES,
     RULE_0,
-    RULE_1P,
     RULE_2,
     SELF_LOOP,
     SL1,
@@ -64,7 +64,7 @@ from hyst.kernels.codes import (
     SL_OTHER,
     STABLE,
 )
-from hyst.kernels.jit import jit
+from hyst.kernels.jit import batch_kernel, jit
 
 
 @jit
@@ -121,56 +121,35 @@ def switching_drives(s, p, D, xm, xp, d, X):
 
 
 @jit
-def step(s, Wc, eps, rule, p, D, xm, xp, d, X, flips):
+def step(s, Wc, eps, rule, p, D, xm, xp, d, X):
     """One step at drive (Wc, eps): flip the rule's element(s) in place.
 
-    Returns (code, n_unstable, n_flipped, ties): code 0 stable, 1 moved,
-    2 ill-defined (rule 0 with several unstable elements). ``flips`` (int8, N)
-    receives 1 for every flipped element. ties: 1 for a stable state with a
-    zero margin; for a state that moves, its zero margins plus 1 if the winning
-    margin is shared (the hysteron kernels' count).
+    The margins are the hysteron model's with H_i^+ → D x_i^+ − X_i and H_i^− → D x_i^− − X_i
+    at Hc = 0 (X_i holds the drive), and the rule's choice is that of
+    :mod:`hyst.kernels.rules`; X is left holding the margins. Returns (code, n_unstable,
+    n_flipped, ties): code 0 stable, 1 moved, 2 ill-defined (rule 0 with several unstable
+    elements). ties: 1 for a stable state with a zero margin; for a state that moves, its
+    zero margins plus 1 if the winning margin is shared (the hysteron kernels' count).
     """
     N = s.shape[0]
     scaled_positions(s, Wc, p, D, d, X)
-    n_u = 0
-    zeros = 0
-    best = -1
-    nbest = 0
-    bestm = np.int64(0)
+    acc = rules.start(np.int64(0))
     for i in range(N):
-        flips[i] = 0
-        if s[i] < 0:
-            m = 2 * (X[i] - D * xp[i]) + eps
-        else:
-            m = 2 * (D * xm[i] - X[i]) - eps
-        if m == 0:
-            zeros += 1
-        if m > 0:
-            n_u += 1
-            flips[i] = 1
-            better = best < 0 or (m < bestm if rule == RULE_1P else m > bestm)
-            if better:
-                best = i
-                bestm = m
-                nbest = 1
-            elif m == bestm:
-                nbest += 1
+        m = rules.margin(-np.int64(s[i] > 0), X[i], D * xp[i], D * xm[i], 0, eps)
+        X[i] = m
+        acc = rules.tally(acc, i, m)
+    n_u, chosen, ties = rules.choose(X, rule, acc)
     if n_u == 0:
-        return STABLE, 0, 0, 1 if zeros > 0 else 0
+        return STABLE, 0, 0, 1 if ties > 0 else 0
     if rule == RULE_0 and n_u > 1:
+        return ILL_DEFINED, n_u, 0, ties
+    if rule == RULE_2:
         for i in range(N):
-            flips[i] = 0
-        return ILL_DEFINED, n_u, 0, zeros
-    if rule == RULE_2 or rule == RULE_0:
-        for i in range(N):
-            if flips[i]:
+            if X[i] > 0:
                 s[i] = -s[i]
-        return 1, n_u, n_u, zeros
-    for i in range(N):
-        flips[i] = 0
-    flips[best] = 1
-    s[best] = -s[best]
-    return 1, n_u, 1, zeros + (1 if nbest > 1 else 0)
+        return 1, n_u, n_u, ties
+    s[chosen] = -s[chosen]
+    return 1, n_u, 1, ties
 
 
 @jit
@@ -186,7 +165,6 @@ def relax(s, Wc, eps, rule, p, D, xm, xp, d, traj, out):
     """
     N = s.shape[0]
     X = np.empty(N, np.int64)
-    fl = np.empty(N, np.int8)
     steps = 0
     flips = 0
     race = 0
@@ -197,7 +175,7 @@ def relax(s, Wc, eps, rule, p, D, xm, xp, d, traj, out):
     n_e = 0
     start = -1
     while True:
-        code, n_u, nf, t = step(s, Wc, eps, rule, p, D, xm, xp, d, X, fl)
+        code, n_u, nf, t = step(s, Wc, eps, rule, p, D, xm, xp, d, X)
         ties += t
         if steps > 0 and n_u > 1:
             race = 1
@@ -300,7 +278,7 @@ def saturated_loop_one(k, xm, xp, d, p, D, rule, out):
         traj = saturated_branch(direction, s, p, D, xm[k], xp[k], d[k], rule, traj, out[k, b])
 
 
-@jit(parallel=True)
+@batch_kernel
 def saturated_loop_batch(xm, xp, d, p, D, rule, out):
     """Self-loops met along the saturated loop of a batch of chains (N ≤ 64).
 
@@ -309,13 +287,6 @@ def saturated_loop_batch(xm, xp, d, p, D, rule, out):
     ``hyst.kernels.first_loops.first_loops_batch``.
     """
     for k in prange(xm.shape[0]):
-        saturated_loop_one(k, xm, xp, d, p, D, rule, out)
-
-
-@jit
-def saturated_loop_batch_serial(xm, xp, d, p, D, rule, out):
-    """``saturated_loop_batch`` on the calling thread only (for thread pools)."""
-    for k in range(xm.shape[0]):
         saturated_loop_one(k, xm, xp, d, p, D, rule, out)
 
 
@@ -442,19 +413,10 @@ def pair_cell(xm, xp, d, p, D, rule, buf, traj, out):
     out[PC_TIES] = ties
 
 
-@jit(parallel=True)
+@batch_kernel
 def pair_scan(xm, xp, d, p, D, rule, out):
     """``pair_cell`` for a batch of two-element chains (cells), xm, xp, d (cells, 2)."""
     for k in prange(xm.shape[0]):
         buf = np.empty(4 * 4, np.int64)
         traj = np.empty(16, np.uint64)
-        pair_cell(xm[k], xp[k], d[k], p, D, rule, buf, traj, out[k])
-
-
-@jit
-def pair_scan_serial(xm, xp, d, p, D, rule, out):
-    """``pair_scan`` on the calling thread only (for thread pools)."""
-    buf = np.empty(4 * 4, np.int64)
-    traj = np.empty(16, np.uint64)
-    for k in range(xm.shape[0]):
         pair_cell(xm[k], xp[k], d[k], p, D, rule, buf, traj, out[k])

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from hyst.kernels import rules
 from hyst.kernels.codes import (
     FORM_COLUMNS,
     FORM_DENSE,
@@ -46,8 +47,6 @@ from hyst.kernels.codes import (
     RELAX_STEPS,
     RELAX_TIES,
     RULE_0,
-    RULE_1,
-    RULE_1P,
     RULE_2,
     SELF_LOOP,
     STABLE,
@@ -270,91 +269,37 @@ def next_up_down(neg, f, hp, hm):
 
 
 @jit(inline=True)
-def _margin(ng, f_i, hp_i, hm_i, Hc, eps):
-    """Instability margin m_i (times two) of one element (ng = its up mask); unstable
-    iff m_i > 0. s_i = −1: 2 (Hc − H_i^+) + eps; s_i = +1: 2 (H_i^− − Hc) − eps."""
-    thr = (hp_i & ~ng) | (hm_i & ng)
-    x = 2 * (Hc - thr + f_i) + eps
-    return (x ^ ng) - ng
-
-
-@jit(inline=True)
-def _count(m, i, n_u, zeros, bestm, last):
-    """Add element i's margin m to the first pass of a rule-0/1 scan: (unstable count,
-    zero margins, largest margin, last unstable index)."""
-    return n_u + (m > 0), zeros + (m == 0), max(bestm, m), max(last, i if m > 0 else -1)
-
-
-@jit(inline=True)
-def _choice(neg, f, Hc, eps, rule, hp, hm, n_u, zeros, bestm, last):
-    """The rule-0/1 answer of ``scan`` from its first pass: n_u unstable elements, ``zeros``
-    zero margins, the largest margin ``bestm`` and the last unstable index ``last``. With
-    one unstable element it is the choice (and no other margin can equal the largest, so
-    no tie); with more a second pass finds the first index attaining the largest margin
-    and how many do."""
-    if n_u == 0:
-        return n_u, np.int64(-1), zeros
-    if n_u == 1:
-        return n_u, last, zeros
-    N = neg.shape[0]
-    chosen = np.int64(N)
-    count = 0
-    for i in range(N):  # the first index with the largest margin, and how many have it
-        hit = _margin(neg[i], f[i], hp[i], hm[i], Hc, eps) == bestm
-        chosen = min(chosen, i if hit else N)
-        count += hit
-    if count > 1 and rule == RULE_1:  # equal largest margins: resolved by lowest index
-        zeros += 1
-    return n_u, chosen, zeros
+def _answer(buf, rule, acc):
+    """``rules.choose`` from the tally of the margins in buf; under rule 2 buf then holds
+    the unstable elements (buf[:n_u])."""
+    n_u, chosen, ties = rules.choose(buf, rule, acc)
+    if rule == RULE_2:
+        rules.unstable_list(buf)
+    return n_u, chosen, ties
 
 
 @jit
 def scan(neg, f, Hc, eps, rule, hp, hm, buf):
-    """Unstable elements at (Hc, eps): returns (n_u, chosen, ties); rule 2 fills buf."""
-    N = neg.shape[0]
-    if rule == RULE_1 or rule == RULE_0:
-        # branch free: counts, the largest margin and the last unstable index; then
-        # ``_choice`` (a second pass only when several elements are unstable)
-        n_u = np.int64(0)
-        zeros = np.int64(0)
-        bestm = np.int64(0)
-        last = np.int64(-1)
-        for i in range(N):
-            m = _margin(neg[i], f[i], hp[i], hm[i], Hc, eps)
-            n_u, zeros, bestm, last = _count(m, i, n_u, zeros, bestm, last)
-        return _choice(neg, f, Hc, eps, rule, hp, hm, n_u, zeros, bestm, last)
-    n_u = np.int64(0)
-    ties = np.int64(0)
-    chosen = -1
-    bestm = np.int64(0)
-    tie = False
-    for i in range(N):
-        m = _margin(neg[i], f[i], hp[i], hm[i], Hc, eps)
-        if m == 0:
-            ties += 1
-        elif m > 0:
-            if rule == RULE_2:
-                buf[n_u] = i
-            n_u += 1
-            if chosen < 0 or m < bestm:
-                bestm = m
-                chosen = i
-                tie = False
-            elif m == bestm:
-                tie = True
-    if tie and rule == RULE_1P:
-        ties += 1
-    return n_u, chosen, ties
+    """Unstable elements at (Hc, eps) and the rule's choice (:mod:`hyst.kernels.rules`):
+    returns (n_u, chosen, ties). buf (N) receives the margins, then under rule 2 the
+    unstable elements (buf[:n_u]). One branch-free pass; a second one over buf only when
+    several elements are unstable under rule 1 or 1′."""
+    acc = rules.start(np.int64(0))
+    for i in range(neg.shape[0]):
+        m = rules.margin(neg[i], f[i], hp[i], hm[i], Hc, eps)
+        buf[i] = m
+        acc = rules.tally(acc, i, m)
+    return _answer(buf, rule, acc)
 
 
 @jit
 def flip_scan(j, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, buf):
     """``flip(j, ...)`` then ``scan(...)`` at (Hc, eps), with the same result bit for bit.
 
-    Under rules 0 and 1 with a coupling matrix or constant rows, the field update and the
-    scan's first pass are one loop over the elements (the relaxation's inner step: one
-    O(N) pass instead of two or three). Otherwise the two calls."""
-    if form == FORM_COLUMNS or (rule != RULE_0 and rule != RULE_1):
+    With a coupling matrix or constant rows, the field update and the scan's first pass
+    are one loop over the elements (the relaxation's inner step: one O(N) pass instead of
+    two). Constant columns: the two calls."""
+    if form == FORM_COLUMNS:
         flip(j, s, neg, f, form, ct, d)
         return scan(neg, f, Hc, eps, rule, hp, hm, buf)
     s[j] = -s[j]
@@ -368,16 +313,14 @@ def flip_scan(j, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, buf):
         row = ct[j]
         two = np.int64(2) if s[j] > 0 else np.int64(-2)
     f[j] -= two * row[j]
-    n_u = np.int64(0)
-    zeros = np.int64(0)
-    bestm = np.int64(0)
-    last = np.int64(-1)
+    acc = rules.start(np.int64(0))
     for i in range(neg.shape[0]):
         fi = f[i] + two * row[i]
         f[i] = fi
-        m = _margin(neg[i], fi, hp[i], hm[i], Hc, eps)
-        n_u, zeros, bestm, last = _count(m, i, n_u, zeros, bestm, last)
-    return _choice(neg, f, Hc, eps, rule, hp, hm, n_u, zeros, bestm, last)
+        m = rules.margin(neg[i], fi, hp[i], hm[i], Hc, eps)
+        buf[i] = m
+        acc = rules.tally(acc, i, m)
+    return _answer(buf, rule, acc)
 
 
 @jit

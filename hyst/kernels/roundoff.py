@@ -23,15 +23,15 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from hyst.kernels import rules
 from hyst.kernels.codes import (
     F64_JUST_FLIPPED_UNSTABLE,
     F64_SELF_LOOP_TRANSITIONS,
     F64_TRANSITIONS,
     RULE_0,
-    RULE_1P,
     RULE_2,
 )
-from hyst.kernels.jit import jit
+from hyst.kernels.jit import batch_kernel, jit
 from hyst.kernels.state_table import build_state_table
 
 
@@ -90,17 +90,10 @@ def _transition(S, direction, hp, hm, c, rule, s, m, stamp, mark, out):
         if first and m[k] > 0:
             out[F64_JUST_FLIPPED_UNSTABLE] += 1
         first = False
-        n_u = 0
-        chosen = -1
+        acc = rules.start(0.0)
         for i in range(N):
-            if m[i] > 0:
-                n_u += 1
-                if chosen < 0:
-                    chosen = i
-                elif rule == RULE_1P and m[i] < m[chosen]:  # least unstable first
-                    chosen = i
-                elif rule != RULE_1P and m[i] > m[chosen]:  # most unstable first
-                    chosen = i
+            acc = rules.tally(acc, i, m[i])
+        n_u, chosen, _ties = rules.choose(m, rule, acc)
         if n_u == 0 or (rule == RULE_0 and n_u > 1):
             return
         if rule == RULE_2:
@@ -134,7 +127,7 @@ def float64_transitions_one(k, hpq, hmq, cq, hp, hm, c, rule, out):
                 _transition(S, direction, hp[k], hm[k], c[k], rule, s, m, stamp, mark, o)
 
 
-@jit(parallel=True)
+@batch_kernel
 def float64_transitions_batch(hpq, hmq, cq, hp, hm, c, rule, out):
     """The P_sl transitions of a batch of systems in float64 (module docstring).
 
@@ -143,11 +136,4 @@ def float64_transitions_batch(hpq, hmq, cq, hp, hm, c, rule, out):
     out[k] = ``codes.FLOAT64_COLUMNS``.
     """
     for k in prange(hp.shape[0]):
-        float64_transitions_one(k, hpq, hmq, cq, hp, hm, c, rule, out)
-
-
-@jit
-def float64_transitions_batch_serial(hpq, hmq, cq, hp, hm, c, rule, out):
-    """``float64_transitions_batch`` on the calling thread only (for thread pools)."""
-    for k in range(hp.shape[0]):
         float64_transitions_one(k, hpq, hmq, cq, hp, hm, c, rule, out)

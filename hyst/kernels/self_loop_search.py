@@ -50,6 +50,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from hyst.kernels import rules
 from hyst.kernels.codes import (
     FOUND_COMPLETE,
     FOUND_REACHABLE,
@@ -57,7 +58,6 @@ from hyst.kernels.codes import (
     INF,
     OFFSET,
     RULE_0,
-    RULE_1P,
     RULE_2,
     SELF_LOOP,
     SR_FOUND_BY,
@@ -69,7 +69,7 @@ from hyst.kernels.codes import (
     SR_WALKS,
     STABLE,
 )
-from hyst.kernels.jit import jit
+from hyst.kernels.jit import batch_kernel, jit
 
 #: Multiplier of the reachable search's hash (Fibonacci hashing).
 HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
@@ -160,16 +160,15 @@ def state_thresholds(S, hp, hm, f):
 
 
 @jit
-def relax_fields(S, Hc, eps, rule, hp, hm, ct, f):
+def relax_fields(S, Hc, eps, rule, hp, hm, ct, f, margins):
     """Relax state S at field (Hc, eps) under ``rule``; ``f`` holds the local fields of
-    S on entry and of the last state on return.
+    S on entry and of the last state on return; ``margins`` is a work array (N).
 
-    Steps as ``state_table.step``: an element is unstable iff its margin
-    (2(Hc − H_i^+) + eps if down, 2(H_i^− − Hc) − eps if up) is > 0; rule 1 flips
-    the largest margin, 1p the smallest positive one (lowest index on equal
-    margins, counted as a tie), rule 2 all unstable elements, rule 0 the only one
-    (more than one: ill-defined). Self-loops (a revisited state) are detected
-    exactly with Brent's algorithm. Returns (outcome, last state, ties).
+    Steps as ``state_table.step``: the margins and the rule's choice are those of
+    :mod:`hyst.kernels.rules` (rule 1 flips the largest margin, 1p the smallest positive
+    one, lowest index on equal margins, counted as a tie; rule 2 all unstable elements,
+    rule 0 the only one, more than one: ill-defined). Self-loops (a revisited state) are
+    detected exactly with Brent's algorithm. Returns (outcome, last state, ties).
     """
     N = hp.shape[0]
     ties = 0
@@ -177,45 +176,24 @@ def relax_fields(S, Hc, eps, rule, hp, hm, ct, f):
     power = 1
     lam = 0
     while True:
-        n_u = 0
-        mask = np.int64(0)
-        first = -1
-        last = -1
-        bestm = -OFFSET if rule != RULE_1P else OFFSET
+        acc = rules.start(np.int64(0))
         for i in range(N):
-            bit = (S >> i) & 1
-            m_dn = 2 * (hm[i] - f[i] - Hc) - eps
-            m_up = 2 * (Hc - hp[i] + f[i]) + eps
-            m = m_dn if bit else m_up
-            pos = m > 0
-            n_u += pos
-            mask |= np.int64(pos) << i
-            ties += m == 0
-            if rule == RULE_1P:
-                v = m if pos else OFFSET
-                first = i if v < bestm else first
-                last = i if v <= bestm else last
-                bestm = min(bestm, v)
-            else:
-                first = i if m > bestm else first
-                last = i if m >= bestm else last
-                bestm = max(bestm, m)
+            mi = rules.margin(-((S >> i) & 1), f[i], hp[i], hm[i], Hc, eps)
+            margins[i] = mi
+            acc = rules.tally(acc, i, mi)
+        n_u, chosen, t = rules.choose(margins, rule, acc)
+        ties += t
         if n_u == 0:
             return STABLE, S, ties
         if rule == RULE_0 and n_u > 1:
             return ILL_DEFINED, S, ties
-        if rule == RULE_2 or rule == RULE_0:
-            flips = mask
-        else:
-            flips = np.int64(1) << first
-            if first != last:
-                ties += 1
-        m = flips
-        while m:
+        flips = rules.unstable_mask(margins) if rule == RULE_2 else np.int64(1) << chosen
+        todo = flips
+        while todo:
             j = 0
-            while not (m >> j) & 1:
+            while not (todo >> j) & 1:
                 j += 1
-            m ^= np.int64(1) << j
+            todo ^= np.int64(1) << j
             row = ct[j]
             if (S >> j) & 1:  # up -> down
                 for i in range(N):
@@ -253,8 +231,9 @@ def table_bits(size):
 
 
 @jit
-def transitions_of_state(S, f_state, hp, hm, ct, f_walk, rule, res):
-    """Relax both transitions out of potentially stable S (local fields f_state).
+def transitions_of_state(S, f_state, hp, hm, ct, f_walk, margins, rule, res):
+    """Relax both transitions out of potentially stable S (local fields f_state; f_walk and
+    margins are work arrays).
 
     res[0] walks, res[1] ties are accumulated; res[2], res[3] receive the
     stable end states of the up and down transitions (−1 if none). Returns True
@@ -277,7 +256,7 @@ def transitions_of_state(S, f_state, hp, hm, ct, f_walk, rule, res):
             eps = -1
         for i in range(N):
             f_walk[i] = f_state[i]
-        oc, T, t = relax_fields(S, Hc, eps, rule, hp, hm, ct, f_walk)
+        oc, T, t = relax_fields(S, Hc, eps, rule, hp, hm, ct, f_walk, margins)
         res[0] += 1
         res[1] += t
         if oc == SELF_LOOP:
@@ -288,7 +267,9 @@ def transitions_of_state(S, f_state, hp, hm, ct, f_walk, rule, res):
 
 
 @jit
-def reachable_search(hp, hm, ct, rule, cap, f_state, f_walk, keys, slots, stamps, queue, gen, res):
+def reachable_search(
+    hp, hm, ct, rule, cap, f_state, f_walk, margins, keys, slots, stamps, queue, gen, res
+):
     """Phase 1: breadth first from the saturated states over stable end states.
 
     Returns (found, processed, queued): the states queue[:processed] had both
@@ -310,7 +291,7 @@ def reachable_search(hp, hm, ct, rule, cap, f_state, f_walk, keys, slots, stamps
     while head < count:
         S = queue[head]
         state_fields(S, ct, f_state)
-        if transitions_of_state(S, f_state, hp, hm, ct, f_walk, rule, res):
+        if transitions_of_state(S, f_state, hp, hm, ct, f_walk, margins, rule, res):
             return True, head, count
         for d in range(2):
             T = res[2 + d]
@@ -341,6 +322,7 @@ def complete_search(
     var,
     opts,
     f_walk,
+    margins,
     keys,
     slots,
     stamps,
@@ -412,7 +394,7 @@ def complete_search(
                     k = table_find(S, keys, stamps, gen, size)
                     done = stamps[k] == gen and slots[k] < processed
                 if not done:
-                    if transitions_of_state(S, f, hp, hm, ct, f_walk, rule, res):
+                    if transitions_of_state(S, f, hp, hm, ct, f_walk, margins, rule, res):
                         res[4] = nodes
                         res[5] = n_ps
                         return True
@@ -484,6 +466,9 @@ def any_self_loop_system(hp, hm, c, rule, cap, ws, out):
     ``workspace(N, cap)``; fills ``out`` (``codes.SEARCH_COLUMNS``)."""
     ct, act, order, fstk, rstk, bstk, astk, var, opts, f_state, f_walk = ws[:11]
     keys, slots, stamps, queue, scalars = ws[11:]
+    # R_i at depth N (a leaf) is 0, read before the leaf's transitions are relaxed and
+    # rewritten before the next leaf: that row holds the relaxations' margins
+    margins = rstk[-1]
     prepare_system(c, ct, act, order)
     scalars[0] += 1
     gen = scalars[0]
@@ -493,7 +478,7 @@ def any_self_loop_system(hp, hm, c, rule, cap, ws, out):
     for k in range(out.shape[0]):
         out[k] = 0
     found, processed, queued = reachable_search(
-        hp, hm, ct, rule, cap, f_state, f_walk, keys, slots, stamps, queue, gen, res
+        hp, hm, ct, rule, cap, f_state, f_walk, margins, keys, slots, stamps, queue, gen, res
     )
     out[SR_REACHABLE_STATES] = queued
     if found:
@@ -514,6 +499,7 @@ def any_self_loop_system(hp, hm, c, rule, cap, ws, out):
             var,
             opts,
             f_walk,
+            margins,
             keys,
             slots,
             stamps,
@@ -539,19 +525,12 @@ def any_self_loop_block(b, blocks, hp, hm, c, rule, cap, out):
         any_self_loop_system(hp[s], hm[s], c[s], rule, cap, ws, out[s])
 
 
-@jit(parallel=True)
-def any_self_loop_batch(hp, hm, c, rule, cap, out):
+@batch_kernel
+def any_self_loop_batch(hp, hm, c, rule, cap, blocks, out):
     """Per-sample P_sl of a batch: hp, hm (n, N), c (n, N, N) int64; out (n, columns).
 
-    Samples are dealt to numba threads in interleaved blocks (one workspace each).
+    Samples are dealt in ``blocks`` interleaved blocks, one workspace each (to numba
+    threads; the serial twin takes one block).
     """
-    n = hp.shape[0]
-    blocks = min(n, 8 * 64)
     for b in prange(blocks):
         any_self_loop_block(b, blocks, hp, hm, c, rule, cap, out)
-
-
-@jit
-def any_self_loop_batch_serial(hp, hm, c, rule, cap, out):
-    """``any_self_loop_batch`` on the calling thread only (for thread pools)."""
-    any_self_loop_block(0, 1, hp, hm, c, rule, cap, out)

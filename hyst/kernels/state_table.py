@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from hyst.kernels import rules
 from hyst.kernels.codes import (
     E_AVALANCHE_OUTCOME,
     E_AVALANCHE_SIZE,
@@ -40,7 +41,6 @@ from hyst.kernels.codes import (
     OFFSET,
     RULE_0,
     RULE_1,
-    RULE_1P,
     RULE_2,
     SELF_LOOP,
     STABLE,
@@ -59,7 +59,7 @@ from hyst.kernels.codes import (
     WHAT_TRANSITIONS,
     WHAT_ZERO_FIELD,
 )
-from hyst.kernels.jit import jit
+from hyst.kernels.jit import batch_kernel, jit
 
 
 @jit
@@ -113,61 +113,35 @@ def build_state_table(hp, hm, c, transposed, F, hplus, hminus):
 
 
 @jit(inline=True)
-def step(S, Hc, eps, rule, hp, hm, F, hplus, hminus):
+def step(S, Hc, eps, rule, hp, hm, F, hplus, hminus, m):
     """One step of the dynamics at field (Hc, eps) from state S.
 
     Returns (next_state, n_unstable, n_flipped, ties, code) with code STABLE,
     MOVED or ILL_DEFINED (rule 0 with n_unstable > 1).
-    Stability is read from the table in O(1); a state that moves is scanned in
-    O(N) for the rule's element, the exact n_unstable and exact ties (equal
-    winning margins; margins exactly 0 when eps = 0).
+    Stability is read from the table in O(1) (ties: 1 if a margin is exactly 0); a state
+    that moves is scanned in O(N) for its margins (stored in the work array m) and the
+    rule's choice (:mod:`hyst.kernels.race`: exact n_unstable and ties).
     """
     mu = 2 * (Hc - hplus[S]) + eps  # largest margin of a down element
     md = 2 * (hminus[S] - Hc) - eps  # largest margin of an up element
     if mu <= 0 and md <= 0:
         return S, 0, 0, 1 if (mu == 0 or md == 0) else 0, STABLE
-    N = hp.shape[0]
     row = F[S]
-    ties = 0
-    n_u = 0
-    mask = 0
-    # branch-free scan: first/last index reaching the winning margin (a tie if they differ)
-    first = -1
-    last = -1
-    bestm = -OFFSET if rule != RULE_1P else OFFSET
-    for i in range(N):
-        bit = (S >> i) & 1
-        m_dn = 2 * (hm[i] - row[i] - Hc) - eps
-        m_up = 2 * (Hc - hp[i] + row[i]) + eps
-        m = m_dn if bit else m_up
-        pos = m > 0
-        n_u += pos
-        mask |= np.int64(pos) << i
-        ties += m == 0
-        if rule == RULE_1P:
-            v = m if pos else OFFSET
-            first = i if v < bestm else first
-            last = i if v <= bestm else last
-            bestm = min(bestm, v)
-        else:
-            first = i if m > bestm else first
-            last = i if m >= bestm else last
-            bestm = max(bestm, m)
-    best = first
-    nbest = 1 if first == last else 2
+    acc = rules.start(np.int64(0))
+    for i in range(hp.shape[0]):
+        mi = rules.margin(-((S >> i) & 1), row[i], hp[i], hm[i], Hc, eps)
+        m[i] = mi
+        acc = rules.tally(acc, i, mi)
+    n_u, chosen, ties = rules.choose(m, rule, acc)
     if rule == RULE_2:
-        return S ^ mask, n_u, n_u, ties, MOVED
-    if rule == RULE_0:
-        if n_u > 1:
-            return S, n_u, 0, ties, ILL_DEFINED
-        return S ^ mask, n_u, 1, ties, MOVED
-    if nbest > 1:
-        ties += 1
-    return S ^ (1 << best), n_u, 1, ties, MOVED
+        return S ^ rules.unstable_mask(m), n_u, n_u, ties, MOVED
+    if rule == RULE_0 and n_u > 1:
+        return S, n_u, 0, ties, ILL_DEFINED
+    return S ^ (1 << chosen), n_u, 1, ties, MOVED
 
 
 @jit
-def walk(S, Hc, eps, rule, hp, hm, F, hplus, hminus, stamp, stamp_step, wid, out):
+def walk(S, Hc, eps, rule, hp, hm, F, hplus, hminus, m, stamp, stamp_step, wid, out):
     """Relax from state S at field (Hc, eps) under ``rule``; exact cycle detection.
 
     ``stamp``/``stamp_step`` are per-state work arrays and ``wid`` a walk id
@@ -190,7 +164,7 @@ def walk(S, Hc, eps, rule, hp, hm, F, hplus, hminus, stamp, stamp_step, wid, out
     csum = 0
     fmask = 0
     while True:
-        S2, n_u, nf, t, code = step(S, Hc, eps, rule, hp, hm, F, hplus, hminus)
+        S2, n_u, nf, t, code = step(S, Hc, eps, rule, hp, hm, F, hplus, hminus, m)
         ties += t
         if steps > 0 and n_u > 1:
             race = 1
@@ -208,16 +182,16 @@ def walk(S, Hc, eps, rule, hp, hm, F, hplus, hminus, stamp, stamp_step, wid, out
             cmin = S
             x = S
             for _ in range(L):
-                x2, _nu, _nf, _t, _c = step(x, Hc, eps, rule, hp, hm, F, hplus, hminus)
+                x2, _nu, _nf, _t, _c = step(x, Hc, eps, rule, hp, hm, F, hplus, hminus, m)
                 fmask |= x ^ x2
                 csum += x
                 if x < cmin:
                     cmin = x
                 x = x2
-            m = fmask
-            while m:
-                n_e += m & 1
-                m >>= 1
+            bits = fmask
+            while bits:
+                n_e += bits & 1
+                bits >>= 1
             break
         stamp[S] = wid
         stamp_step[S] = steps
@@ -276,11 +250,11 @@ def gap_fraction(hplus, hminus, N, lo, hi):
 
 
 @jit
-def map_has_cycle(rule, hp, hm, F, hplus, hminus, nxt, pid):
+def map_has_cycle(rule, hp, hm, F, hplus, hminus, m, nxt, pid):
     """True iff the H = 0 dynamics (one step of ``rule``) has a cycle among unstable states."""
     n_states = nxt.shape[0]
     for S in range(n_states):
-        S2, _nu, _nf, _t, code = step(S, 0, 0, rule, hp, hm, F, hplus, hminus)
+        S2, _nu, _nf, _t, code = step(S, 0, 0, rule, hp, hm, F, hplus, hminus, m)
         nxt[S] = S2 if code == MOVED else -1
         pid[S] = -1
     for u in range(n_states):
@@ -293,7 +267,7 @@ def map_has_cycle(rule, hp, hm, F, hplus, hminus, nxt, pid):
     return False
 
 
-@jit(parallel=True)
+@batch_kernel
 def enumerate_observables(
     hp,
     hm,
@@ -344,44 +318,6 @@ def enumerate_observables(
 
 
 @jit
-def enumerate_observables_serial(
-    hp,
-    hm,
-    c,
-    transposed,
-    starts,
-    rule,
-    what,
-    out,
-    gapf,
-    hist_L,
-    hist_ne,
-    l4_state,
-    l4_mask,
-    l4_count,
-):
-    """``enumerate_observables`` on the calling thread only (for thread pools)."""
-    for b in range(hist_L.shape[0]):
-        enumerate_block(
-            b,
-            hp,
-            hm,
-            c,
-            transposed,
-            starts,
-            rule,
-            what,
-            out,
-            gapf,
-            hist_L,
-            hist_ne,
-            l4_state,
-            l4_mask,
-            l4_count,
-        )
-
-
-@jit
 def enumerate_block(
     b,
     hp,
@@ -406,6 +342,7 @@ def enumerate_block(
     F = np.empty((n_states, N), np.int64)
     hplus = np.empty(n_states, np.int64)
     hminus = np.empty(n_states, np.int64)
+    m = np.empty(N, np.int64)  # margins of a state that moves
     stamp = np.full(n_states, -1, np.int64)
     stamp_step = np.zeros(n_states, np.int64)
     lo = np.empty(n_states, np.int64)
@@ -436,6 +373,7 @@ def enumerate_block(
                 F,
                 hplus,
                 hminus,
+                m,
                 stamp,
                 stamp_step,
                 wid,
@@ -457,6 +395,7 @@ def enumerate_block(
                 F,
                 hplus,
                 hminus,
+                m,
                 stamp,
                 stamp_step,
                 wid,
@@ -473,7 +412,7 @@ def enumerate_block(
         if what & WHAT_AVALANCHE:
             wid += 2
             ties += avalanche(
-                starts[s], rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res, o
+                starts[s], rule, hps, hms, F, hplus, hminus, m, stamp, stamp_step, wid, res, o
             )
         o[E_TIES] = ties
 
@@ -488,6 +427,7 @@ def zero_field(
     F,
     hplus,
     hminus,
+    m,
     stamp,
     stamp_step,
     wid,
@@ -515,10 +455,10 @@ def zero_field(
             o[E_ZERO_TIES] += 1
     gapf[s] = gap_fraction(hplus, hminus, N, lo, hi)
     o[E_SELF_LOOP_AT_ZERO_ANY] = (
-        1 if map_has_cycle(rule, hps, hms, F, hplus, hminus, nxt, pid) else 0
+        1 if map_has_cycle(rule, hps, hms, F, hplus, hminus, m, nxt, pid) else 0
     )
     # relaxation of the random start at H = 0 under the rule
-    oc = walk(start, 0, 0, rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res)
+    oc = walk(start, 0, 0, rule, hps, hms, F, hplus, hminus, m, stamp, stamp_step, wid, res)
     o[E_RANDOM_START_OUTCOME] = oc
     o[E_RANDOM_START_LENGTH] = res[WALK_L]
     return res[WALK_TIES]
@@ -534,6 +474,7 @@ def transitions(
     F,
     hplus,
     hminus,
+    m,
     stamp,
     stamp_step,
     wid,
@@ -576,7 +517,7 @@ def transitions(
                 Hc = hminus[S]
                 eps = -1
             wid += 1
-            oc = walk(S, Hc, eps, rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res)
+            oc = walk(S, Hc, eps, rule, hps, hms, F, hplus, hminus, m, stamp, stamp_step, wid, res)
             o[E_N_TRANSITIONS] += 1
             ties += res[WALK_TIES]
             if res[WALK_RACE]:
@@ -625,13 +566,13 @@ def transitions(
 
 
 @jit
-def avalanche(start, rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res, o):
+def avalanche(start, rule, hps, hms, F, hplus, hminus, m, stamp, stamp_step, wid, res, o):
     """S0 = rule-1 relaxation of the random start at H = 0; P_RC of the first
     flip at H^+(S0) and the avalanche under ``rule``. Uses walk ids wid − 1
     and wid. Returns ties met."""
     ties = 0
     # S0: rule-1 relaxation of the random start at H = 0; then raise H to H^+(S0)
-    oc = walk(start, 0, 0, RULE_1, hps, hms, F, hplus, hminus, stamp, stamp_step, wid - 1, res)
+    oc = walk(start, 0, 0, RULE_1, hps, hms, F, hplus, hminus, m, stamp, stamp_step, wid - 1, res)
     o[E_RACE_FIRST_FLIP] = UNDEFINED
     o[E_AVALANCHE_OUTCOME] = UNDEFINED
     o[E_AVALANCHE_SIZE] = UNDEFINED
@@ -640,11 +581,11 @@ def avalanche(start, rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, r
         S0 = res[WALK_FINAL_STATE]
         if hplus[S0] < INF:
             Hc = hplus[S0]
-            S1, _nu, _nf, t, _c = step(S0, Hc, 1, RULE_1, hps, hms, F, hplus, hminus)
+            S1, _nu, _nf, t, _c = step(S0, Hc, 1, RULE_1, hps, hms, F, hplus, hminus, m)
             ties += t
-            _S2, n_u, _nf, _t, _c = step(S1, Hc, 1, RULE_1, hps, hms, F, hplus, hminus)
+            _S2, n_u, _nf, _t, _c = step(S1, Hc, 1, RULE_1, hps, hms, F, hplus, hminus, m)
             o[E_RACE_FIRST_FLIP] = 1 if n_u > 1 else 0
-            oc = walk(S0, Hc, 1, rule, hps, hms, F, hplus, hminus, stamp, stamp_step, wid, res)
+            oc = walk(S0, Hc, 1, rule, hps, hms, F, hplus, hminus, m, stamp, stamp_step, wid, res)
             o[E_AVALANCHE_OUTCOME] = oc
             ties += res[WALK_TIES]
             if oc == STABLE:

@@ -15,6 +15,7 @@ import numba
 import numpy as np
 
 from hyst.kernels import codes, drive, first_loops, roundoff, self_loop_search, state_table
+from hyst.kernels.jit import on_threads
 from hyst.model.systems import Systems, rule_code
 
 #: Distinct L = 4 self-loops of two elements recorded per system (the count is always exact).
@@ -86,9 +87,7 @@ def enumerate_batch(
     l4_state = np.zeros((n, l4_per_system), np.int64)
     l4_mask = np.zeros((n, l4_per_system), np.int64)
     l4_count = np.zeros(n, np.int64)
-    kernel = (
-        state_table.enumerate_observables if parallel else state_table.enumerate_observables_serial
-    )
+    kernel = on_threads(state_table.enumerate_observables, parallel)
     transposed, couplings = systems.dense_operand()
     kernel(
         systems.h_plus,
@@ -124,7 +123,7 @@ def avalanche_batch(systems: Systems, start_spins, rule, *, parallel: bool = Tru
     """
     n = systems.samples
     out = np.zeros((n, len(codes.AVALANCHE_COLUMNS)), np.int64)
-    kernel = drive.avalanche_batch if parallel else drive.avalanche_batch_serial
+    kernel = on_threads(drive.avalanche_batch, parallel)
     kernel(
         systems.h_plus,
         systems.h_minus,
@@ -144,7 +143,7 @@ def cyclic_drive_batch(
     n = systems.samples
     out = np.zeros((n, len(codes.CYCLIC_COLUMNS)), np.int64)
     umax = np.zeros(n, np.int64)
-    kernel = drive.cyclic_drive_batch if parallel else drive.cyclic_drive_batch_serial
+    kernel = on_threads(drive.cyclic_drive_batch, parallel)
     kernel(
         systems.h_plus,
         systems.h_minus,
@@ -168,7 +167,7 @@ def avalanche_cyclic_batch(
     av = np.zeros((n, len(codes.AVALANCHE_COLUMNS)), np.int64)
     cy = np.zeros((n, len(codes.CYCLIC_COLUMNS)), np.int64)
     umax = np.zeros(n, np.int64)
-    kernel = drive.avalanche_cyclic_batch if parallel else drive.avalanche_cyclic_batch_serial
+    kernel = on_threads(drive.avalanche_cyclic_batch, parallel)
     kernel(
         systems.h_plus,
         systems.h_minus,
@@ -212,7 +211,7 @@ def saturated_loop_batch(
     summ = np.zeros((n, len(codes.SATURATED_COLUMNS)), np.int64)
     rec = np.zeros((n, records_per_system, len(codes.LOOP_COLUMNS)), np.int64)
     nrec = np.zeros(n, np.int64)
-    kernel = drive.saturated_loop_batch if parallel else drive.saturated_loop_batch_serial
+    kernel = on_threads(drive.saturated_loop_batch, parallel)
     kernel(
         systems.h_plus,
         systems.h_minus,
@@ -234,7 +233,7 @@ def first_loops_batch(systems: Systems, rule, *, parallel: bool = True) -> Colum
     ``codes.MECH_LOOP_COLUMNS`` per system and branch (n, 2), the mapped counterpart of the
     serial chains' mechanical simulation (``first_loops.first_loops_batch``)."""
     out = np.zeros((systems.samples, 2, len(codes.MECH_LOOP_COLUMNS)), np.int64)
-    kernel = first_loops.first_loops_batch if parallel else first_loops.first_loops_batch_serial
+    kernel = on_threads(first_loops.first_loops_batch, parallel)
     kernel(systems.h_plus, systems.h_minus, *systems.kernel_operands(), rule_code(rule), out)
     return Columns(out, codes.MECH_LOOP_COLUMNS)
 
@@ -266,17 +265,15 @@ def any_self_loop_batch(
     if not isinstance(reachable_cap, int | np.integer) or reachable_cap < 0:
         raise ValueError(f"reachable_cap: {reachable_cap!r} is not allowed (an integer >= 0)")
     out = np.zeros((systems.samples, len(codes.SEARCH_COLUMNS)), np.int64)
-    kernel = (
-        self_loop_search.any_self_loop_batch
-        if parallel
-        else self_loop_search.any_self_loop_batch_serial
-    )
+    kernel = on_threads(self_loop_search.any_self_loop_batch, parallel)
+    blocks = min(systems.samples, 8 * 64) if parallel else 1
     kernel(
         systems.h_plus,
         systems.h_minus,
         systems.couplings,
         rule_code(rule),
         int(reachable_cap),
+        blocks,
         out,
     )
     return Columns(out, codes.SEARCH_COLUMNS)
@@ -300,11 +297,7 @@ def float64_transitions_batch(
     per sample."""
     n = systems.samples
     out = np.zeros((n, len(codes.FLOAT64_COLUMNS)), np.int64)
-    kernel = (
-        roundoff.float64_transitions_batch
-        if parallel
-        else roundoff.float64_transitions_batch_serial
-    )
+    kernel = on_threads(roundoff.float64_transitions_batch, parallel)
     kernel(
         systems.h_plus,
         systems.h_minus,

@@ -77,6 +77,7 @@ class StateTables:
         self.F = np.empty((n, N), np.int64)
         self.hplus = np.empty(n, np.int64)
         self.hminus = np.empty(n, np.int64)
+        self.margins = np.empty(N, np.int64)  # work array of a step
         state_table.build_state_table(
             self.hp, self.hm, systems.couplings[index], False, self.F, self.hplus, self.hminus
         )
@@ -85,7 +86,7 @@ class StateTables:
         self._wid = 0
 
     def _args(self):
-        return (self.hp, self.hm, self.F, self.hplus, self.hminus)
+        return (self.hp, self.hm, self.F, self.hplus, self.hminus, self.margins)
 
     def step(self, state: int, field: tuple[int, int], rule) -> tuple[int, int]:
         """One step from ``state``: (next_state, code), code ``codes.STABLE``, ``codes.MOVED``

@@ -24,6 +24,7 @@ import numpy as np
 
 from hyst.kernels import codes
 from hyst.kernels import mechanics as kern
+from hyst.kernels.jit import on_threads
 from hyst.model.batch import Columns
 from hyst.model.systems import INF, OUTCOME_NAMES, QUANTUM, rule_code
 from hyst.model.transition_graph import (
@@ -177,7 +178,7 @@ def saturated_loop(chains: SerialChains, rule="1", parallel: bool = False) -> Co
         raise ValueError(f"N: {chains.N} is too large (N <= {MECHANICS_MAX_N})")
     p, q = chains.ratio
     out = np.zeros((chains.samples, 2, len(codes.MECH_LOOP_COLUMNS)), np.int64)
-    kernel = kern.saturated_loop_batch if parallel else kern.saturated_loop_batch_serial
+    kernel = on_threads(kern.saturated_loop_batch, parallel)
     kernel(chains.x_minus, chains.x_plus, chains.d, p, p * chains.N + q, rule_code(rule), out)
     return Columns(out, codes.MECH_LOOP_COLUMNS)
 

@@ -32,6 +32,7 @@ import xarray as xr
 from hyst._version import __version__
 from hyst.kernels import codes
 from hyst.kernels import mechanics as kern
+from hyst.kernels.jit import on_threads
 from hyst.model.batch import Columns
 from hyst.model.systems import dequantize, quantize, rule_code
 from hyst.networks.pair import FAMILIES, behaviour_class, exact_conditions, paper_conditions
@@ -62,7 +63,7 @@ def scan_cells(x1, x2, d1, d2, rule="1", parallel: bool = False) -> dict:
     xp[:] = (x1p, x2p)
     d = np.ascontiguousarray(np.stack([q1, q2], axis=1))
     out = np.zeros((n, len(codes.PAIR_CELL_COLUMNS)), np.int64)
-    kernel = kern.pair_scan if parallel else kern.pair_scan_serial
+    kernel = on_threads(kern.pair_scan, parallel)
     kernel(xm, xp, d, 1, 2, rule_code(rule), out)
     cells = Columns(out, codes.PAIR_CELL_COLUMNS)
     bits = 1 << np.array([codes.PAIR_FAMILIES.index(f) for f in FAMILIES])
