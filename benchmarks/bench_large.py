@@ -30,16 +30,16 @@ from hyst.model.ensembles import sample_systems
 
 
 @jit
-def _set_up_only(form, c, d, starts):
+def _set_up_only(systems, starts):
     """The per-system set-up of the kernels alone (couplings view and local fields)."""
     N = starts.shape[1]
     s = np.empty(N, np.int8)
     neg = np.empty(N, np.int64)
     f = np.empty(N, np.int64)
-    buf = relaxation.transpose_buffer(form, N)
+    buf = relaxation.transpose_buffer(systems.form, N)
     total = 0
     for k in range(starts.shape[0]):
-        drive.prepare(k, starts, form, c, d, s, neg, f, buf)
+        drive.prepare(k, starts, systems, s, neg, f, buf)
         total += f[0]
     return total
 
@@ -56,14 +56,14 @@ def avalanche_rate(ens, J0, n, rng, N=1024):
     draw = (time.perf_counter() - t0) / n
     spins = _spins(rng, n, N)
     out = np.zeros((n, 8), np.int64)
-    ops = sy.kernel_operands()
-    drive.avalanche_batch.serial(sy.h_plus, sy.h_minus, *ops, spins, 1, out)  # warm up
-    _set_up_only(*ops, spins)
+    ops = sy.kernel_batch()
+    drive.avalanche_batch.serial(ops, spins, 1, out)  # warm up
+    _set_up_only(ops, spins)
     t0 = time.perf_counter()
-    _set_up_only(*ops, spins)
+    _set_up_only(ops, spins)
     set_up = time.perf_counter() - t0
     t0 = time.perf_counter()
-    drive.avalanche_batch.serial(sy.h_plus, sy.h_minus, *ops, spins, 1, out)
+    drive.avalanche_batch.serial(ops, spins, 1, out)
     dt = time.perf_counter() - t0
     flips = out[:, 5].sum() + out[out[:, 1] == 0, 2].sum()
     return draw, set_up / n, flips / dt, flips / max(dt - set_up, 1e-9)
@@ -75,13 +75,9 @@ def drive_cost(ens, J0, n, rng, N=512):
     spins = _spins(rng, n, N)
     out = np.zeros((n, 7), np.int64)
     umax = np.zeros(n, np.int64)
-    ops = sy.kernel_operands()
-    drive.cyclic_drive_batch.serial(
-        sy.h_plus[:1], sy.h_minus[:1], ops[0], ops[1][:1], ops[2][:1], spins[:1], 1, 100_000,
-        out[:1], umax[:1],
-    )  # fmt: skip
+    drive.cyclic_drive_batch.serial(sy[:1].kernel_batch(), spins[:1], 1, 100_000, out[:1], umax[:1])
     t0 = time.perf_counter()
-    drive.cyclic_drive_batch.serial(sy.h_plus, sy.h_minus, *ops, spins, 1, 100_000, out, umax)
+    drive.cyclic_drive_batch.serial(sy.kernel_batch(), spins, 1, 100_000, out, umax)
     return (time.perf_counter() - t0) / n, out
 
 

@@ -14,6 +14,7 @@ from hyst.kernels.codes import (
     RULE_0,
     RULE_1,
 )
+from hyst.kernels.operands import SystemBatch
 
 
 def _systems(rng, n, N, scale):
@@ -35,14 +36,15 @@ def _dense(d):
 
 def _drives(hp, hm, form, c, d, starts, rule):
     n = hp.shape[0]
+    systems = SystemBatch(hp, hm, form, c, d)
     av = np.zeros((n, len(AVALANCHE_COLUMNS)), np.int64)
     cy = np.zeros((n, len(CYCLIC_COLUMNS)), np.int64)
     umax = np.zeros(n, np.int64)
-    drive.avalanche_cyclic_batch.serial(hp, hm, form, c, d, starts, rule, 1000, av, cy, umax)
+    drive.avalanche_cyclic_batch.serial(systems, starts, rule, 1000, av, cy, umax)
     av_alone = np.zeros_like(av)
-    drive.avalanche_batch.serial(hp, hm, form, c, d, starts, rule, av_alone)
+    drive.avalanche_batch.serial(systems, starts, rule, av_alone)
     cy_alone, umax_alone = np.zeros_like(cy), np.zeros_like(umax)
-    drive.cyclic_drive_batch.serial(hp, hm, form, c, d, starts, rule, 1000, cy_alone, umax_alone)
+    drive.cyclic_drive_batch.serial(systems, starts, rule, 1000, cy_alone, umax_alone)
     np.testing.assert_array_equal(av, av_alone)
     np.testing.assert_array_equal(cy, cy_alone)
     np.testing.assert_array_equal(umax, umax_alone)

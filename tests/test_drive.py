@@ -286,11 +286,12 @@ def test_relax_event_equals_relax_along_a_drive(seed, N, small, couplings, spans
         sy = Systems(mid + half, mid - half, c.astype(np.int64))
     else:
         sy = sample_systems(couplings, spans, N, float(rng.uniform(0.1, 100)), 1, rng)
-    form, c, d = sy.kernel_operands()
+    operands = sy.kernel_batch()
+    form = operands.form
     code = RULES[rule]
     hp, hm = sy.h_plus[0], sy.h_minus[0]
     s, neg, f, res, ws = system_state(N)
-    ct, dk = system_view(0, form, c, d, transpose_buffer(form, N))
+    ct, dk = system_view(0, operands, transpose_buffer(form, N))
     events = ties = 0
     for direction in (1, -1):
         s[:] = -direction

@@ -122,8 +122,8 @@ def test_compact_forms_expand_to_their_definitions(N, seed, kind):
         assert np.array_equal(c[:, off], np.broadcast_to(expect, c.shape)[:, off])
     part = sy[[0, 3]]
     assert part.form == kind and np.array_equal(part.couplings, c[[0, 3]])
-    form, dense, packed = sy.kernel_operands()
-    assert dense.shape == (6, 0, 0) and packed is sy.packed
+    operands = sy.kernel_batch()
+    assert operands.couplings.shape == (6, 0, 0) and operands.packed is sy.packed
 
 
 def test_sample_couplings_is_the_dense_view_of_the_compact_draw():

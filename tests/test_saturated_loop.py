@@ -145,7 +145,7 @@ def test_kernels_read_either_coupling_layout(couplings):
     c = sy.couplings.copy()
     views = [Systems(sy.h_plus, sy.h_minus, c), Systems(sy.h_plus, sy.h_minus, c.copy())]
     views[0]._couplings = np.ascontiguousarray(c.transpose(0, 2, 1)).transpose(0, 2, 1)
-    forms = [v.kernel_operands()[0] for v in views]
+    forms = [v.kernel_batch().form for v in views]
     assert forms == [codes.FORM_DENSE_T, codes.FORM_DENSE]
     starts = np.where(rng.random((20, 12)) < 0.5, -1, 1).astype(np.int8)
     results = []

@@ -45,7 +45,7 @@ FORM_CODES = {
 }
 #: Kernel-only layout of the dense form: c[k] holds the transpose, c[k][j, i] = c_ij (the
 #: matrix the kernels read row by row), so no per-system transpose is needed. Chosen by
-#: ``hyst.model.systems.Systems.kernel_operands`` when the dense couplings are a transposed view.
+#: ``hyst.model.systems.Systems.kernel_batch`` when the dense couplings are a transposed view.
 FORM_DENSE_T = 4
 
 # ---- enumeration: groups of observables selected by the ``what`` bitmask -------------------

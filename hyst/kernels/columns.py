@@ -337,13 +337,14 @@ def _generic(cs, Hc, eps, rule, hp, hm, d, out):
 
 
 @jit
-def prepared(k, hp, hm, d, starts):
+def prepared(k, systems, starts):
     """(oc, cs, log, res) of system k: its start relaxed at H = 0 under rule 1."""
-    N = hp.shape[1]
-    cs = columns_system(starts[k], hp[k], hm[k], d[k])
+    N = systems.h_plus.shape[1]
+    hpk, hmk, dk = systems.h_plus[k], systems.h_minus[k], systems.packed[k]
+    cs = columns_system(starts[k], hpk, hmk, dk)
     log = np.empty(4 * N + 64, np.int64)  # flips of one relaxation; longer ones: generic
     res = np.zeros(8, np.int64)
-    oc = relax(cs, 0, 0, RULE_1, hp[k], hm[k], d[k], log, res)
+    oc = relax(cs, 0, 0, RULE_1, hpk, hmk, dk, log, res)
     return oc, cs, log, res
 
 
@@ -465,23 +466,26 @@ def cyclic_after(oc, cs, hpk, hmk, dk, rule, max_cycles, log, res, o):
 
 
 @jit
-def avalanche_one(k, hp, hm, d, starts, rule, out):
+def avalanche_one(k, systems, starts, rule, out):
     """``drive.avalanche_one`` of constant-columns system k (rule 0 or 1)."""
-    oc, cs, log, res = prepared(k, hp, hm, d, starts)
-    avalanche_after(oc, cs, hp[k], hm[k], d[k], rule, log, res, out[k])
+    oc, cs, log, res = prepared(k, systems, starts)
+    hpk, hmk, dk = systems.h_plus[k], systems.h_minus[k], systems.packed[k]
+    avalanche_after(oc, cs, hpk, hmk, dk, rule, log, res, out[k])
 
 
 @jit
-def cyclic_drive_one(k, hp, hm, d, starts, rule, max_cycles, out, umax):
+def cyclic_drive_one(k, systems, starts, rule, max_cycles, out, umax):
     """``drive.cyclic_drive_one`` of constant-columns system k (rule 0 or 1)."""
-    oc, cs, log, res = prepared(k, hp, hm, d, starts)
-    umax[k] = cyclic_after(oc, cs, hp[k], hm[k], d[k], rule, max_cycles, log, res, out[k])
+    oc, cs, log, res = prepared(k, systems, starts)
+    hpk, hmk, dk = systems.h_plus[k], systems.h_minus[k], systems.packed[k]
+    umax[k] = cyclic_after(oc, cs, hpk, hmk, dk, rule, max_cycles, log, res, out[k])
 
 
 @jit
-def avalanche_cyclic_one(k, hp, hm, d, starts, rule, max_cycles, av_out, cy_out, umax):
+def avalanche_cyclic_one(k, systems, starts, rule, max_cycles, av_out, cy_out, umax):
     """``drive.avalanche_cyclic_one`` of constant-columns system k (rule 0 or 1)."""
-    oc, cs, log, res = prepared(k, hp, hm, d, starts)
+    oc, cs, log, res = prepared(k, systems, starts)
+    hpk, hmk, dk = systems.h_plus[k], systems.h_minus[k], systems.packed[k]
     res0 = res.copy()
-    avalanche_after(oc, copy_system(cs), hp[k], hm[k], d[k], rule, log, res0, av_out[k])
-    umax[k] = cyclic_after(oc, cs, hp[k], hm[k], d[k], rule, max_cycles, log, res, cy_out[k])
+    avalanche_after(oc, copy_system(cs), hpk, hmk, dk, rule, log, res0, av_out[k])
+    umax[k] = cyclic_after(oc, cs, hpk, hmk, dk, rule, max_cycles, log, res, cy_out[k])

@@ -75,6 +75,8 @@ from hyst.kernels.codes import (
 )
 from hyst.kernels.jit import batch_kernel, jit
 from hyst.kernels.relaxation import (
+    Spins,
+    SystemView,
     coupling,
     earlier_visit,
     flip,
@@ -91,6 +93,7 @@ from hyst.kernels.relaxation import (
     system_view,
     transpose_buffer,
     up_mask,
+    view_of,
 )
 
 #: Slots of the (flips, ties) accumulator of a drive.
@@ -98,19 +101,20 @@ _ACC_FLIPS, _ACC_TIES = 0, 1
 
 
 @jit
-def prepare(k, starts, form, c, d, s, neg, f, buf):
+def prepare(k, starts, systems, s, neg, f, buf):
     """Copy start k into (s, neg), view system k's couplings and fill the local fields."""
     for i in range(s.shape[0]):
         s[i] = starts[k, i]
     up_mask(s, neg)
-    ct, dk = system_view(k, form, c, d, buf)
-    init_fields(s, f, form, ct, dk)
+    ct, dk = system_view(k, systems, buf)
+    init_fields(s, f, systems.form, ct, dk)
     return ct, dk
 
 
 @batch_kernel
-def avalanche_batch(hp, hm, form, c, d, starts, rule, out):
-    """Avalanches from prepared stable states, for a batch of systems.
+def avalanche_batch(systems, starts, rule, out):
+    """Avalanches from prepared stable states, for a batch of systems
+    (``operands.SystemBatch``).
 
     The random start (starts[k], int8 ±1) is relaxed at H = 0 under rule 1 to a
     stable S0; then H is raised to H^+(S0) + 0⁺ and the system relaxed under
@@ -118,37 +122,40 @@ def avalanche_batch(hp, hm, form, c, d, starts, rule, out):
     outcome (−1 undefined), A = flips, race_first_flip (−1 undefined),
     ties, preparation_flips, L (self-loop length), n_e].
     """
-    for k in prange(hp.shape[0]):
-        avalanche_one(k, hp, hm, form, c, d, starts, rule, out)
+    for k in prange(systems.h_plus.shape[0]):
+        avalanche_one(k, systems, starts, rule, out)
 
 
 @jit
-def prepared_system(k, hp, hm, form, c, d, starts):
-    """(oc, s, neg, f, res, ws, ct, dk) of system k, its start relaxed at H = 0 under rule 1
-    (the S0 of both drives); oc, res: outcome and result row of that relaxation."""
-    N = hp.shape[1]
+def prepared_system(k, systems, starts):
+    """(oc, st, res, ws, v) of system k: its ``SystemView`` v and its start relaxed at H = 0
+    under rule 1 to the ``Spins`` st (the S0 of both drives); oc, res: outcome and result
+    row of that relaxation; ws: its relaxation workspace."""
+    N = systems.h_plus.shape[1]
     s, neg, f, res, ws = system_state(N)
-    ct, dk = prepare(k, starts, form, c, d, s, neg, f, transpose_buffer(form, N))
-    oc = relax(s, neg, f, 0, 0, RULE_1, hp[k], hm[k], form, ct, dk, ws, res)
-    return oc, s, neg, f, res, ws, ct, dk
+    ct, dk = prepare(k, starts, systems, s, neg, f, transpose_buffer(systems.form, N))
+    v = SystemView(systems.h_plus[k], systems.h_minus[k], systems.form, ct, dk)
+    oc = relax(s, neg, f, 0, 0, RULE_1, v.h_plus, v.h_minus, v.form, ct, dk, ws, res)
+    return oc, Spins(s, neg, f), res, ws, v
 
 
 @jit
-def avalanche_one(k, hp, hm, form, c, d, starts, rule, out):
+def avalanche_one(k, systems, starts, rule, out):
     """Sample k of ``avalanche_batch``."""
-    if form == FORM_COLUMNS and (
-        rule == RULE_0 or rule == RULE_1
-    ):  # sorted keys and bitsets, O(N/64) a flip
-        columns.avalanche_one(k, hp, hm, d, starts, rule, out)
+    form = systems.form
+    if form == FORM_COLUMNS and (rule == RULE_0 or rule == RULE_1):
+        columns.avalanche_one(k, systems, starts, rule, out)  # O(N/64) a flip
         return
-    oc, s, neg, f, res, ws, ct, dk = prepared_system(k, hp, hm, form, c, d, starts)
-    _avalanche_after(oc, s, neg, f, hp[k], hm[k], form, ct, dk, rule, ws, res, out[k])
+    oc, st, res, ws, v = prepared_system(k, systems, starts)
+    _avalanche_after(oc, st, v, rule, ws, res, out[k])
 
 
 @jit
-def _avalanche_after(oc, s, neg, f, hpk, hmk, form, ct, dk, rule, ws, res, o):
-    """The avalanche of one system from its prepared state: ``oc`` and ``res`` are the
-    outcome and result row of the preparation, (s, neg, f) the state it left."""
+def _avalanche_after(oc, st, v, rule, ws, res, o):
+    """The avalanche of one system (``SystemView`` v) from its prepared state: ``oc`` and
+    ``res`` are the outcome and result row of the preparation, st the ``Spins`` it left."""
+    s, neg, f = st
+    hpk, hmk, form, ct, dk = v
     buf = ws[1]
     o[AV_PREPARED] = 1 if oc == STABLE else -1
     o[AV_OUTCOME] = UNDEFINED
@@ -178,32 +185,26 @@ def _avalanche_after(oc, s, neg, f, hpk, hmk, form, ct, dk, rule, ws, res, o):
 
 
 @jit
-def _sweep_up(s, neg, f, Umax, rule, hp, hm, form, ct, d, ws, res, acc):
-    """Raise H event by event up to Umax + 0⁺. Returns an outcome code."""
+def _sweep(st, v, direction, Umax, rule, ws, res, acc):
+    """Raise H event by event up to Umax + 0⁺ (direction +1) or lower it down to exactly 0
+    (−1). Returns an outcome code."""
+    s, neg, f = st
+    hp, hm, form, ct, d = v
     while True:
-        Hc, crit, tie = next_up(neg, f, hp)
-        if crit < 0 or Hc > Umax:
-            return STABLE
+        if direction > 0:
+            Hc, crit, tie = next_up(neg, f, hp)
+            if crit < 0 or Hc > Umax:
+                return STABLE
+        else:
+            Hc, crit, tie = next_down(neg, f, hm)
+            if crit < 0 or Hc < 0:
+                return STABLE
+            if Hc == 0:  # threshold exactly at the turning point: a tie, element kept
+                acc[_ACC_TIES] += 1
+                return STABLE
         acc[_ACC_TIES] += tie
-        oc = relax_event(-1 if tie else crit, s, neg, f, Hc, 1, rule, hp, hm, form, ct, d, ws, res)
-        acc[_ACC_FLIPS] += res[RELAX_FLIPS]
-        acc[_ACC_TIES] += res[RELAX_TIES]
-        if oc != STABLE:
-            return oc
-
-
-@jit
-def _sweep_down(s, neg, f, rule, hp, hm, form, ct, d, ws, res, acc):
-    """Lower H event by event down to exactly 0. Returns an outcome code."""
-    while True:
-        Hc, crit, tie = next_down(neg, f, hm)
-        if crit < 0 or Hc < 0:
-            return STABLE
-        if Hc == 0:  # threshold exactly at the turning point: a tie, element kept
-            acc[_ACC_TIES] += 1
-            return STABLE
-        acc[_ACC_TIES] += tie
-        oc = relax_event(-1 if tie else crit, s, neg, f, Hc, -1, rule, hp, hm, form, ct, d, ws, res)
+        known = -1 if tie else crit
+        oc = relax_event(known, s, neg, f, Hc, direction, rule, hp, hm, form, ct, d, ws, res)
         acc[_ACC_FLIPS] += res[RELAX_FLIPS]
         acc[_ACC_TIES] += res[RELAX_TIES]
         if oc != STABLE:
@@ -211,8 +212,9 @@ def _sweep_down(s, neg, f, rule, hp, hm, form, ct, d, ws, res, acc):
 
 
 @batch_kernel
-def cyclic_drive_batch(hp, hm, form, c, d, starts, rule, max_cycles, out, umax):
-    """Cyclic drive between U = 0 and U_max for a batch of systems.
+def cyclic_drive_batch(systems, starts, rule, max_cycles, out, umax):
+    """Cyclic drive between U = 0 and U_max for a batch of systems
+    (``operands.SystemBatch``).
 
     The random start is relaxed at U = 0 under rule 1 to S0 = x_0. In the first
     cycle U is raised event by event until the magnetisation m = Σ s_i
@@ -224,26 +226,28 @@ def cyclic_drive_batch(hp, hm, form, c, d, starts, rule, max_cycles, out, umax):
     2 ill-defined, 3 not converged within max_cycles, −1 undefined), tau, T,
     cycles, flips, ties]; umax[k] = U_max (int, quantum units).
     """
-    for k in prange(hp.shape[0]):
-        cyclic_drive_one(k, hp, hm, form, c, d, starts, rule, max_cycles, out, umax)
+    for k in prange(systems.h_plus.shape[0]):
+        cyclic_drive_one(k, systems, starts, rule, max_cycles, out, umax)
 
 
 @jit
-def cyclic_drive_one(k, hp, hm, form, c, d, starts, rule, max_cycles, out, umax):
+def cyclic_drive_one(k, systems, starts, rule, max_cycles, out, umax):
     """Sample k of ``cyclic_drive_batch``."""
+    form = systems.form
     if form == FORM_COLUMNS and (rule == RULE_0 or rule == RULE_1):
-        columns.cyclic_drive_one(k, hp, hm, d, starts, rule, max_cycles, out, umax)
+        columns.cyclic_drive_one(k, systems, starts, rule, max_cycles, out, umax)
         return
-    oc, s, neg, f, res, ws, ct, dk = prepared_system(k, hp, hm, form, c, d, starts)
-    umax[k] = _cyclic_after(
-        oc, s, neg, f, hp[k], hm[k], form, ct, dk, rule, max_cycles, ws, res, out[k]
-    )
+    oc, st, res, ws, v = prepared_system(k, systems, starts)
+    umax[k] = _cyclic_after(oc, st, v, rule, max_cycles, ws, res, out[k])
 
 
 @jit
-def _cyclic_after(oc, s, neg, f, hpk, hmk, form, ct, dk, rule, max_cycles, ws, res, o):
-    """The cyclic drive of one system from its prepared state (``oc``, ``res``: outcome
-    and result row of the preparation); fills o and returns U_max."""
+def _cyclic_after(oc, st, v, rule, max_cycles, ws, res, o):
+    """The cyclic drive of one system (``SystemView`` v) from its prepared state st
+    (``oc``, ``res``: outcome and result row of the preparation); fills o and returns
+    U_max."""
+    s, neg, f = st
+    hpk, hmk, form, ct, dk = v
     N = s.shape[0]
     keys = ws[0]
     acc = np.zeros(2, np.int64)  # flips, ties
@@ -284,7 +288,7 @@ def _cyclic_after(oc, s, neg, f, hpk, hmk, form, ct, dk, rule, max_cycles, ws, r
             m += s[i]
     cycles = 0
     if outcome == UNDEFINED:
-        oc = _sweep_down(s, neg, f, rule, hpk, hmk, form, ct, dk, ws, res, acc)
+        oc = _sweep(st, v, -1, Umax, rule, ws, res, acc)
         if oc != STABLE:
             outcome = oc
     cycles = 1
@@ -301,9 +305,9 @@ def _cyclic_after(oc, s, neg, f, hpk, hmk, form, ct, dk, rule, max_cycles, ws, r
             break
         snaps, hashes = store_visit(snaps, hashes, nsnap, s, h)
         nsnap += 1
-        oc = _sweep_up(s, neg, f, Umax, rule, hpk, hmk, form, ct, dk, ws, res, acc)
+        oc = _sweep(st, v, 1, Umax, rule, ws, res, acc)
         if oc == STABLE:
-            oc = _sweep_down(s, neg, f, rule, hpk, hmk, form, ct, dk, ws, res, acc)
+            oc = _sweep(st, v, -1, Umax, rule, ws, res, acc)
         cycles += 1
         if oc != STABLE:
             outcome = oc
@@ -315,37 +319,37 @@ def _cyclic_after(oc, s, neg, f, hpk, hmk, form, ct, dk, rule, max_cycles, ws, r
 
 
 @batch_kernel
-def avalanche_cyclic_batch(hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax):
+def avalanche_cyclic_batch(systems, starts, rule, max_cycles, av_out, cy_out, umax):
     """``avalanche_batch`` and ``cyclic_drive_batch`` in one pass (each system's couplings
     viewed and its start prepared once); outputs equal the two kernels'."""
-    for k in prange(hp.shape[0]):
-        avalanche_cyclic_one(k, hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax)
+    for k in prange(systems.h_plus.shape[0]):
+        avalanche_cyclic_one(k, systems, starts, rule, max_cycles, av_out, cy_out, umax)
 
 
 @jit
-def avalanche_cyclic_one(k, hp, hm, form, c, d, starts, rule, max_cycles, av_out, cy_out, umax):
+def avalanche_cyclic_one(k, systems, starts, rule, max_cycles, av_out, cy_out, umax):
     """Sample k of ``avalanche_cyclic_batch``: the avalanche runs on a copy of S0."""
+    form = systems.form
     if form == FORM_COLUMNS and (rule == RULE_0 or rule == RULE_1):
-        columns.avalanche_cyclic_one(k, hp, hm, d, starts, rule, max_cycles, av_out, cy_out, umax)
+        columns.avalanche_cyclic_one(k, systems, starts, rule, max_cycles, av_out, cy_out, umax)
         return
-    oc, s, neg, f, res, ws, ct, dk = prepared_system(k, hp, hm, form, c, d, starts)
-    hpk, hmk = hp[k], hm[k]
-    s0, neg0, f0, res0 = s.copy(), neg.copy(), f.copy(), res.copy()
-    _avalanche_after(oc, s0, neg0, f0, hpk, hmk, form, ct, dk, rule, ws, res0, av_out[k])
-    umax[k] = _cyclic_after(
-        oc, s, neg, f, hpk, hmk, form, ct, dk, rule, max_cycles, ws, res, cy_out[k]
-    )
+    oc, st, res, ws, v = prepared_system(k, systems, starts)
+    st0 = Spins(st.s.copy(), st.neg.copy(), st.f.copy())
+    _avalanche_after(oc, st0, v, rule, ws, res.copy(), av_out[k])
+    umax[k] = _cyclic_after(oc, st, v, rule, max_cycles, ws, res, cy_out[k])
 
 
 @jit
-def _loop_exit(direction, L, s, neg, f, Hc, rule, hp, hm, form, ct, d, buf):
+def _loop_exit(direction, L, st, v, Hc, rule, buf):
     """Where a self-loop met by a driven branch breaks up.
 
-    (s, neg, f) is a state of a cycle of length L at the field (Hc, ±0⁺) of the drive. A
+    st (``Spins``) is a state of a cycle of length L at the field (Hc, ±0⁺) of the drive. A
     step of the cycle that flips an element against the drive (down while H rises, up
     while it falls) exists only while H is below (above) that element's threshold in the
     state it flips from; the cycle breaks at the first such threshold beyond Hc, H*. The
     state is left at the cycle state whose step breaks there, and H* is returned."""
+    s, neg, f = st
+    hp, hm, form, ct, d = v
     best = INF if direction > 0 else -INF
     at = 0
     for step in range(L):  # once around the cycle: the step that breaks first
@@ -370,9 +374,11 @@ def _loop_exit(direction, L, s, neg, f, Hc, rule, hp, hm, form, ct, d, buf):
 
 
 @jit
-def _record(rec, nrec, source, event, Hc, oc, res, s, neg, f, hp, hm, form, ct, d, keys, summ):
+def _record(rec, nrec, source, event, Hc, oc, res, st, v, keys, summ):
     """Count a transition that did not end stable and record it in ``rec`` (while there is
-    room); (s, neg, f) are where the relaxation left them. Returns the new record count."""
+    room); st (``Spins``) is where the relaxation left it. Returns the new record count."""
+    s, neg, f = st
+    hp, hm, form, ct, d = v
     summ[SAT_LOOPS] += 1
     if oc == SELF_LOOP and res[RELAX_N_E] == 2 and res[RELAX_L] == 4:
         summ[SAT_L4] += 1
@@ -408,34 +414,15 @@ def _record(rec, nrec, source, event, Hc, oc, res, s, neg, f, hp, hm, form, ct, 
 
 
 @jit
-def _returns(
-    direction,
-    event,
-    s,
-    neg,
-    f,
-    hp,
-    hm,
-    form,
-    ct,
-    d,
-    rule,
-    ws,
-    res,
-    events,
-    rec,
-    nrec,
-    summ,
-    r_s,
-    r_neg,
-    r_f,
-    back,
-):
-    """The return from the turning point (s, neg, f) of a main branch: the field is reversed
-    and the state driven back for at most ``events`` transitions (a copy; the branch state is
-    left alone). A transition that does not end stable is recorded and ends the return.
-    ``back``: the turning point's switching field against the drive, (H, element, tie) of
-    ``next_down`` (up branch) or ``next_up`` (down branch)."""
+def _returns(direction, event, st, v, rule, ws, res, events, rec, nrec, summ, ret, back):
+    """The return from the turning point st (``Spins``) of a main branch: the field is
+    reversed and the state driven back, in the copy ``ret``, for at most ``events``
+    transitions (the branch state is left alone). A transition that does not end stable is
+    recorded and ends the return. ``back``: the turning point's switching field against the
+    drive, (H, element, tie) of ``next_down`` (up branch) or ``next_up`` (down branch)."""
+    s, neg, f = st
+    hp, hm, form, ct, d = v
+    r_s, r_neg, r_f = ret
     for i in range(s.shape[0]):
         r_s[i] = s[i]
         r_neg[i] = neg[i]
@@ -456,38 +443,22 @@ def _returns(
         summ[SAT_RETURNS] += 1
         if oc != STABLE:
             summ[SAT_LOOPS_RETURN if oc == SELF_LOOP else SAT_ILL_RETURN] += 1
-            nrec = _record(
-                rec,
-                nrec,
-                source,
-                event,
-                Hr,
-                oc,
-                res,
-                r_s,
-                r_neg,
-                r_f,
-                hp,
-                hm,
-                form,
-                ct,
-                d,
-                ws[0],
-                summ,
-            )
+            nrec = _record(rec, nrec, source, event, Hr, oc, res, ret, v, ws[0], summ)
             break
     return nrec
 
 
 @jit
-def saturated_loop_one(k, hp, hm, form, c, d, rule, return_events, max_loops, summ, rec, nrec):
+def saturated_loop_one(k, systems, rule, return_events, max_loops, out):
     """System k of ``saturated_loop_batch``."""
-    N = hp.shape[1]
+    N = systems.h_plus.shape[1]
     s, neg, f, res, ws = system_state(N)
-    ct, dk = system_view(k, form, c, d, transpose_buffer(form, N))
-    hpk, hmk = hp[k], hm[k]
-    r_s, r_neg, r_f = np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64)
-    so = summ[k]
+    v = view_of(k, systems, transpose_buffer(systems.form, N))
+    hpk, hmk, form, ct, dk = v
+    st = Spins(s, neg, f)
+    ret = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
+    rec = out.records[k]
+    so = out.summary[k]
     for q in range(so.shape[0]):
         so[q] = 0
     n = 0
@@ -521,27 +492,7 @@ def saturated_loop_one(k, hp, hm, form, c, d, rule, return_events, max_loops, su
                     break
                 if turning:
                     n = _returns(
-                        direction,
-                        event,
-                        s,
-                        neg,
-                        f,
-                        hpk,
-                        hmk,
-                        form,
-                        ct,
-                        dk,
-                        rule,
-                        ws,
-                        res,
-                        return_events,
-                        rec[k],
-                        n,
-                        so,
-                        r_s,
-                        r_neg,
-                        r_f,
-                        back,
+                        direction, event, st, v, rule, ws, res, return_events, rec, n, so, ret, back
                     )
             oc = relax_event(known, s, neg, f, Hc, direction, rule, hpk, hmk, form, ct, dk, ws, res)
             so[SAT_EVENTS] += 1
@@ -550,44 +501,25 @@ def saturated_loop_one(k, hp, hm, form, c, d, rule, return_events, max_loops, su
                 stable = True
                 continue
             so[SAT_LOOPS_BRANCH if oc == SELF_LOOP else SAT_ILL_BRANCH] += 1
-            n = _record(
-                rec[k],
-                n,
-                source,
-                event,
-                Hc,
-                oc,
-                res,
-                s,
-                neg,
-                f,
-                hpk,
-                hmk,
-                form,
-                ct,
-                dk,
-                ws[0],
-                so,
-            )
+            n = _record(rec, n, source, event, Hc, oc, res, st, v, ws[0], so)
             if oc != SELF_LOOP or loops == max_loops:  # ill-defined (rule 0), or enough loops
                 break
             loops += 1
             # the drive goes on: the loop lasts until its first step against the drive
             # breaks, at H*; the branch continues from that cycle state at H* ± 0⁺
             so[SAT_SKIPS] += 1
-            Hc = _loop_exit(
-                direction, res[RELAX_L], s, neg, f, Hc, rule, hpk, hmk, form, ct, dk, ws[1]
-            )
+            Hc = _loop_exit(direction, res[RELAX_L], st, v, Hc, rule, ws[1])
             if Hc >= INF or Hc <= -INF:  # no step against the drive (not a cycle)
                 break
             stable = False
-    nrec[k] = n
+    out.recorded[k] = n
 
 
 @batch_kernel
-def saturated_loop_batch(hp, hm, form, c, d, rule, return_events, max_loops, summ, rec, nrec):
+def saturated_loop_batch(systems, rule, return_events, max_loops, out):
     """Transitions out of the stable states met along the saturated hysteresis loop and on
-    the returns from its turning points, for a batch of systems (any N).
+    the returns from its turning points, for a batch of systems (any N;
+    ``operands.SystemBatch``).
 
     Protocol (rule ``rule`` for every transition, H jumping from one switching field to
     the next, ±0⁺ in the direction of the drive):
@@ -605,8 +537,9 @@ def saturated_loop_batch(hp, hm, form, c, d, rule, return_events, max_loops, sum
       ``return_events`` transitions (the start of the minor loop turning there); a return
       ends at its first transition that does not end stable, which is recorded.
 
-    summ[k] = ``codes.SATURATED_COLUMNS``; rec[k, :nrec[k]] = ``codes.LOOP_COLUMNS`` of the
-    first rec.shape[1] transitions that did not end stable (the counts in summ are exact).
+    out: ``operands.SaturatedLoopArrays``, out.summary[k] = ``codes.SATURATED_COLUMNS``;
+    out.records[k, :out.recorded[k]] = ``codes.LOOP_COLUMNS`` of the first
+    out.records.shape[1] transitions that did not end stable (the summary counts are exact).
     """
-    for k in prange(hp.shape[0]):
-        saturated_loop_one(k, hp, hm, form, c, d, rule, return_events, max_loops, summ, rec, nrec)
+    for k in prange(systems.h_plus.shape[0]):
+        saturated_loop_one(k, systems, rule, return_events, max_loops, out)

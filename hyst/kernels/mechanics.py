@@ -126,26 +126,25 @@ def step(s, Wc, eps, rule, p, D, xm, xp, d, X):
 
     The margins are the hysteron model's with H_i^+ → D x_i^+ − X_i and H_i^− → D x_i^− − X_i
     at Hc = 0 (X_i holds the drive), and the rule's choice is that of
-    :mod:`hyst.kernels.rules`; X is left holding the margins. Returns (code, n_unstable,
+    :mod:`hyst.kernels.rules`. Returns (code, n_unstable,
     n_flipped, ties): code 0 stable, 1 moved, 2 ill-defined (rule 0 with several unstable
     elements). ties: 1 for a stable state with a zero margin; for a state that moves, its
     zero margins plus 1 if the winning margin is shared (the hysteron kernels' count).
     """
     N = s.shape[0]
     scaled_positions(s, Wc, p, D, d, X)
-    acc = rules.start(np.int64(0))
+    acc = rules.start(rule)
     for i in range(N):
-        m = rules.margin(-np.int64(s[i] > 0), X[i], D * xp[i], D * xm[i], 0, eps)
-        X[i] = m
-        acc = rules.tally(acc, i, m)
-    n_u, chosen, ties = rules.choose(X, rule, acc)
+        acc = rules.tally(acc, i, rules.margin(s[i] > 0, X[i], D * xp[i], D * xm[i], 0, eps), rule)
+    n_u, chosen, ties = rules.choose(rule, acc)
     if n_u == 0:
         return STABLE, 0, 0, 1 if ties > 0 else 0
     if rule == RULE_0 and n_u > 1:
         return ILL_DEFINED, n_u, 0, ties
     if rule == RULE_2:
+        mask = rules.unstable(acc)
         for i in range(N):
-            if X[i] > 0:
+            if (mask >> i) & 1:
                 s[i] = -s[i]
         return 1, n_u, n_u, ties
     s[chosen] = -s[chosen]

@@ -11,7 +11,8 @@ confirmed only if every element flipped an even number of times since the
 earlier visit (so a hash collision can never fake a self-loop). The table is
 only set up once a relaxation takes a second step.
 
-Couplings reach every kernel as ``(form, c, d)`` (``hyst.model.systems.COUPLING_FORMS``):
+Couplings reach every kernel in an ``operands.SystemBatch`` (form, c = its couplings,
+d = its packed couplings; ``hyst.model.systems.COUPLING_FORMS``):
 
 - FORM_DENSE:     c[k] = c_ij (N, N); columns are read from a transposed copy
 - FORM_DENSE_T:   c[k][j, i] = c_ij (N, N): already the transposed layout, read in place
@@ -26,6 +27,8 @@ one is an empty array). The drive protocols built on this relaxation
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -111,10 +114,11 @@ def coupling(i, j, form, ct, d):
 
 
 @jit
-def system_view(k, form, c, d, buf):
-    """(ct, dk) of system k: ct[j, i] = c_ij for the matrix forms (the dense form is
-    transposed into ``buf``, the symmetric one unpacked into it, the transposed dense
-    layout used in place) and the strengths."""
+def system_view(k, systems, buf):
+    """(ct, dk) of system k of the ``operands.SystemBatch`` systems: ct[j, i] = c_ij for
+    the matrix forms (the dense form is transposed into ``buf``, the symmetric one
+    unpacked into it, the transposed dense layout used in place) and the strengths."""
+    form, c, d = systems.form, systems.couplings, systems.packed
     if form == FORM_DENSE_T:
         return c[k], d[k]
     if form == FORM_SYMMETRIC:
@@ -131,6 +135,36 @@ def system_view(k, form, c, d, buf):
                 for j in range(jb, min(jb + tile, N)):
                     buf[j, i] = ck[i, j]
     return buf, d[k]
+
+
+class SystemView(NamedTuple):
+    """One system as the event-driven kernels read it (``view_of``): bare thresholds
+    h_plus, h_minus (N,), the coupling form, ct[j, i] = c_ij (N, N) for the matrix forms and
+    d, the strengths of the columns and rows forms (the unused one empty). The hot loops
+    take the fields one by one; the protocols pass the view and unpack it once."""
+
+    h_plus: np.ndarray
+    h_minus: np.ndarray
+    form: int
+    ct: np.ndarray
+    d: np.ndarray
+
+
+class Spins(NamedTuple):
+    """A state of the event-driven relaxation: s (int8 ±1), neg (its int64 mirror, −1 where
+    s_i = +1, ``up_mask``) and f, the local fields, updated together."""
+
+    s: np.ndarray
+    neg: np.ndarray
+    f: np.ndarray
+
+
+@jit
+def view_of(k, systems, buf):
+    """The ``SystemView`` of system k of ``systems`` (``system_view``: buf is its work
+    array)."""
+    ct, dk = system_view(k, systems, buf)
+    return SystemView(systems.h_plus[k], systems.h_minus[k], systems.form, ct, dk)
 
 
 @jit
@@ -270,9 +304,9 @@ def next_up_down(neg, f, hp, hm):
 
 @jit(inline=True)
 def _answer(buf, rule, acc):
-    """``rules.choose`` from the tally of the margins in buf; under rule 2 buf then holds
-    the unstable elements (buf[:n_u])."""
-    n_u, chosen, ties = rules.choose(buf, rule, acc)
+    """``rules.choose_wide`` of the margins in buf; under rule 2 buf then holds the
+    unstable elements (buf[:n_u])."""
+    n_u, chosen, ties = rules.choose_wide(buf, rule, acc)
     if rule == RULE_2:
         rules.unstable_list(buf)
     return n_u, chosen, ties
@@ -284,11 +318,11 @@ def scan(neg, f, Hc, eps, rule, hp, hm, buf):
     returns (n_u, chosen, ties). buf (N) receives the margins, then under rule 2 the
     unstable elements (buf[:n_u]). One branch-free pass; a second one over buf only when
     several elements are unstable under rule 1 or 1′."""
-    acc = rules.start(np.int64(0))
+    acc = rules.start_wide()
     for i in range(neg.shape[0]):
-        m = rules.margin(neg[i], f[i], hp[i], hm[i], Hc, eps)
+        m = rules.margin(neg[i] != 0, f[i], hp[i], hm[i], Hc, eps)
         buf[i] = m
-        acc = rules.tally(acc, i, m)
+        acc = rules.tally_wide(acc, i, m)
     return _answer(buf, rule, acc)
 
 
@@ -313,13 +347,13 @@ def flip_scan(j, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, buf):
         row = ct[j]
         two = np.int64(2) if s[j] > 0 else np.int64(-2)
     f[j] -= two * row[j]
-    acc = rules.start(np.int64(0))
+    acc = rules.start_wide()
     for i in range(neg.shape[0]):
         fi = f[i] + two * row[i]
         f[i] = fi
-        m = rules.margin(neg[i], fi, hp[i], hm[i], Hc, eps)
+        m = rules.margin(neg[i] != 0, fi, hp[i], hm[i], Hc, eps)
         buf[i] = m
-        acc = rules.tally(acc, i, m)
+        acc = rules.tally_wide(acc, i, m)
     return _answer(buf, rule, acc)
 
 

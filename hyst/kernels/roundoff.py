@@ -28,6 +28,7 @@ from hyst.kernels.codes import (
     F64_JUST_FLIPPED_UNSTABLE,
     F64_SELF_LOOP_TRANSITIONS,
     F64_TRANSITIONS,
+    FORM_DENSE_T,
     RULE_0,
     RULE_2,
 )
@@ -90,10 +91,10 @@ def _transition(S, direction, hp, hm, c, rule, s, m, stamp, mark, out):
         if first and m[k] > 0:
             out[F64_JUST_FLIPPED_UNSTABLE] += 1
         first = False
-        acc = rules.start(0.0)
+        acc = rules.start(rule)
         for i in range(N):
-            acc = rules.tally(acc, i, m[i])
-        n_u, chosen, _ties = rules.choose(m, rule, acc)
+            acc = rules.tally(acc, i, m[i], rule)
+        n_u, chosen, _ties = rules.choose(rule, acc)
         if n_u == 0 or (rule == RULE_0 and n_u > 1):
             return
         if rule == RULE_2:
@@ -105,14 +106,17 @@ def _transition(S, direction, hp, hm, c, rule, s, m, stamp, mark, out):
 
 
 @jit
-def float64_transitions_one(k, hpq, hmq, cq, hp, hm, c, rule, out):
+def float64_transitions_one(k, exact, floats, rule, out):
     """System k of ``float64_transitions_batch``."""
-    N = hp.shape[1]
+    hp, hm, c = floats.h_plus[k], floats.h_minus[k], floats.couplings[k]
+    N = hp.shape[0]
     n = 1 << N
     F = np.empty((n, N), np.int64)
     hplus = np.empty(n, np.int64)
     hminus = np.empty(n, np.int64)
-    build_state_table(hpq[k], hmq[k], cq[k], False, F, hplus, hminus)
+    transposed = exact.form == FORM_DENSE_T
+    hpq, hmq, cq = exact.h_plus[k], exact.h_minus[k], exact.couplings[k]
+    build_state_table(hpq, hmq, cq, transposed, F, hplus, hminus)
     s = np.empty(N)
     m = np.empty(N)
     stamp = np.zeros(n, np.int64)
@@ -124,16 +128,16 @@ def float64_transitions_one(k, hpq, hmq, cq, hp, hm, c, rule, out):
         if hminus[S] < hplus[S]:
             for direction in (1, -1):
                 mark += 1
-                _transition(S, direction, hp[k], hm[k], c[k], rule, s, m, stamp, mark, o)
+                _transition(S, direction, hp, hm, c, rule, s, m, stamp, mark, o)
 
 
 @batch_kernel
-def float64_transitions_batch(hpq, hmq, cq, hp, hm, c, rule, out):
+def float64_transitions_batch(exact, floats, rule, out):
     """The P_sl transitions of a batch of systems in float64 (module docstring).
 
-    hpq, hmq, cq: the exact (quantised) parameters, which decide the potentially stable
-    states; hp, hm, c: the float64 parameters the transitions are computed with.
-    out[k] = ``codes.FLOAT64_COLUMNS``.
+    exact: the quantised systems (``operands.SystemBatch``, a dense form), which decide the
+    potentially stable states; floats: the float64 parameters the transitions are computed
+    with (``SystemBatch`` of float64 arrays, FORM_DENSE). out[k] = ``codes.FLOAT64_COLUMNS``.
     """
-    for k in prange(hp.shape[0]):
-        float64_transitions_one(k, hpq, hmq, cq, hp, hm, c, rule, out)
+    for k in prange(floats.h_plus.shape[0]):
+        float64_transitions_one(k, exact, floats, rule, out)

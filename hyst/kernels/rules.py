@@ -21,14 +21,22 @@ resolves (the paper's Supplemental Material, "Role of the race condition rules")
 Equal winning margins under rules 1 and 1′ flip the lowest index and count one tie. The
 ties of a state that moves are its zero margins plus that one; what a stable state reports
 is the caller's convention (the state table and the chains report 1 if any margin is 0, the
-event-driven kernels the number of zero margins).
+event-driven kernels the number of zero margins). ``resolve`` is that answer.
 
-A kernel computes the margins its own way (from a state table, from local fields, in
-float64), stores them in a work array ``m`` of length N and feeds them to ``tally`` in the
-same loop; ``choose`` then answers from the tally, with a second pass over ``m`` only when
-several elements are unstable. The first pass is branch free (counts, a largest and a
-smallest positive margin, the last unstable index): it vectorises. ``unstable_mask`` and
-``unstable_list`` give the elements that rule 2 flips.
+A kernel computes each element's margin its own way (from a state table, from local fields,
+in float64) and feeds it, in index order, to one of two tallies with the same answer:
+
+- ``start``/``tally``/``choose``: one scalar pass that keeps no margin and also collects
+  the bitmask of the unstable elements (rule 2): the fastest for the few elements of the
+  bitmask kernels (N ≤ 64);
+- ``start_wide``/``tally_wide``/``choose_wide``: a branch-free pass (counts, the largest
+  and the smallest positive margin, the last unstable index) that vectorises over many
+  elements; the caller keeps the margins in a work array, read again only when several
+  elements are unstable under rule 1 or 1′ (the event-driven kernels, any N), and
+  ``unstable_list`` turns them into the elements rule 2 flips.
+
+``tests/test_rules.py`` checks the two against each other and against a plain reading of
+the rules.
 """
 
 from __future__ import annotations
@@ -40,27 +48,79 @@ from hyst.kernels.jit import jit
 
 
 @jit(inline=True)
-def margin(ng, f_i, hp_i, hm_i, Hc, eps):
-    """Instability margin m_i (doubled) of one element with local field f_i and bare
-    thresholds hp_i, hm_i at (Hc, eps); ``ng`` is −1 (all bits set) if s_i = +1, else 0.
-    Branch free: s_i = −1 gives 2 (Hc − hp_i + f_i) + eps, s_i = +1 its negation
-    2 (hm_i − f_i − Hc) − eps with hm_i in place of hp_i."""
-    thr = (hp_i & ~ng) | (hm_i & ng)
-    x = 2 * (Hc - thr + f_i) + eps
-    return (x ^ ng) - ng
+def margin(up, f_i, hp_i, hm_i, Hc, eps):
+    """Instability margin m_i (doubled) at (Hc, eps) of one element with local field f_i,
+    bare thresholds hp_i, hm_i and s_i = +1 if ``up`` (else −1). Both signs are computed
+    and one selected: branch free."""
+    m_dn = 2 * (hm_i - f_i - Hc) - eps  # an up element, to flip down
+    m_up = 2 * (Hc - hp_i + f_i) + eps  # a down element, to flip up
+    return m_dn if up else m_up
 
 
 @jit(inline=True)
-def start(zero):
-    """The empty tally (unstable count, zero margins, largest margin, smallest positive
-    margin, last unstable index) of margins of the type of ``zero`` (np.int64(0) or 0.0);
-    ``OFFSET`` lies above every margin."""
-    return np.int64(0), np.int64(0), zero, zero + OFFSET, np.int64(-1)
+def resolve(rule, n_u, chosen, tie, zeros):
+    """The rule's answer (n_u, chosen, ties) from n_u unstable elements, the element with
+    the winning margin (the lowest index among equal ones), whether another one has it
+    (``tie``) and the zero margins. chosen is −1 when none is unstable, and under rules 0
+    and 2 with several (rule 0 is then ill-defined, rule 2 flips them all); ties are the
+    zero margins plus one for a shared winning margin of rule 1 or 1′."""
+    if n_u == 0 or (n_u > 1 and (rule == RULE_0 or rule == RULE_2)):
+        return n_u, np.int64(-1), zeros
+    if tie and (rule == RULE_1 or rule == RULE_1P):
+        zeros += 1
+    return n_u, chosen, zeros
 
 
 @jit(inline=True)
-def tally(acc, i, m):
-    """Add element i with margin m to the tally ``acc`` (``start``)."""
+def start(rule):
+    """The empty tally of ``tally``: (unstable count, zero margins, winning margin so far,
+    first and last index reaching it, bitmask of the unstable elements)."""
+    best = OFFSET if rule == RULE_1P else -OFFSET
+    return np.int64(0), np.int64(0), best, np.int64(-1), np.int64(-1), np.int64(0)
+
+
+@jit(inline=True)
+def tally(acc, i, m, rule):
+    """Add element i with margin m to the tally ``acc`` of ``start`` (elements in index
+    order; the bitmask holds elements 0 … 63)."""
+    n_u, zeros, best, first, last, mask = acc
+    pos = m > 0
+    if rule == RULE_1P:  # the smallest positive margin
+        v = m if pos else OFFSET
+        first = i if v < best else first
+        last = i if v <= best else last
+        best = min(best, v)
+    else:  # the largest margin
+        first = i if m > best else first
+        last = i if m >= best else last
+        best = max(best, m)
+    return n_u + pos, zeros + (m == 0), best, first, last, mask | (np.int64(pos) << i)
+
+
+@jit(inline=True)
+def choose(rule, acc):
+    """The rule's answer (``resolve``) from the tally ``acc`` of ``tally``."""
+    n_u, zeros, _best, first, last, _mask = acc
+    return resolve(rule, n_u, first, first != last, zeros)
+
+
+@jit(inline=True)
+def unstable(acc):
+    """The bitmask of the unstable elements in the tally ``acc`` of ``tally``."""
+    return acc[5]
+
+
+@jit(inline=True)
+def start_wide():
+    """The empty tally of ``tally_wide``: (unstable count, zero margins, largest margin,
+    smallest positive margin, last unstable index)."""
+    return np.int64(0), np.int64(0), np.int64(0), OFFSET, np.int64(-1)
+
+
+@jit(inline=True)
+def tally_wide(acc, i, m):
+    """Add element i with margin m to the tally ``acc`` of ``start_wide``: branch free and
+    in any order, so that a long pass vectorises."""
     n_u, zeros, top, low, last = acc
     pos = m > 0
     return (
@@ -73,40 +133,23 @@ def tally(acc, i, m):
 
 
 @jit(inline=True)
-def choose(m, rule, acc):
-    """The rule's answer from the tally ``acc`` of the margins m: (n_u, chosen, ties).
-
-    chosen: the element that flips under rules 1 and 1′, and under rule 0 with one unstable
-    element (−1 when none is unstable, and under rules 0 and 2 with several: rule 0 is then
-    ill-defined, rule 2 flips them all). ties: zero margins, plus one when the winning margin
-    of rule 1 or 1′ is shared (the lowest index flips)."""
+def choose_wide(m, rule, acc):
+    """The rule's answer (``resolve``) from the tally ``acc`` of ``tally_wide`` over the
+    margins m. One unstable element is the choice (no other margin can equal it); with
+    several under rule 1 or 1′ a second pass over m finds the first index with the winning
+    margin and how many have it."""
     n_u, zeros, top, low, last = acc
-    if n_u == 0:
-        return n_u, np.int64(-1), zeros
-    if n_u == 1:  # the choice; no other margin can equal it, so no tie
-        return n_u, last, zeros
-    if rule == RULE_0 or rule == RULE_2:
-        return n_u, np.int64(-1), zeros
+    if n_u <= 1 or rule == RULE_0 or rule == RULE_2:
+        return resolve(rule, n_u, last, False, zeros)
     best = low if rule == RULE_1P else top
     N = m.shape[0]
     chosen = np.int64(N)
     count = 0
-    for i in range(N):  # the first index with the winning margin, and how many have it
+    for i in range(N):
         hit = m[i] == best
         chosen = min(chosen, i if hit else N)
         count += hit
-    if count > 1 and (rule == RULE_1 or rule == RULE_1P):
-        zeros += 1
-    return n_u, chosen, zeros
-
-
-@jit(inline=True)
-def unstable_mask(m):
-    """Bitmask of the unstable elements (m_i > 0) of N ≤ 63 elements."""
-    mask = np.int64(0)
-    for i in range(m.shape[0]):
-        mask |= np.int64(m[i] > 0) << i
-    return mask
+    return resolve(rule, n_u, chosen, count > 1, zeros)
 
 
 @jit(inline=True)

@@ -47,11 +47,14 @@ states: 76 KiB at N = 24, 0.2 MiB at N = 62.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import prange
 
 from hyst.kernels import rules
 from hyst.kernels.codes import (
+    FORM_DENSE_T,
     FOUND_COMPLETE,
     FOUND_REACHABLE,
     ILL_DEFINED,
@@ -84,12 +87,35 @@ def table_size(cap):
     return size
 
 
+class Workspace(NamedTuple):
+    """Per-thread work arrays of the search (``workspace``): the couplings (ct, act), the
+    search stack (order, fstk, rstk, bstk, astk, var, opts), the local fields (f_state,
+    f_walk), the reachable search's hash table and queue (keys, slots, stamps, queue) and
+    the scalars [generation, tallies of the current sample]."""
+
+    ct: np.ndarray
+    act: np.ndarray
+    order: np.ndarray
+    fstk: np.ndarray
+    rstk: np.ndarray
+    bstk: np.ndarray
+    astk: np.ndarray
+    var: np.ndarray
+    opts: np.ndarray
+    f_state: np.ndarray
+    f_walk: np.ndarray
+    keys: np.ndarray
+    slots: np.ndarray
+    stamps: np.ndarray
+    queue: np.ndarray
+    scalars: np.ndarray
+
+
 @jit
 def workspace(N, cap):
-    """Per-thread work arrays: (ct, act, order, fstk, rstk, bstk, astk, var, opts,
-    f_state, f_walk, keys, slots, stamps, queue, scalars)."""
+    """The ``Workspace`` of one worker thread for systems of N elements."""
     size = table_size(cap)
-    return (
+    return Workspace(
         np.empty((N, N), np.int64),  # ct[j, i] = c_ij
         np.empty((N, N), np.int64),  # act[j, i] = |c_ij|
         np.empty(N, np.int64),  # branching order
@@ -110,16 +136,17 @@ def workspace(N, cap):
 
 
 @jit
-def prepare_system(c, ct, act, order):
+def prepare_system(c, transposed, ct, act, order):
     """Transposed couplings ct[j, i] = c_ij, act = |ct|, and the branching order:
-    elements by decreasing Σ_i |c_ij| (fixing them first narrows the bounds most)."""
+    elements by decreasing Σ_i |c_ij| (fixing them first narrows the bounds most).
+    c[i, j] = c_ij, or c[j, i] = c_ij when ``transposed``."""
     N = c.shape[0]
     weight = np.empty(N, np.int64)
     for j in range(N):
         weight[j] = 0
     for i in range(N):
         for j in range(N):
-            v = c[i, j]
+            v = c[j, i] if transposed else c[i, j]
             ct[j, i] = v
             a = v if v >= 0 else -v
             act[j, i] = a
@@ -160,9 +187,9 @@ def state_thresholds(S, hp, hm, f):
 
 
 @jit
-def relax_fields(S, Hc, eps, rule, hp, hm, ct, f, margins):
+def relax_fields(S, Hc, eps, rule, hp, hm, ct, f):
     """Relax state S at field (Hc, eps) under ``rule``; ``f`` holds the local fields of
-    S on entry and of the last state on return; ``margins`` is a work array (N).
+    S on entry and of the last state on return.
 
     Steps as ``state_table.step``: the margins and the rule's choice are those of
     :mod:`hyst.kernels.rules` (rule 1 flips the largest margin, 1p the smallest positive
@@ -176,18 +203,16 @@ def relax_fields(S, Hc, eps, rule, hp, hm, ct, f, margins):
     power = 1
     lam = 0
     while True:
-        acc = rules.start(np.int64(0))
+        acc = rules.start(rule)
         for i in range(N):
-            mi = rules.margin(-((S >> i) & 1), f[i], hp[i], hm[i], Hc, eps)
-            margins[i] = mi
-            acc = rules.tally(acc, i, mi)
-        n_u, chosen, t = rules.choose(margins, rule, acc)
+            acc = rules.tally(acc, i, rules.margin((S >> i) & 1, f[i], hp[i], hm[i], Hc, eps), rule)
+        n_u, chosen, t = rules.choose(rule, acc)
         ties += t
         if n_u == 0:
             return STABLE, S, ties
         if rule == RULE_0 and n_u > 1:
             return ILL_DEFINED, S, ties
-        flips = rules.unstable_mask(margins) if rule == RULE_2 else np.int64(1) << chosen
+        flips = rules.unstable(acc) if rule == RULE_2 else np.int64(1) << chosen
         todo = flips
         while todo:
             j = 0
@@ -231,9 +256,9 @@ def table_bits(size):
 
 
 @jit
-def transitions_of_state(S, f_state, hp, hm, ct, f_walk, margins, rule, res):
-    """Relax both transitions out of potentially stable S (local fields f_state; f_walk and
-    margins are work arrays).
+def transitions_of_state(S, f_state, hp, hm, ct, f_walk, rule, res):
+    """Relax both transitions out of potentially stable S (local fields f_state; f_walk is a
+    work array).
 
     res[0] walks, res[1] ties are accumulated; res[2], res[3] receive the
     stable end states of the up and down transitions (−1 if none). Returns True
@@ -256,7 +281,7 @@ def transitions_of_state(S, f_state, hp, hm, ct, f_walk, margins, rule, res):
             eps = -1
         for i in range(N):
             f_walk[i] = f_state[i]
-        oc, T, t = relax_fields(S, Hc, eps, rule, hp, hm, ct, f_walk, margins)
+        oc, T, t = relax_fields(S, Hc, eps, rule, hp, hm, ct, f_walk)
         res[0] += 1
         res[1] += t
         if oc == SELF_LOOP:
@@ -267,15 +292,15 @@ def transitions_of_state(S, f_state, hp, hm, ct, f_walk, margins, rule, res):
 
 
 @jit
-def reachable_search(
-    hp, hm, ct, rule, cap, f_state, f_walk, margins, keys, slots, stamps, queue, gen, res
-):
+def reachable_search(hp, hm, rule, cap, ws, gen, res):
     """Phase 1: breadth first from the saturated states over stable end states.
 
-    Returns (found, processed, queued): the states queue[:processed] had both
+    Returns (found, processed, queued): the states ws.queue[:processed] had both
     transitions relaxed (of ``queued`` states); keys/slots of generation ``gen`` map
     a state to its queue index. res[0] walks and res[1] ties are accumulated.
     """
+    ct, f_state, f_walk = ws.ct, ws.f_state, ws.f_walk
+    keys, slots, stamps, queue = ws.keys, ws.slots, ws.stamps, ws.queue
     N = hp.shape[0]
     size = keys.shape[0]
     count = 0
@@ -291,7 +316,7 @@ def reachable_search(
     while head < count:
         S = queue[head]
         state_fields(S, ct, f_state)
-        if transitions_of_state(S, f_state, hp, hm, ct, f_walk, margins, rule, res):
+        if transitions_of_state(S, f_state, hp, hm, ct, f_walk, rule, res):
             return True, head, count
         for d in range(2):
             T = res[2 + d]
@@ -308,34 +333,16 @@ def reachable_search(
 
 
 @jit
-def complete_search(
-    hp,
-    hm,
-    ct,
-    act,
-    order,
-    rule,
-    fstk,
-    rstk,
-    bstk,
-    astk,
-    var,
-    opts,
-    f_walk,
-    margins,
-    keys,
-    slots,
-    stamps,
-    gen,
-    processed,
-    res,
-):
+def complete_search(hp, hm, rule, ws, gen, processed, res):
     """Phase 2: every potentially stable state by a pruned depth-first search; relax
     the transitions of those not processed by phase 1. Returns True on a self-loop.
 
     res[0] walks and res[1] ties are accumulated; res[4] search nodes and res[5]
     potentially stable states met are set.
     """
+    ct, act, order, fstk, rstk = ws.ct, ws.act, ws.order, ws.fstk, ws.rstk
+    bstk, astk, var, opts = ws.bstk, ws.astk, ws.var, ws.opts
+    f_walk, keys, slots, stamps = ws.f_walk, ws.keys, ws.slots, ws.stamps
     N = hp.shape[0]
     size = keys.shape[0]
     full = (np.int64(1) << N) - 1
@@ -394,7 +401,7 @@ def complete_search(
                     k = table_find(S, keys, stamps, gen, size)
                     done = stamps[k] == gen and slots[k] < processed
                 if not done:
-                    if transitions_of_state(S, f, hp, hm, ct, f_walk, margins, rule, res):
+                    if transitions_of_state(S, f, hp, hm, ct, f_walk, rule, res):
                         res[4] = nodes
                         res[5] = n_ps
                         return True
@@ -461,15 +468,12 @@ def complete_search(
 
 
 @jit
-def any_self_loop_system(hp, hm, c, rule, cap, ws, out):
-    """P_sl of one system (hp, hm: (N,), c: (N, N)) with workspace ``ws`` from
-    ``workspace(N, cap)``; fills ``out`` (``codes.SEARCH_COLUMNS``)."""
-    ct, act, order, fstk, rstk, bstk, astk, var, opts, f_state, f_walk = ws[:11]
-    keys, slots, stamps, queue, scalars = ws[11:]
-    # R_i at depth N (a leaf) is 0, read before the leaf's transitions are relaxed and
-    # rewritten before the next leaf: that row holds the relaxations' margins
-    margins = rstk[-1]
-    prepare_system(c, ct, act, order)
+def any_self_loop_system(hp, hm, c, transposed, rule, cap, ws, out):
+    """P_sl of one system (hp, hm: (N,), c: (N, N), c[i, j] = c_ij or c[j, i] when
+    ``transposed``) with the ``Workspace`` ws of ``workspace(N, cap)``; fills ``out``
+    (``codes.SEARCH_COLUMNS``)."""
+    prepare_system(c, transposed, ws.ct, ws.act, ws.order)
+    scalars = ws.scalars
     scalars[0] += 1
     gen = scalars[0]
     res = scalars[1:]
@@ -477,36 +481,13 @@ def any_self_loop_system(hp, hm, c, rule, cap, ws, out):
         res[k] = 0
     for k in range(out.shape[0]):
         out[k] = 0
-    found, processed, queued = reachable_search(
-        hp, hm, ct, rule, cap, f_state, f_walk, margins, keys, slots, stamps, queue, gen, res
-    )
+    found, processed, queued = reachable_search(hp, hm, rule, cap, ws, gen, res)
     out[SR_REACHABLE_STATES] = queued
     if found:
         out[SR_SELF_LOOP] = 1
         out[SR_FOUND_BY] = FOUND_REACHABLE
     else:
-        found = complete_search(
-            hp,
-            hm,
-            ct,
-            act,
-            order,
-            rule,
-            fstk,
-            rstk,
-            bstk,
-            astk,
-            var,
-            opts,
-            f_walk,
-            margins,
-            keys,
-            slots,
-            stamps,
-            gen,
-            processed,
-            res,
-        )
+        found = complete_search(hp, hm, rule, ws, gen, processed, res)
         if found:
             out[SR_SELF_LOOP] = 1
             out[SR_FOUND_BY] = FOUND_COMPLETE
@@ -517,20 +498,31 @@ def any_self_loop_system(hp, hm, c, rule, cap, ws, out):
 
 
 @jit
-def any_self_loop_block(b, blocks, hp, hm, c, rule, cap, out):
+def any_self_loop_block(b, blocks, systems, rule, cap, out):
     """Samples b, b + blocks, b + 2 blocks, ... of ``any_self_loop_batch``."""
-    n, N = hp.shape
+    n, N = systems.h_plus.shape
+    transposed = systems.form == FORM_DENSE_T
     ws = workspace(N, cap)
     for s in range(b, n, blocks):
-        any_self_loop_system(hp[s], hm[s], c[s], rule, cap, ws, out[s])
+        any_self_loop_system(
+            systems.h_plus[s],
+            systems.h_minus[s],
+            systems.couplings[s],
+            transposed,
+            rule,
+            cap,
+            ws,
+            out[s],
+        )
 
 
 @batch_kernel
-def any_self_loop_batch(hp, hm, c, rule, cap, blocks, out):
-    """Per-sample P_sl of a batch: hp, hm (n, N), c (n, N, N) int64; out (n, columns).
+def any_self_loop_batch(systems, rule, cap, blocks, out):
+    """Per-sample P_sl of a batch: systems, an ``operands.SystemBatch`` in a dense form
+    (FORM_DENSE or FORM_DENSE_T); out (n, ``codes.SEARCH_COLUMNS``).
 
     Samples are dealt in ``blocks`` interleaved blocks, one workspace each (to numba
     threads; the serial twin takes one block).
     """
     for b in prange(blocks):
-        any_self_loop_block(b, blocks, hp, hm, c, rule, cap, out)
+        any_self_loop_block(b, blocks, systems, rule, cap, out)

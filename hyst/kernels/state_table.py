@@ -13,6 +13,8 @@ per state, exactly, in int64.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import prange
 
@@ -35,6 +37,7 @@ from hyst.kernels.codes import (
     E_START_PREPARED,
     E_TIES,
     E_ZERO_TIES,
+    FORM_DENSE_T,
     ILL_DEFINED,
     INF,
     MOVED,
@@ -45,6 +48,7 @@ from hyst.kernels.codes import (
     SELF_LOOP,
     STABLE,
     UNDEFINED,
+    WALK_COLUMNS,
     WALK_CYCLE_MIN,
     WALK_CYCLE_SUM,
     WALK_FINAL_STATE,
@@ -60,6 +64,38 @@ from hyst.kernels.codes import (
     WHAT_ZERO_FIELD,
 )
 from hyst.kernels.jit import batch_kernel, jit
+
+#: Length of a ``walk`` result row.
+WALK_WIDTH = len(WALK_COLUMNS)
+
+
+class StateTable(NamedTuple):
+    """The tables of all 2^N states of one system, with the work arrays of its relaxations
+    (its bare thresholds h_i^± travel beside it: a table serves every system of a block).
+
+    fields: (2^N, N) F[S, i] = Σ_j c_ij s_j; up, down: (2^N,) H^+(S) (INF if all up) and
+    H^−(S) (−INF if all down); stamp, stamp_step: (2^N,) visit stamps of ``walk`` (stamp
+    −1 and step 0 when new).
+    """
+
+    fields: np.ndarray
+    up: np.ndarray
+    down: np.ndarray
+    stamp: np.ndarray
+    stamp_step: np.ndarray
+
+
+class BlockWork(NamedTuple):
+    """Work arrays of one block of ``enumerate_observables``: res, a ``walk`` result row;
+    keys (2^N, 3), the distinct loops by smallest state; lo, hi (2^N) of
+    ``gap_fraction``; nxt, pid (2^N) of ``map_has_cycle``."""
+
+    res: np.ndarray
+    keys: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    nxt: np.ndarray
+    pid: np.ndarray
 
 
 @jit
@@ -113,44 +149,44 @@ def build_state_table(hp, hm, c, transposed, F, hplus, hminus):
 
 
 @jit(inline=True)
-def step(S, Hc, eps, rule, hp, hm, F, hplus, hminus, m):
-    """One step of the dynamics at field (Hc, eps) from state S.
+def step(S, Hc, eps, rule, hp, hm, F, up, down):
+    """One step of the dynamics at field (Hc, eps) from state S of the system with bare
+    thresholds hp, hm and the ``StateTable`` arrays F, up, down.
 
     Returns (next_state, n_unstable, n_flipped, ties, code) with code STABLE,
     MOVED or ILL_DEFINED (rule 0 with n_unstable > 1).
     Stability is read from the table in O(1) (ties: 1 if a margin is exactly 0); a state
-    that moves is scanned in O(N) for its margins (stored in the work array m) and the
-    rule's choice (:mod:`hyst.kernels.race`: exact n_unstable and ties).
+    that moves is scanned in O(N) for the rule's choice (:mod:`hyst.kernels.rules`: exact
+    n_unstable and ties).
     """
-    mu = 2 * (Hc - hplus[S]) + eps  # largest margin of a down element
-    md = 2 * (hminus[S] - Hc) - eps  # largest margin of an up element
+    mu = 2 * (Hc - up[S]) + eps  # largest margin of a down element
+    md = 2 * (down[S] - Hc) - eps  # largest margin of an up element
     if mu <= 0 and md <= 0:
         return S, 0, 0, 1 if (mu == 0 or md == 0) else 0, STABLE
     row = F[S]
-    acc = rules.start(np.int64(0))
+    acc = rules.start(rule)
     for i in range(hp.shape[0]):
-        mi = rules.margin(-((S >> i) & 1), row[i], hp[i], hm[i], Hc, eps)
-        m[i] = mi
-        acc = rules.tally(acc, i, mi)
-    n_u, chosen, ties = rules.choose(m, rule, acc)
+        acc = rules.tally(acc, i, rules.margin((S >> i) & 1, row[i], hp[i], hm[i], Hc, eps), rule)
+    n_u, chosen, ties = rules.choose(rule, acc)
     if rule == RULE_2:
-        return S ^ rules.unstable_mask(m), n_u, n_u, ties, MOVED
+        return S ^ rules.unstable(acc), n_u, n_u, ties, MOVED
     if rule == RULE_0 and n_u > 1:
         return S, n_u, 0, ties, ILL_DEFINED
     return S ^ (1 << chosen), n_u, 1, ties, MOVED
 
 
 @jit
-def walk(S, Hc, eps, rule, hp, hm, F, hplus, hminus, m, stamp, stamp_step, wid, out):
-    """Relax from state S at field (Hc, eps) under ``rule``; exact cycle detection.
-
-    ``stamp``/``stamp_step`` are per-state work arrays and ``wid`` a walk id
-    never used before with them (no reset needed). Fills
+def walk(S, Hc, eps, rule, hp, hm, table, wid, out):
+    """Relax from state S at field (Hc, eps) under ``rule`` (bare thresholds hp, hm, and the
+    system's ``StateTable``); exact cycle
+    detection with the table's per-state stamps and ``wid``, a walk id never used before
+    with them (no reset needed). Fills
     out = [final_state, flips, steps, race, ties, L, n_e, cycle_min, cycle_sum, flip_mask]
     and returns the outcome code. For a self-loop, final_state is the first
     repeated state, L the cycle length, n_e the number of elements flipping in
     the cycle and flip_mask their bitmask.
     """
+    F, up, down, stamp, stamp_step = table
     steps = 0
     flips = 0
     race = 0
@@ -164,7 +200,7 @@ def walk(S, Hc, eps, rule, hp, hm, F, hplus, hminus, m, stamp, stamp_step, wid, 
     csum = 0
     fmask = 0
     while True:
-        S2, n_u, nf, t, code = step(S, Hc, eps, rule, hp, hm, F, hplus, hminus, m)
+        S2, n_u, nf, t, code = step(S, Hc, eps, rule, hp, hm, F, up, down)
         ties += t
         if steps > 0 and n_u > 1:
             race = 1
@@ -182,7 +218,7 @@ def walk(S, Hc, eps, rule, hp, hm, F, hplus, hminus, m, stamp, stamp_step, wid, 
             cmin = S
             x = S
             for _ in range(L):
-                x2, _nu, _nf, _t, _c = step(x, Hc, eps, rule, hp, hm, F, hplus, hminus, m)
+                x2, _nu, _nf, _t, _c = step(x, Hc, eps, rule, hp, hm, F, up, down)
                 fmask |= x ^ x2
                 csum += x
                 if x < cmin:
@@ -250,11 +286,12 @@ def gap_fraction(hplus, hminus, N, lo, hi):
 
 
 @jit
-def map_has_cycle(rule, hp, hm, F, hplus, hminus, m, nxt, pid):
+def map_has_cycle(rule, hp, hm, table, nxt, pid):
     """True iff the H = 0 dynamics (one step of ``rule``) has a cycle among unstable states."""
+    F, up, down = table[:3]
     n_states = nxt.shape[0]
     for S in range(n_states):
-        S2, _nu, _nf, _t, code = step(S, 0, 0, rule, hp, hm, F, hplus, hminus, m)
+        S2, _nu, _nf, _t, code = step(S, 0, 0, rule, hp, hm, F, up, down)
         nxt[S] = S2 if code == MOVED else -1
         pid[S] = -1
     for u in range(n_states):
@@ -268,256 +305,126 @@ def map_has_cycle(rule, hp, hm, F, hplus, hminus, m, nxt, pid):
 
 
 @batch_kernel
-def enumerate_observables(
-    hp,
-    hm,
-    c,
-    transposed,
-    starts,
-    rule,
-    what,
-    out,
-    gapf,
-    hist_L,
-    hist_ne,
-    l4_state,
-    l4_mask,
-    l4_count,
-):
+def enumerate_observables(systems, starts, rule, what, out):
     """Per-sample observables of a batch of small systems (all 2^N states).
 
-    hp, hm: (n, N); c: (n, N, N), c[k][i, j] = c_ij (c[k][j, i] when ``transposed``);
-    starts: (n,) random start bitmasks;
-    what: bitmask of WHAT_* groups to compute (others are left at 0).
-    out: (n, len(ENUMERATION_COLUMNS)) int64, columns E_* of :mod:`hyst.kernels.codes`;
-    gapf: (n,) gap fraction f_G.
-    hist_L: (blocks, 2^N + 1) and hist_ne: (blocks, N + 1): distinct self-loops
-    met in the P_sl transitions by length L and element count n_e, summed over
-    the samples handled by each block (sum over blocks for the totals).
-    l4_state/l4_mask: (n, K) the first K distinct L = 4 loops of two elements (cycle min state,
-    flipping elements); l4_count: (n,) how many there were.
+    systems: ``operands.SystemBatch`` in a dense form (FORM_DENSE or FORM_DENSE_T);
+    starts: (n,) random start bitmasks; what: bitmask of WHAT_* groups to compute (others
+    are left at 0); out: ``operands.EnumerationArrays`` (columns E_* of
+    :mod:`hyst.kernels.codes`). Samples are dealt to out.loop_lengths.shape[0] blocks.
     """
-    for b in prange(hist_L.shape[0]):
-        enumerate_block(
-            b,
-            hp,
-            hm,
-            c,
-            transposed,
-            starts,
-            rule,
-            what,
-            out,
-            gapf,
-            hist_L,
-            hist_ne,
-            l4_state,
-            l4_mask,
-            l4_count,
-        )
+    for b in prange(out.loop_lengths.shape[0]):
+        enumerate_block(b, systems, starts, rule, what, out)
 
 
 @jit
-def enumerate_block(
-    b,
-    hp,
-    hm,
-    c,
-    transposed,
-    starts,
-    rule,
-    what,
-    out,
-    gapf,
-    hist_L,
-    hist_ne,
-    l4_state,
-    l4_mask,
-    l4_count,
-):
+def enumerate_block(b, systems, starts, rule, what, out):
     """Samples b, b + blocks, b + 2 blocks, ... of ``enumerate_observables``."""
-    n, N = hp.shape
+    n, N = systems.h_plus.shape
     n_states = 1 << N
-    nb = hist_L.shape[0]
+    nb = out.loop_lengths.shape[0]
+    transposed = systems.form == FORM_DENSE_T
     F = np.empty((n_states, N), np.int64)
-    hplus = np.empty(n_states, np.int64)
-    hminus = np.empty(n_states, np.int64)
-    m = np.empty(N, np.int64)  # margins of a state that moves
+    up = np.empty(n_states, np.int64)
+    down = np.empty(n_states, np.int64)
     stamp = np.full(n_states, -1, np.int64)
     stamp_step = np.zeros(n_states, np.int64)
-    lo = np.empty(n_states, np.int64)
-    hi = np.empty(n_states, np.int64)
-    nxt = np.empty(n_states, np.int64)
-    pid = np.empty(n_states, np.int64)
-    res = np.zeros(10, np.int64)
-    keys = np.full((n_states, 3), -1, np.int64)  # distinct loops by cycle-min state
+    table = StateTable(F, up, down, stamp, stamp_step)
+    work = BlockWork(
+        np.zeros(WALK_WIDTH, np.int64),
+        np.full((n_states, 3), -1, np.int64),  # distinct loops by cycle-min state
+        np.empty(n_states, np.int64),
+        np.empty(n_states, np.int64),
+        np.empty(n_states, np.int64),
+        np.empty(n_states, np.int64),
+    )
     wid = 0
     for s in range(b, n, nb):
-        hps = hp[s]
-        hms = hm[s]
-        build_state_table(hps, hms, c[s], transposed, F, hplus, hminus)
-        o = out[s]
+        hps = systems.h_plus[s]
+        hms = systems.h_minus[s]
+        build_state_table(hps, hms, systems.couplings[s], transposed, F, up, down)
+        o = out.columns[s]
         for k in range(o.shape[0]):
             o[k] = 0
         ties = 0
-        gapf[s] = 0.0
-        l4_count[s] = 0
+        out.gap_fraction[s] = 0.0
+        out.l4_count[s] = 0
         if what & WHAT_ZERO_FIELD:
             wid += 1
-            ties += zero_field(
-                s,
-                starts[s],
-                rule,
-                hps,
-                hms,
-                F,
-                hplus,
-                hminus,
-                m,
-                stamp,
-                stamp_step,
-                wid,
-                res,
-                lo,
-                hi,
-                nxt,
-                pid,
-                o,
-                gapf,
-            )
+            ties += zero_field(s, starts[s], rule, hps, hms, table, work, wid, out)
         if what & WHAT_TRANSITIONS:
-            wid, t = transitions(
-                s,
-                b,
-                rule,
-                hps,
-                hms,
-                F,
-                hplus,
-                hminus,
-                m,
-                stamp,
-                stamp_step,
-                wid,
-                res,
-                keys,
-                hist_L,
-                hist_ne,
-                l4_state,
-                l4_mask,
-                l4_count,
-                o,
-            )
+            wid, t = transitions(s, b, rule, hps, hms, table, work, wid, out)
             ties += t
         if what & WHAT_AVALANCHE:
             wid += 2
-            ties += avalanche(
-                starts[s], rule, hps, hms, F, hplus, hminus, m, stamp, stamp_step, wid, res, o
-            )
+            ties += avalanche(starts[s], rule, hps, hms, table, wid, work.res, o)
         o[E_TIES] = ties
 
 
 @jit
-def zero_field(
-    s,
-    start,
-    rule,
-    hps,
-    hms,
-    F,
-    hplus,
-    hminus,
-    m,
-    stamp,
-    stamp_step,
-    wid,
-    res,
-    lo,
-    hi,
-    nxt,
-    pid,
-    o,
-    gapf,
-):
-    """P_s, P_g^0, f_G and P_sl^0 (both variants) of one system; returns ties met."""
-    n_states = hplus.shape[0]
-    N = hps.shape[0]
-    for S in range(n_states):
-        lm = hminus[S]
-        up = hplus[S]
-        if lm < up:
+def zero_field(s, start, rule, hp, hm, table, work, wid, out):
+    """P_s, P_g^0, f_G and P_sl^0 (both variants) of system s; returns ties met."""
+    up = table.up
+    down = table.down
+    o = out.columns[s]
+    for S in range(up.shape[0]):
+        lm = down[S]
+        hi = up[S]
+        if lm < hi:
             o[E_N_POTENTIALLY_STABLE] += 1
-        elif lm == up:
+        elif lm == hi:
             o[E_POTENTIALLY_STABLE_TIES] += 1
-        if lm < 0 < up:
+        if lm < 0 < hi:
             o[E_N_STABLE_AT_ZERO] += 1
-        if (lm == 0 and up >= 0) or (up == 0 and lm <= 0):
+        if (lm == 0 and hi >= 0) or (hi == 0 and lm <= 0):
             o[E_ZERO_TIES] += 1
-    gapf[s] = gap_fraction(hplus, hminus, N, lo, hi)
-    o[E_SELF_LOOP_AT_ZERO_ANY] = (
-        1 if map_has_cycle(rule, hps, hms, F, hplus, hminus, m, nxt, pid) else 0
-    )
+    out.gap_fraction[s] = gap_fraction(up, down, hp.shape[0], work.lo, work.hi)
+    o[E_SELF_LOOP_AT_ZERO_ANY] = 1 if map_has_cycle(rule, hp, hm, table, work.nxt, work.pid) else 0
     # relaxation of the random start at H = 0 under the rule
-    oc = walk(start, 0, 0, rule, hps, hms, F, hplus, hminus, m, stamp, stamp_step, wid, res)
+    res = work.res
+    oc = walk(start, 0, 0, rule, hp, hm, table, wid, res)
     o[E_RANDOM_START_OUTCOME] = oc
     o[E_RANDOM_START_LENGTH] = res[WALK_L]
     return res[WALK_TIES]
 
 
 @jit
-def transitions(
-    s,
-    b,
-    rule,
-    hps,
-    hms,
-    F,
-    hplus,
-    hminus,
-    m,
-    stamp,
-    stamp_step,
-    wid,
-    res,
-    keys,
-    hist_L,
-    hist_ne,
-    l4_state,
-    l4_mask,
-    l4_count,
-    o,
-):
-    """P_sl of one system: relax every up/down transition out of every
+def transitions(s, b, rule, hp, hm, table, work, wid, out):
+    """P_sl of system s (block b): relax every up/down transition out of every
     potentially stable state; record distinct self-loops. Returns (wid, ties).
 
     A self-loop is identified by (its smallest state, L, the sum of its states), counted
-    once however many transitions reach it. ``keys`` (2^N, 3) holds, per smallest state,
-    (sample s, L, sum) of the first loop seen with it (a row of another sample is free);
-    further loops with the same smallest state (met at other fields) go to a list."""
-    n_states = hplus.shape[0]
-    K = l4_state.shape[1]
+    once however many transitions reach it. ``work.keys`` (2^N, 3) holds, per smallest
+    state, (sample s, L, sum) of the first loop seen with it (a row of another sample is
+    free); further loops with the same smallest state (met at other fields) go to a list."""
+    up = table.up
+    down = table.down
+    res = work.res
+    keys = work.keys
+    o = out.columns[s]
+    K = out.l4_state.shape[1]
     ties = 0
     # P_sl: every transition out of every potentially stable state
     nkeys = 0
     more = np.empty((0, 3), np.int64)  # loops sharing a smallest state with an earlier one
     nmore = 0
     n4 = 0
-    for S in range(n_states):
-        if not hminus[S] < hplus[S]:
+    for S in range(up.shape[0]):
+        if not down[S] < up[S]:
             continue
         for direction in range(2):
             if direction == 0:
-                if hplus[S] >= INF:
+                if up[S] >= INF:
                     continue
-                Hc = hplus[S]
+                Hc = up[S]
                 eps = 1
             else:
-                if hminus[S] <= -INF:
+                if down[S] <= -INF:
                     continue
-                Hc = hminus[S]
+                Hc = down[S]
                 eps = -1
             wid += 1
-            oc = walk(S, Hc, eps, rule, hps, hms, F, hplus, hminus, m, stamp, stamp_step, wid, res)
+            oc = walk(S, Hc, eps, rule, hp, hm, table, wid, res)
             o[E_N_TRANSITIONS] += 1
             ties += res[WALK_TIES]
             if res[WALK_RACE]:
@@ -553,39 +460,40 @@ def transitions(
                         nmore += 1
                 if new:
                     nkeys += 1
-                    hist_L[b, res[WALK_L]] += 1
-                    hist_ne[b, res[WALK_N_E]] += 1
+                    out.loop_lengths[b, res[WALK_L]] += 1
+                    out.loop_elements[b, res[WALK_N_E]] += 1
                     if res[WALK_L] == 4 and res[WALK_N_E] == 2:
                         if n4 < K:
-                            l4_state[s, n4] = res[WALK_CYCLE_MIN]
-                            l4_mask[s, n4] = res[WALK_FLIP_MASK]
+                            out.l4_state[s, n4] = res[WALK_CYCLE_MIN]
+                            out.l4_mask[s, n4] = res[WALK_FLIP_MASK]
                         n4 += 1
     o[E_N_DISTINCT_LOOPS] = nkeys
-    l4_count[s] = n4
+    out.l4_count[s] = n4
     return wid, ties
 
 
 @jit
-def avalanche(start, rule, hps, hms, F, hplus, hminus, m, stamp, stamp_step, wid, res, o):
+def avalanche(start, rule, hp, hm, table, wid, res, o):
     """S0 = rule-1 relaxation of the random start at H = 0; P_RC of the first
     flip at H^+(S0) and the avalanche under ``rule``. Uses walk ids wid − 1
     and wid. Returns ties met."""
     ties = 0
     # S0: rule-1 relaxation of the random start at H = 0; then raise H to H^+(S0)
-    oc = walk(start, 0, 0, RULE_1, hps, hms, F, hplus, hminus, m, stamp, stamp_step, wid - 1, res)
+    oc = walk(start, 0, 0, RULE_1, hp, hm, table, wid - 1, res)
     o[E_RACE_FIRST_FLIP] = UNDEFINED
     o[E_AVALANCHE_OUTCOME] = UNDEFINED
     o[E_AVALANCHE_SIZE] = UNDEFINED
     if oc == STABLE:
         o[E_START_PREPARED] = 1
         S0 = res[WALK_FINAL_STATE]
-        if hplus[S0] < INF:
-            Hc = hplus[S0]
-            S1, _nu, _nf, t, _c = step(S0, Hc, 1, RULE_1, hps, hms, F, hplus, hminus, m)
+        if table.up[S0] < INF:
+            Hc = table.up[S0]
+            F, up, down = table[:3]
+            S1, _nu, _nf, t, _c = step(S0, Hc, 1, RULE_1, hp, hm, F, up, down)
             ties += t
-            _S2, n_u, _nf, _t, _c = step(S1, Hc, 1, RULE_1, hps, hms, F, hplus, hminus, m)
+            _S2, n_u, _nf, _t, _c = step(S1, Hc, 1, RULE_1, hp, hm, F, up, down)
             o[E_RACE_FIRST_FLIP] = 1 if n_u > 1 else 0
-            oc = walk(S0, Hc, 1, rule, hps, hms, F, hplus, hminus, m, stamp, stamp_step, wid, res)
+            oc = walk(S0, Hc, 1, rule, hp, hm, table, wid, res)
             o[E_AVALANCHE_OUTCOME] = oc
             ties += res[WALK_TIES]
             if oc == STABLE:

@@ -16,6 +16,7 @@ import numpy as np
 
 from hyst.kernels import codes, drive, first_loops, roundoff, self_loop_search, state_table
 from hyst.kernels.jit import on_threads
+from hyst.kernels.operands import EnumerationArrays, SaturatedLoopArrays, SystemBatch
 from hyst.model.systems import Systems, rule_code
 
 #: Distinct L = 4 self-loops of two elements recorded per system (the count is always exact).
@@ -80,39 +81,31 @@ def enumerate_batch(
     """
     n, N = systems.h_plus.shape
     blocks = max(1, min(n, numba.get_num_threads())) if parallel else 1
-    out = np.zeros((n, len(codes.ENUMERATION_COLUMNS)), np.int64)
-    gapf = np.zeros(n)
-    hist_L = np.zeros((blocks, (1 << N) + 1), np.int64)
-    hist_ne = np.zeros((blocks, N + 1), np.int64)
-    l4_state = np.zeros((n, l4_per_system), np.int64)
-    l4_mask = np.zeros((n, l4_per_system), np.int64)
-    l4_count = np.zeros(n, np.int64)
+    out = EnumerationArrays(
+        np.zeros((n, len(codes.ENUMERATION_COLUMNS)), np.int64),
+        np.zeros(n),
+        np.zeros((blocks, (1 << N) + 1), np.int64),
+        np.zeros((blocks, N + 1), np.int64),
+        np.zeros((n, l4_per_system), np.int64),
+        np.zeros((n, l4_per_system), np.int64),
+        np.zeros(n, np.int64),
+    )
     kernel = on_threads(state_table.enumerate_observables, parallel)
-    transposed, couplings = systems.dense_operand()
     kernel(
-        systems.h_plus,
-        systems.h_minus,
-        couplings,
-        transposed,
+        systems.kernel_batch(dense=True),
         np.asarray(starts, np.int64),
         rule_code(rule),
         int(what),
         out,
-        gapf,
-        hist_L,
-        hist_ne,
-        l4_state,
-        l4_mask,
-        l4_count,
     )
     return EnumerationOutput(
-        Columns(out, codes.ENUMERATION_COLUMNS),
-        gapf,
-        hist_L.sum(axis=0),
-        hist_ne.sum(axis=0),
-        l4_state,
-        l4_mask,
-        l4_count,
+        Columns(out.columns, codes.ENUMERATION_COLUMNS),
+        out.gap_fraction,
+        out.loop_lengths.sum(axis=0),
+        out.loop_elements.sum(axis=0),
+        out.l4_state,
+        out.l4_mask,
+        out.l4_count,
     )
 
 
@@ -124,14 +117,7 @@ def avalanche_batch(systems: Systems, start_spins, rule, *, parallel: bool = Tru
     n = systems.samples
     out = np.zeros((n, len(codes.AVALANCHE_COLUMNS)), np.int64)
     kernel = on_threads(drive.avalanche_batch, parallel)
-    kernel(
-        systems.h_plus,
-        systems.h_minus,
-        *systems.kernel_operands(),
-        np.asarray(start_spins, np.int8),
-        rule_code(rule),
-        out,
-    )
+    kernel(systems.kernel_batch(), np.asarray(start_spins, np.int8), rule_code(rule), out)
     return Columns(out, codes.AVALANCHE_COLUMNS)
 
 
@@ -144,16 +130,8 @@ def cyclic_drive_batch(
     out = np.zeros((n, len(codes.CYCLIC_COLUMNS)), np.int64)
     umax = np.zeros(n, np.int64)
     kernel = on_threads(drive.cyclic_drive_batch, parallel)
-    kernel(
-        systems.h_plus,
-        systems.h_minus,
-        *systems.kernel_operands(),
-        np.asarray(start_spins, np.int8),
-        rule_code(rule),
-        int(max_cycles),
-        out,
-        umax,
-    )
+    spins = np.asarray(start_spins, np.int8)
+    kernel(systems.kernel_batch(), spins, rule_code(rule), int(max_cycles), out, umax)
     return Columns(out, codes.CYCLIC_COLUMNS), umax
 
 
@@ -168,17 +146,8 @@ def avalanche_cyclic_batch(
     cy = np.zeros((n, len(codes.CYCLIC_COLUMNS)), np.int64)
     umax = np.zeros(n, np.int64)
     kernel = on_threads(drive.avalanche_cyclic_batch, parallel)
-    kernel(
-        systems.h_plus,
-        systems.h_minus,
-        *systems.kernel_operands(),
-        np.asarray(start_spins, np.int8),
-        rule_code(rule),
-        int(max_cycles),
-        av,
-        cy,
-        umax,
-    )
+    spins = np.asarray(start_spins, np.int8)
+    kernel(systems.kernel_batch(), spins, rule_code(rule), int(max_cycles), av, cy, umax)
     return Columns(av, codes.AVALANCHE_COLUMNS), Columns(cy, codes.CYCLIC_COLUMNS), umax
 
 
@@ -208,23 +177,17 @@ def saturated_loop_batch(
     """Transitions out of the stable states along the saturated hysteresis loop and the
     returns from its turning points (any N; protocol: ``drive.saturated_loop_batch``)."""
     n = systems.samples
-    summ = np.zeros((n, len(codes.SATURATED_COLUMNS)), np.int64)
-    rec = np.zeros((n, records_per_system, len(codes.LOOP_COLUMNS)), np.int64)
-    nrec = np.zeros(n, np.int64)
-    kernel = on_threads(drive.saturated_loop_batch, parallel)
-    kernel(
-        systems.h_plus,
-        systems.h_minus,
-        *systems.kernel_operands(),
-        rule_code(rule),
-        int(return_events),
-        int(max_loops),
-        summ,
-        rec,
-        nrec,
+    out = SaturatedLoopArrays(
+        np.zeros((n, len(codes.SATURATED_COLUMNS)), np.int64),
+        np.zeros((n, records_per_system, len(codes.LOOP_COLUMNS)), np.int64),
+        np.zeros(n, np.int64),
     )
+    kernel = on_threads(drive.saturated_loop_batch, parallel)
+    kernel(systems.kernel_batch(), rule_code(rule), int(return_events), int(max_loops), out)
     return SaturatedLoopOutput(
-        Columns(summ, codes.SATURATED_COLUMNS), Columns(rec, codes.LOOP_COLUMNS), nrec
+        Columns(out.summary, codes.SATURATED_COLUMNS),
+        Columns(out.records, codes.LOOP_COLUMNS),
+        out.recorded,
     )
 
 
@@ -234,7 +197,7 @@ def first_loops_batch(systems: Systems, rule, *, parallel: bool = True) -> Colum
     serial chains' mechanical simulation (``first_loops.first_loops_batch``)."""
     out = np.zeros((systems.samples, 2, len(codes.MECH_LOOP_COLUMNS)), np.int64)
     kernel = on_threads(first_loops.first_loops_batch, parallel)
-    kernel(systems.h_plus, systems.h_minus, *systems.kernel_operands(), rule_code(rule), out)
+    kernel(systems.kernel_batch(), rule_code(rule), out)
     return Columns(out, codes.MECH_LOOP_COLUMNS)
 
 
@@ -267,15 +230,7 @@ def any_self_loop_batch(
     out = np.zeros((systems.samples, len(codes.SEARCH_COLUMNS)), np.int64)
     kernel = on_threads(self_loop_search.any_self_loop_batch, parallel)
     blocks = min(systems.samples, 8 * 64) if parallel else 1
-    kernel(
-        systems.h_plus,
-        systems.h_minus,
-        systems.couplings,
-        rule_code(rule),
-        int(reachable_cap),
-        blocks,
-        out,
-    )
+    kernel(systems.kernel_batch(dense=True), rule_code(rule), int(reachable_cap), blocks, out)
     return Columns(out, codes.SEARCH_COLUMNS)
 
 
@@ -298,14 +253,12 @@ def float64_transitions_batch(
     n = systems.samples
     out = np.zeros((n, len(codes.FLOAT64_COLUMNS)), np.int64)
     kernel = on_threads(roundoff.float64_transitions_batch, parallel)
-    kernel(
-        systems.h_plus,
-        systems.h_minus,
-        systems.couplings,
+    floats = SystemBatch(
         np.ascontiguousarray(h_plus, np.float64),
         np.ascontiguousarray(h_minus, np.float64),
+        codes.FORM_DENSE,
         np.ascontiguousarray(couplings, np.float64),
-        rule_code(rule),
-        out,
+        np.zeros((n, 0)),
     )
+    kernel(systems.kernel_batch(dense=True), floats, rule_code(rule), out)
     return Columns(out, codes.FLOAT64_COLUMNS)

@@ -72,27 +72,30 @@ class StateTables:
             raise ValueError(f"N: {N} is too large to enumerate 2^N states (N <= 24)")
         n = 1 << N
         self.N = N
-        self.hp = systems.h_plus[index]
-        self.hm = systems.h_minus[index]
-        self.F = np.empty((n, N), np.int64)
-        self.hplus = np.empty(n, np.int64)
-        self.hminus = np.empty(n, np.int64)
-        self.margins = np.empty(N, np.int64)  # work array of a step
-        state_table.build_state_table(
-            self.hp, self.hm, systems.couplings[index], False, self.F, self.hplus, self.hminus
+        self.hp, self.hm = systems.h_plus[index], systems.h_minus[index]
+        self.table = state_table.StateTable(
+            np.empty((n, N), np.int64),
+            np.empty(n, np.int64),
+            np.empty(n, np.int64),
+            np.full(n, -1, np.int64),
+            np.zeros(n, np.int64),
         )
-        self._stamp = np.full(n, -1, np.int64)
-        self._stamp_step = np.zeros(n, np.int64)
+        self.F, self.hplus, self.hminus = self.table[:3]
+        c = systems.couplings[index]
+        state_table.build_state_table(self.hp, self.hm, c, False, self.F, self.hplus, self.hminus)
         self._wid = 0
-
-    def _args(self):
-        return (self.hp, self.hm, self.F, self.hplus, self.hminus, self.margins)
 
     def step(self, state: int, field: tuple[int, int], rule) -> tuple[int, int]:
         """One step from ``state``: (next_state, code), code ``codes.STABLE``, ``codes.MOVED``
         or ``codes.ILL_DEFINED``."""
         S2, _nu, _nf, _t, code = state_table.step(
-            int(state), int(field[0]), int(field[1]), rule_code(rule), *self._args()
+            int(state),
+            int(field[0]),
+            int(field[1]),
+            rule_code(rule),
+            self.hp,
+            self.hm,
+            *self.table[:3],
         )
         return int(S2), int(code)
 
@@ -106,9 +109,9 @@ class StateTables:
             int(field[0]),
             int(field[1]),
             r,
-            *self._args(),
-            self._stamp,
-            self._stamp_step,
+            self.hp,
+            self.hm,
+            self.table,
             self._wid,
             out,
         )
@@ -138,8 +141,9 @@ def relax_spins(systems: Systems, spins, field: tuple[int, int], rule, index: in
     f = np.empty(N, np.int64)
     neg = np.empty(N, np.int64)
     relaxation.up_mask(s, neg)
-    form, c, d = systems[index].kernel_operands()
-    ct, dk = relaxation.system_view(0, form, c, d, relaxation.transpose_buffer(form, N))
+    one = systems[index].kernel_batch()
+    form = one.form
+    ct, dk = relaxation.system_view(0, one, relaxation.transpose_buffer(form, N))
     relaxation.init_fields(s, f, form, ct, dk)
     out = np.zeros(len(codes.RELAX_COLUMNS), np.int64)
     oc = relaxation.relax(

@@ -40,6 +40,7 @@ import numpy as np
 # Codes shared with the kernels; INF, the outcome codes and their names are re-exported.
 from hyst.kernels.codes import (  # noqa: F401
     FORM_CODES,
+    FORM_DENSE,
     FORM_DENSE_T,
     ILL_DEFINED,
     INF,
@@ -49,6 +50,7 @@ from hyst.kernels.codes import (  # noqa: F401
     STABLE,
 )
 from hyst.kernels.dense_couplings import dense_couplings
+from hyst.kernels.operands import SystemBatch
 
 #: Parameters are integer multiples of this quantum (field units).
 QUANTUM_BITS = 40
@@ -164,25 +166,23 @@ class Systems:
     def N(self) -> int:
         return self.h_plus.shape[1]
 
-    def dense_operand(self) -> tuple[bool, np.ndarray]:
-        """(transposed, C-contiguous dense couplings): c[k][i, j] = c_ij, or c[k][j, i] =
-        c_ij when ``transposed`` (dense couplings drawn in the event-driven kernels' layout,
-        handed over without a copy)."""
+    def kernel_batch(self, dense: bool = False) -> SystemBatch:
+        """The batch as the kernels take it (``hyst.kernels.operands.SystemBatch``): the
+        couplings in their own form, the array the form does not use an empty placeholder of
+        the right rank. Dense couplings drawn in the kernels' layout (a transposed view, the
+        iid ensembles) are handed over in place (``FORM_DENSE_T``). ``dense``: coupling
+        matrices whatever the form (the kernels over all 2^N states and the self-loop
+        search; built and kept on first use for the compact forms)."""
+        n = self.samples
+        no_packed = np.zeros((n, 0), np.int64)
         if self.form == "dense":
             ct = self._couplings.transpose(0, 2, 1)
             if not self._couplings.flags.c_contiguous and ct.flags.c_contiguous:
-                return True, ct
-        return False, self.couplings
-
-    def kernel_operands(self) -> tuple[int, np.ndarray, np.ndarray]:
-        """(form code, dense couplings, packed couplings) as the event-driven kernels take
-        them; the array the form does not use is an empty placeholder of the right rank."""
-        n = self.samples
-        if self.form == "dense":
-            transposed, c = self.dense_operand()  # drawn in the kernels' layout: no copy
-            form = FORM_DENSE_T if transposed else FORM_CODES["dense"]
-            return form, c, np.zeros((n, 0), np.int64)
-        return FORM_CODES[self.form], np.zeros((n, 0, 0), np.int64), self.packed
+                return SystemBatch(self.h_plus, self.h_minus, FORM_DENSE_T, ct, no_packed)
+        if self.form == "dense" or dense:
+            return SystemBatch(self.h_plus, self.h_minus, FORM_DENSE, self.couplings, no_packed)
+        no_matrix = np.zeros((n, 0, 0), np.int64)
+        return SystemBatch(self.h_plus, self.h_minus, FORM_CODES[self.form], no_matrix, self.packed)
 
     def __getitem__(self, index) -> Systems:
         index = np.atleast_1d(np.arange(self.samples)[index])
