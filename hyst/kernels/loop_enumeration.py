@@ -117,7 +117,25 @@ def walk_loops(n, L, S0, prefix, plen, restrict, out_starts, out_seqs):
     Stores the first ``out_starts.shape[0]`` results (start state and flips) and
     returns the total count (a prefix that is not a valid walk gives 0).
     """
-    cap = out_starts.shape[0]
+    return _walk(n, L, S0, prefix, plen, L, restrict, out_starts, out_seqs)
+
+
+@jit
+def walk_prefixes(n, L, S0, depth, restrict, out):
+    """Valid walk prefixes of length ``depth`` (< L) from S0 (same rules and pruning as
+    ``walk_loops``): the chunks of one start state. Stores the first ``out.shape[0]``
+    rows of ``out`` (prefixes, in the enumeration order) and returns the count."""
+    none = np.zeros(0, np.int64)
+    return _walk(n, L, S0, none, 0, depth, restrict, none, out)
+
+
+@jit
+def _walk(n, L, S0, prefix, plen, depth, restrict, out_starts, out_seqs):
+    """The depth-first walk of ``walk_loops`` (depth = L: the closed walks that extend
+    ``prefix[:plen]``, stored with their start state) and of ``walk_prefixes`` (depth < L,
+    no prefix: the valid walks of ``depth`` steps). Stores the first ``out_seqs.shape[0]``
+    results and returns the count."""
+    cap = out_seqs.shape[0]
     visited = np.zeros(1 << n, np.uint8)
     states = np.zeros(L + 1, np.int64)
     seq = np.zeros(L, np.int64)
@@ -143,6 +161,8 @@ def walk_loops(n, L, S0, prefix, plen, restrict, out_starts, out_seqs):
         states[k + 1] = S2
         visited[S2] = 1
         used[k + 1] = u2
+    if depth == plen:
+        return 1
     count = 0
     k = plen
     nxt[k] = n - 1
@@ -159,7 +179,7 @@ def walk_loops(n, L, S0, prefix, plen, restrict, out_starts, out_seqs):
         nxt[k] = lab - 1
         S2 = states[k] ^ (1 << lab)
         u2 = u + 1 if lab == n - u - 1 else u
-        if k + 1 == L:
+        if k + 1 == L:  # the closing step (depth = L)
             if S2 == S0 and u2 == n:
                 seq[k] = lab
                 if (not restrict) or is_canonical(n, L, p, states, seq, mp):
@@ -172,53 +192,10 @@ def walk_loops(n, L, S0, prefix, plen, restrict, out_starts, out_seqs):
         if not _step_allowed(n, L, k, S0, p, S2, u2, visited, restrict):
             continue
         seq[k] = lab
-        states[k + 1] = S2
-        visited[S2] = 1
-        used[k + 1] = u2
-        k += 1
-        nxt[k] = n - 1
-    return count
-
-
-@jit
-def walk_prefixes(n, L, S0, depth, restrict, out):
-    """Valid walk prefixes of length ``depth`` (< L) from S0 (same rules and pruning as
-    ``walk_loops``): the chunks of one start state. Stores the first ``out.shape[0]``
-    rows of ``out`` (prefixes, in the enumeration order) and returns the count."""
-    cap = out.shape[0]
-    visited = np.zeros(1 << n, np.uint8)
-    states = np.zeros(L + 1, np.int64)
-    seq = np.zeros(L, np.int64)
-    used = np.zeros(L + 1, np.int64)
-    nxt = np.zeros(L + 1, np.int64)
-    p = popcount(S0)
-    states[0] = S0
-    visited[S0] = 1
-    if depth == 0:
-        return 1
-    count = 0
-    k = 0
-    nxt[0] = n - 1
-    while k >= 0:
-        lab = nxt[k]
-        u = used[k]
-        low = n - u - 1 if u < n else 0
-        if lab < low:
-            if k == 0:
-                break
-            visited[states[k]] = 0
-            k -= 1
-            continue
-        nxt[k] = lab - 1
-        S2 = states[k] ^ (1 << lab)
-        u2 = u + 1 if lab == n - u - 1 else u
-        if not _step_allowed(n, L, k, S0, p, S2, u2, visited, restrict):
-            continue
-        seq[k] = lab
-        if k + 1 == depth:
+        if k + 1 == depth:  # a prefix of ``depth`` steps (depth < L)
             if count < cap:
                 for j in range(depth):
-                    out[count, j] = seq[j]
+                    out_seqs[count, j] = seq[j]
             count += 1
             continue
         states[k + 1] = S2
@@ -237,6 +214,25 @@ def permute_state(state, perm):
         if (state >> i) & 1:
             r |= 1 << perm[i]
     return r
+
+
+@jit
+def _mark_orbit(visited, sig_pow, j, x):
+    """Mark the j states σ^i(x) (i < j) visited if they are new and distinct among
+    themselves, and return True; otherwise leave ``visited`` as it was and return False."""
+    for i in range(j):
+        if visited[sig_pow[i, x]]:
+            return False
+    distinct = True
+    for i in range(j):
+        y = sig_pow[i, x]
+        if visited[y]:
+            distinct = False
+        visited[y] = 1
+    if not distinct:
+        for i in range(j):
+            visited[sig_pow[i, x]] = 0
+    return distinct
 
 
 @jit
@@ -279,15 +275,7 @@ def symmetric_walks(n, L, pi, r, sigma, g, rgs):
     total = 0
     last_start = 0 if rgs else nstates - 1
     for S0 in range(last_start + 1):
-        ok = True
-        for i in range(j):
-            x = sig_pow[i, S0]
-            if visited[x]:
-                ok = False
-            visited[x] = 1
-        if not ok:
-            for i in range(j):
-                visited[sig_pow[i, S0]] = 0
+        if not _mark_orbit(visited, sig_pow, j, S0):
             continue
         target = sig_pow[1 % j, S0] if j > 1 else S0
         states[0] = S0
@@ -345,22 +333,7 @@ def symmetric_walks(n, L, pi, r, sigma, g, rgs):
                 continue
             if rgs and popcount(um ^ full) * 2 + popcount(X ^ target) > g - k - 1:
                 continue
-            ok = True
-            for i in range(j):
-                if visited[sig_pow[i, X]]:
-                    ok = False
-                    break
-            if not ok:
-                continue
-            # the orbit states must also be distinct among themselves
-            for i in range(j):
-                x = sig_pow[i, X]
-                if visited[x]:
-                    ok = False
-                visited[x] = 1
-            if not ok:
-                for i in range(j):
-                    visited[sig_pow[i, X]] = 0
+            if not _mark_orbit(visited, sig_pow, j, X):
                 continue
             seq[k] = lab
             states[k + 1] = X
@@ -370,6 +343,14 @@ def symmetric_walks(n, L, pi, r, sigma, g, rgs):
         for i in range(j):
             visited[sig_pow[i, S0]] = 0
     return total
+
+
+@jit
+def _bound_row(up, lower, upper, nl, nu):
+    """The next free row of ``lower`` (a flip up) or of ``upper`` (down): (row, nl, nu)."""
+    if up:
+        return lower[nl], nl + 1, nu
+    return upper[nu], nl, nu + 1
 
 
 @jit
@@ -408,22 +389,12 @@ def design_rows(n, start, flips, rule1, lower, upper, selection):
                 _add_threshold(row, n, j, up, state, sgn)
                 _add_threshold(row, n, e, up, state, -sgn)
                 ns += 1
-        if up:
-            bound = lower[nl]
-            nl += 1
-        else:
-            bound = upper[nu]
-            nu += 1
+        bound, nl, nu = _bound_row(up, lower, upper, nl, nu)
         _add_threshold(bound, n, e, up, state, 2)
         for j in range(n):
             if ((state >> j) & 1) == be:  # e itself and its rivals
                 continue
-            if up:
-                bound = lower[nl]
-                nl += 1
-            else:
-                bound = upper[nu]
-                nu += 1
+            bound, nl, nu = _bound_row(up, lower, upper, nl, nu)
             if rule1:
                 _add_threshold(bound, n, e, up, state, 1)
                 _add_threshold(bound, n, j, 1 - up, state, 1)
