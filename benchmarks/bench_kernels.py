@@ -6,7 +6,8 @@ the trees from round to round, so that a busy machine slows both alike. Prints, 
 measurement, the best rate of each tree over the rounds and their ratio.
 
 Measurements (random couplings, hysteron spans, rule 1, one numba thread, serial kernels,
-systems drawn beforehand with the same seeds in both trees), in systems per second:
+systems drawn beforehand with the same seeds in both trees), in systems per second of the
+process's CPU time:
 
 - ``psl_search``: P_sl by the self-loop search (group ``any_self_loop``);
 - ``psl_table``: P_sl by the enumeration (group ``transitions``);
@@ -33,12 +34,14 @@ import numpy as np
 
 
 def _rate(fn, n, seconds):
+    """Systems per second of CPU time of this process (a shared machine's other load
+    lengthens the wall time, much less the CPU time of a single-threaded call)."""
     fn()  # compile or load, warm up
-    reps, t0 = 0, time.perf_counter()
+    reps, t0 = 0, time.process_time()
     while True:
         fn()
         reps += 1
-        dt = time.perf_counter() - t0
+        dt = time.process_time() - t0
         if dt > seconds:
             return reps * n / dt
 
