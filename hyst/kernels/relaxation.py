@@ -303,27 +303,25 @@ def next_up_down(neg, f, hp, hm):
 
 
 @jit(inline=True)
-def _answer(buf, rule, acc):
-    """``rules.choose_wide`` of the margins in buf; under rule 2 buf then holds the
-    unstable elements (buf[:n_u])."""
-    n_u, chosen, ties = rules.choose_wide(buf, rule, acc)
+def _answer(neg, f, Hc, eps, rule, hp, hm, buf, acc):
+    """``rules.choose_wide`` from the tally ``acc`` of the state (neg, f); under rule 2
+    buf[:n_u] receives the unstable elements."""
+    n_u, chosen, ties = rules.choose_wide(rule, acc, neg, f, hp, hm, Hc, eps)
     if rule == RULE_2:
-        rules.unstable_list(buf)
+        rules.unstable_list(neg, f, hp, hm, Hc, eps, buf)
     return n_u, chosen, ties
 
 
 @jit
 def scan(neg, f, Hc, eps, rule, hp, hm, buf):
     """Unstable elements at (Hc, eps) and the rule's choice (:mod:`hyst.kernels.rules`):
-    returns (n_u, chosen, ties). buf (N) receives the margins, then under rule 2 the
-    unstable elements (buf[:n_u]). One branch-free pass; a second one over buf only when
-    several elements are unstable under rule 1 or 1′."""
+    returns (n_u, chosen, ties); under rule 2 buf[:n_u] receives the unstable elements.
+    One branch-free pass; a second one only when several elements are unstable (under
+    rule 1 or 1′, or rule 2)."""
     acc = rules.start_wide()
     for i in range(neg.shape[0]):
-        m = rules.margin(neg[i] != 0, f[i], hp[i], hm[i], Hc, eps)
-        buf[i] = m
-        acc = rules.tally_wide(acc, i, m)
-    return _answer(buf, rule, acc)
+        acc = rules.tally_wide(acc, i, rules.margin(neg[i] != 0, f[i], hp[i], hm[i], Hc, eps))
+    return _answer(neg, f, Hc, eps, rule, hp, hm, buf, acc)
 
 
 @jit
@@ -351,10 +349,8 @@ def flip_scan(j, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, buf):
     for i in range(neg.shape[0]):
         fi = f[i] + two * row[i]
         f[i] = fi
-        m = rules.margin(neg[i] != 0, fi, hp[i], hm[i], Hc, eps)
-        buf[i] = m
-        acc = rules.tally_wide(acc, i, m)
-    return _answer(buf, rule, acc)
+        acc = rules.tally_wide(acc, i, rules.margin(neg[i] != 0, fi, hp[i], hm[i], Hc, eps))
+    return _answer(neg, f, Hc, eps, rule, hp, hm, buf, acc)
 
 
 @jit

@@ -30,10 +30,14 @@ in float64) and feeds it, in index order, to one of two tallies with the same an
   the bitmask of the unstable elements (rule 2): the fastest for the few elements of the
   bitmask kernels (N ≤ 64);
 - ``start_wide``/``tally_wide``/``choose_wide``: a branch-free pass (counts, the largest
-  and the smallest positive margin, the last unstable index) that vectorises over many
-  elements; the caller keeps the margins in a work array, read again only when several
-  elements are unstable under rule 1 or 1′ (the event-driven kernels, any N), and
-  ``unstable_list`` turns them into the elements rule 2 flips.
+  margin, the last unstable index) that vectorises over many elements, and a second pass
+  only when several elements are unstable under rule 1 or 1′ (the event-driven kernels,
+  any N); ``unstable_list`` lists the elements rule 2 flips.
+
+Neither stores a margin, and the wide pass keeps to four reductions with no branch: a store
+(aliasing), a fifth reduction or a test of the rule in the pass keep LLVM from vectorising
+it (the drives' relaxation at N = 512 ran at 0.6 of the old speed), and a store made the
+state table's step 8 % slower at N = 4.
 
 ``tests/test_rules.py`` checks the two against each other and against a plain reading of
 the rules.
@@ -113,52 +117,53 @@ def unstable(acc):
 @jit(inline=True)
 def start_wide():
     """The empty tally of ``tally_wide``: (unstable count, zero margins, largest margin,
-    smallest positive margin, last unstable index)."""
-    return np.int64(0), np.int64(0), np.int64(0), OFFSET, np.int64(-1)
+    last unstable index)."""
+    return np.int64(0), np.int64(0), np.int64(0), np.int64(-1)
 
 
 @jit(inline=True)
 def tally_wide(acc, i, m):
-    """Add element i with margin m to the tally ``acc`` of ``start_wide``: branch free and
-    in any order, so that a long pass vectorises."""
-    n_u, zeros, top, low, last = acc
+    """Add element i with margin m to the tally ``acc`` of ``start_wide``: four branch-free
+    reductions in any order, so that a long pass vectorises (a fifth, or a branch on the
+    rule, stops it)."""
+    n_u, zeros, top, last = acc
     pos = m > 0
-    return (
-        n_u + pos,
-        zeros + (m == 0),
-        max(top, m),
-        min(low, m if pos else low),
-        max(last, i if pos else np.int64(-1)),
-    )
+    return n_u + pos, zeros + (m == 0), max(top, m), max(last, i if pos else np.int64(-1))
 
 
 @jit(inline=True)
-def choose_wide(m, rule, acc):
+def choose_wide(rule, acc, neg, f, hp, hm, Hc, eps):
     """The rule's answer (``resolve``) from the tally ``acc`` of ``tally_wide`` over the
-    margins m. One unstable element is the choice (no other margin can equal it); with
-    several under rule 1 or 1′ a second pass over m finds the first index with the winning
-    margin and how many have it."""
-    n_u, zeros, top, low, last = acc
+    margins of the event-driven state (neg, f) at (Hc, eps). One unstable element is the
+    choice (no other margin can equal it). With several, a second pass computes the
+    margins again (a store of them in the first pass would stop it from vectorising): under
+    rule 1 the first index with the largest margin and how many have it; under rule 1′
+    ``tally``'s scalar pass."""
+    n_u, zeros, top, last = acc
     if n_u <= 1 or rule == RULE_0 or rule == RULE_2:
         return resolve(rule, n_u, last, False, zeros)
-    best = low if rule == RULE_1P else top
-    N = m.shape[0]
+    N = neg.shape[0]
+    if rule == RULE_1P:
+        t = start(rule)
+        for i in range(N):
+            t = tally(t, i, margin(neg[i] != 0, f[i], hp[i], hm[i], Hc, eps), rule)
+        return resolve(rule, n_u, t[3], t[3] != t[4], zeros)
     chosen = np.int64(N)
     count = 0
     for i in range(N):
-        hit = m[i] == best
+        hit = margin(neg[i] != 0, f[i], hp[i], hm[i], Hc, eps) == top
         chosen = min(chosen, i if hit else N)
         count += hit
     return resolve(rule, n_u, chosen, count > 1, zeros)
 
 
 @jit(inline=True)
-def unstable_list(m):
-    """Overwrite the margins m with the unstable elements' indices, in order (m[:n_u]); in
-    place, as m[i] is read before any index is written over it."""
+def unstable_list(neg, f, hp, hm, Hc, eps, buf):
+    """The unstable elements of the event-driven state (neg, f) at (Hc, eps), in order, in
+    buf[:n_u] (those rule 2 flips); returns n_u."""
     n = 0
-    for i in range(m.shape[0]):
-        if m[i] > 0:
-            m[n] = i
+    for i in range(neg.shape[0]):
+        if margin(neg[i] != 0, f[i], hp[i], hm[i], Hc, eps) > 0:
+            buf[n] = i
             n += 1
     return n

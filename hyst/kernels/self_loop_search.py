@@ -47,8 +47,6 @@ states: 76 KiB at N = 24, 0.2 MiB at N = 62.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numba import prange
 
@@ -87,35 +85,12 @@ def table_size(cap):
     return size
 
 
-class Workspace(NamedTuple):
-    """Per-thread work arrays of the search (``workspace``): the couplings (ct, act), the
-    search stack (order, fstk, rstk, bstk, astk, var, opts), the local fields (f_state,
-    f_walk), the reachable search's hash table and queue (keys, slots, stamps, queue) and
-    the scalars [generation, tallies of the current sample]."""
-
-    ct: np.ndarray
-    act: np.ndarray
-    order: np.ndarray
-    fstk: np.ndarray
-    rstk: np.ndarray
-    bstk: np.ndarray
-    astk: np.ndarray
-    var: np.ndarray
-    opts: np.ndarray
-    f_state: np.ndarray
-    f_walk: np.ndarray
-    keys: np.ndarray
-    slots: np.ndarray
-    stamps: np.ndarray
-    queue: np.ndarray
-    scalars: np.ndarray
-
-
 @jit
 def workspace(N, cap):
-    """The ``Workspace`` of one worker thread for systems of N elements."""
+    """Per-thread work arrays: (ct, act, order, fstk, rstk, bstk, astk, var, opts,
+    f_state, f_walk, keys, slots, stamps, queue, scalars)."""
     size = table_size(cap)
-    return Workspace(
+    return (
         np.empty((N, N), np.int64),  # ct[j, i] = c_ij
         np.empty((N, N), np.int64),  # act[j, i] = |c_ij|
         np.empty(N, np.int64),  # branching order
@@ -144,10 +119,17 @@ def prepare_system(c, transposed, ct, act, order):
     weight = np.empty(N, np.int64)
     for j in range(N):
         weight[j] = 0
-    for i in range(N):
+    if transposed:  # c is already ct: copy it row by row
         for j in range(N):
-            v = c[j, i] if transposed else c[i, j]
-            ct[j, i] = v
+            for i in range(N):
+                ct[j, i] = c[j, i]
+    else:
+        for i in range(N):
+            for j in range(N):
+                ct[j, i] = c[i, j]
+    for j in range(N):
+        for i in range(N):
+            v = ct[j, i]
             a = v if v >= 0 else -v
             act[j, i] = a
             weight[j] += a
@@ -292,15 +274,15 @@ def transitions_of_state(S, f_state, hp, hm, ct, f_walk, rule, res):
 
 
 @jit
-def reachable_search(hp, hm, rule, cap, ws, gen, res):
+def reachable_search(
+    hp, hm, ct, rule, cap, f_state, f_walk, keys, slots, stamps, queue, gen, res
+):
     """Phase 1: breadth first from the saturated states over stable end states.
 
-    Returns (found, processed, queued): the states ws.queue[:processed] had both
+    Returns (found, processed, queued): the states queue[:processed] had both
     transitions relaxed (of ``queued`` states); keys/slots of generation ``gen`` map
     a state to its queue index. res[0] walks and res[1] ties are accumulated.
     """
-    ct, f_state, f_walk = ws.ct, ws.f_state, ws.f_walk
-    keys, slots, stamps, queue = ws.keys, ws.slots, ws.stamps, ws.queue
     N = hp.shape[0]
     size = keys.shape[0]
     count = 0
@@ -333,16 +315,33 @@ def reachable_search(hp, hm, rule, cap, ws, gen, res):
 
 
 @jit
-def complete_search(hp, hm, rule, ws, gen, processed, res):
+def complete_search(
+    hp,
+    hm,
+    ct,
+    act,
+    order,
+    rule,
+    fstk,
+    rstk,
+    bstk,
+    astk,
+    var,
+    opts,
+    f_walk,
+    keys,
+    slots,
+    stamps,
+    gen,
+    processed,
+    res,
+):
     """Phase 2: every potentially stable state by a pruned depth-first search; relax
     the transitions of those not processed by phase 1. Returns True on a self-loop.
 
     res[0] walks and res[1] ties are accumulated; res[4] search nodes and res[5]
     potentially stable states met are set.
     """
-    ct, act, order, fstk, rstk = ws.ct, ws.act, ws.order, ws.fstk, ws.rstk
-    bstk, astk, var, opts = ws.bstk, ws.astk, ws.var, ws.opts
-    f_walk, keys, slots, stamps = ws.f_walk, ws.keys, ws.slots, ws.stamps
     N = hp.shape[0]
     size = keys.shape[0]
     full = (np.int64(1) << N) - 1
@@ -469,11 +468,11 @@ def complete_search(hp, hm, rule, ws, gen, processed, res):
 
 @jit
 def any_self_loop_system(hp, hm, c, transposed, rule, cap, ws, out):
-    """P_sl of one system (hp, hm: (N,), c: (N, N), c[i, j] = c_ij or c[j, i] when
-    ``transposed``) with the ``Workspace`` ws of ``workspace(N, cap)``; fills ``out``
-    (``codes.SEARCH_COLUMNS``)."""
-    prepare_system(c, transposed, ws.ct, ws.act, ws.order)
-    scalars = ws.scalars
+    """P_sl of one system (hp, hm: (N,), c: (N, N)) with workspace ``ws`` from
+    ``workspace(N, cap)``; fills ``out`` (``codes.SEARCH_COLUMNS``)."""
+    ct, act, order, fstk, rstk, bstk, astk, var, opts, f_state, f_walk = ws[:11]
+    keys, slots, stamps, queue, scalars = ws[11:]
+    prepare_system(c, transposed, ct, act, order)
     scalars[0] += 1
     gen = scalars[0]
     res = scalars[1:]
@@ -481,13 +480,35 @@ def any_self_loop_system(hp, hm, c, transposed, rule, cap, ws, out):
         res[k] = 0
     for k in range(out.shape[0]):
         out[k] = 0
-    found, processed, queued = reachable_search(hp, hm, rule, cap, ws, gen, res)
+    found, processed, queued = reachable_search(
+        hp, hm, ct, rule, cap, f_state, f_walk, keys, slots, stamps, queue, gen, res
+    )
     out[SR_REACHABLE_STATES] = queued
     if found:
         out[SR_SELF_LOOP] = 1
         out[SR_FOUND_BY] = FOUND_REACHABLE
     else:
-        found = complete_search(hp, hm, rule, ws, gen, processed, res)
+        found = complete_search(
+            hp,
+            hm,
+            ct,
+            act,
+            order,
+            rule,
+            fstk,
+            rstk,
+            bstk,
+            astk,
+            var,
+            opts,
+            f_walk,
+            keys,
+            slots,
+            stamps,
+            gen,
+            processed,
+            res,
+        )
         if found:
             out[SR_SELF_LOOP] = 1
             out[SR_FOUND_BY] = FOUND_COMPLETE
