@@ -26,9 +26,7 @@ def _wide(m, rule, buf):
     neg, zero = np.zeros(N, np.int64), np.zeros(N, np.int64)
     acc = rules.start_wide()
     for i in range(N):
-        acc = rules.tally_wide(
-            acc, i, rules.margin(neg[i] != 0, m[i], zero[i], zero[i], 0, 0), rule
-        )
+        acc = rules.tally_wide(acc, i, rules.margin(neg[i] != 0, m[i], zero[i], zero[i], 0, 0))
     n_u, chosen, ties = rules.choose_wide(rule, acc, neg, m, zero, zero, 0, 0)
     return n_u, chosen, ties, rules.unstable_list(neg, m, zero, zero, 0, 0, buf)
 
