@@ -8,6 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 PROBE = """
 import json
 import sys
@@ -68,3 +70,93 @@ def test_twins_compile_and_cache_apart(tmp_path):
     assert cold["hits"] == [0, 0]
     assert warm["hits"] == [1, 1]
     assert len(list((tmp_path / "__pycache__").glob("probe.threads_used*.nbi"))) == 2
+
+
+# ---- borrowing kernels (jit(borrow=True): no reference counts) ----------------------------
+
+
+@pytest.fixture
+def uncached(monkeypatch):
+    """The project's options without the on-disk cache, for kernels defined in a test
+    (machine code loaded from a cache cannot be inspected)."""
+    from hyst.kernels import jit
+
+    monkeypatch.setitem(jit.NUMBA_OPTIONS, "cache", False)
+
+
+@pytest.mark.usefixtures("uncached")
+def test_a_borrowing_kernel_counts_no_reference_and_computes_the_same():
+    """The same loop over a namedtuple of arrays, counted and borrowing: equal results, and
+    the borrowing kernel's machine code holds no reference count (the counted one does)."""
+    from typing import NamedTuple
+
+    import numpy as np
+
+    from hyst.kernels.jit import jit
+
+    class Pair(NamedTuple):
+        a: np.ndarray
+        b: np.ndarray
+
+    def dot(p, out):
+        total = 0
+        for i in range(p.a.shape[0]):
+            row = p.a[i]
+            total += row[0] * p.b[i]
+        out[0] = total
+        return total
+
+    counted, borrowing = jit(dot), jit(dot, borrow=True)
+    p = Pair(np.arange(12, dtype=np.int64).reshape(6, 2), np.arange(6, dtype=np.int64))
+    out = np.zeros(2, np.int64)
+    assert counted(p, out) == borrowing(p, out) == int(p.a[:, 0] @ p.b)
+    for kernel, counts in ((counted, True), (borrowing, False)):
+        ir = kernel.inspect_llvm(kernel.signatures[0])
+        assert ("NRT_incref" in ir or "NRT_decref" in ir) == counts
+
+
+@pytest.mark.usefixtures("uncached")
+def test_a_borrowing_kernel_that_returns_an_array_is_refused():
+    """numba accepts returning an argument without reference counts; the borrowing pipeline
+    refuses it, bare or in a tuple, with a message that names the kernel."""
+    import numba
+    import numpy as np
+
+    from hyst.kernels.jit import jit
+
+    def bare(a):
+        return a
+
+    def in_tuple(a):
+        return a.shape[0], a
+
+    for fn in (bare, in_tuple):
+        with pytest.raises(numba.core.errors.TypingError, match=f"{fn.__name__}: a borrowing"):
+            jit(fn, borrow=True)(np.zeros(3))
+    assert jit(bare)(np.zeros(3)).shape == (3,)  # counted: fine
+
+
+def test_every_kernel_states_whether_it_borrows():
+    """Every kernel of hyst.kernels is compiled with the option set either way (numba
+    otherwise inherits it from the caller that first compiles it), and the borrowing ones
+    with the refusing pipeline."""
+    import importlib
+    import pkgutil
+
+    import hyst.kernels
+    from hyst.kernels.jit import BorrowingCompiler, borrows
+
+    seen = borrowing = 0
+    for info in pkgutil.iter_modules(hyst.kernels.__path__):
+        module = importlib.import_module(f"hyst.kernels.{info.name}")
+        for value in vars(module).values():
+            if getattr(value, "__module__", None) != module.__name__:
+                continue
+            if not hasattr(value, "targetoptions"):
+                continue
+            seen += 1
+            assert "_nrt" in value.targetoptions, value.py_func.__qualname__
+            if borrows(value):
+                borrowing += 1
+                assert value._compiler.pipeline_class is BorrowingCompiler
+    assert seen > 100 and borrowing >= 40

@@ -105,7 +105,7 @@ def columns_system(s0, hp, hm, d):
     return cs
 
 
-@jit
+@jit(borrow=True)
 def set_state(cs, s0, d):
     """Put cs in the state s0 (int8 ±1): spins, bitsets, D, Σ s_i and the hash."""
     s, K, B = cs
@@ -153,7 +153,7 @@ def _first_set(B, base, W, start, N):
     return r if r < N else N
 
 
-@jit
+@jit(borrow=True)
 def _count_set(B, base, lo, hi):
     """Set bits of ranks lo..hi−1 of the bitset at B[base:]."""
     n = 0
@@ -265,7 +265,7 @@ def scan(cs, Hc, eps, rule):
     return n_u, chosen, zeros
 
 
-@jit
+@jit(borrow=True)
 def _zero_margins(K, B, N, W, X):
     """Elements with margin 0 at (X, eps = 0): down ones with κ⁺ = X, up ones with κ⁻ = X."""
     kp = K[:N]
@@ -275,7 +275,7 @@ def _zero_margins(K, B, N, W, X):
     return n
 
 
-@jit
+@jit(borrow=True)
 def _finish(out, flips, race, ties):
     out[RELAX_FLIPS] = flips
     out[RELAX_STEPS] = flips  # one flip a step under rules 0 and 1
@@ -348,7 +348,7 @@ def prepared(k, systems, starts):
     return oc, cs, log, res
 
 
-@jit
+@jit(borrow=True)
 def avalanche_after(oc, cs, hpk, hmk, dk, rule, log, res, o):
     """``drive._avalanche_after`` of a constant-columns system."""
     o[AV_PREPARED] = 1 if oc == STABLE else -1
@@ -378,7 +378,7 @@ def avalanche_after(oc, cs, hpk, hmk, dk, rule, log, res, o):
     o[AV_N_E] = res[RELAX_N_E]
 
 
-@jit
+@jit(borrow=True)
 def _sweep(cs, direction, Umax, rule, hpk, hmk, dk, log, res, acc):
     """``drive._sweep_up`` (direction +1, up to Umax + 0⁺) or ``_sweep_down`` (−1, down to
     exactly 0). Returns an outcome code."""

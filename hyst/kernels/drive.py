@@ -150,7 +150,7 @@ def avalanche_one(k, systems, starts, rule, out):
     _avalanche_after(oc, st, v, rule, ws, res, out[k])
 
 
-@jit
+@jit(borrow=True)
 def _avalanche_after(oc, st, v, rule, ws, res, o):
     """The avalanche of one system (``SystemView`` v) from its prepared state: ``oc`` and
     ``res`` are the outcome and result row of the preparation, st the ``Spins`` it left."""
@@ -184,7 +184,7 @@ def _avalanche_after(oc, st, v, rule, ws, res, o):
     o[AV_N_E] = res[RELAX_N_E]
 
 
-@jit
+@jit(borrow=True)
 def _sweep(st, v, direction, Umax, rule, ws, res, acc):
     """Raise H event by event up to Umax + 0⁺ (direction +1) or lower it down to exactly 0
     (−1). Returns an outcome code."""
@@ -339,7 +339,7 @@ def avalanche_cyclic_one(k, systems, starts, rule, max_cycles, av_out, cy_out, u
     umax[k] = _cyclic_after(oc, st, v, rule, max_cycles, ws, res, cy_out[k])
 
 
-@jit
+@jit(borrow=True)
 def _loop_exit(direction, L, st, v, Hc, rule, buf):
     """Where a self-loop met by a driven branch breaks up.
 
@@ -373,7 +373,7 @@ def _loop_exit(direction, L, st, v, Hc, rule, buf):
     return best
 
 
-@jit
+@jit(borrow=True)
 def _record(rec, nrec, source, event, Hc, oc, res, st, v, keys, summ):
     """Count a transition that did not end stable and record it in ``rec`` (while there is
     room); st (``Spins``) is where the relaxation left it. Returns the new record count."""
@@ -413,7 +413,7 @@ def _record(rec, nrec, source, event, Hc, oc, res, st, v, keys, summ):
     return nrec + 1
 
 
-@jit
+@jit(borrow=True)
 def _returns(direction, event, st, v, rule, ws, res, events, rec, nrec, summ, ret, back):
     """The return from the turning point st (``Spins``) of a main branch: the field is
     reversed and the state driven back, in the copy ``ret``, for at most ``events``

@@ -22,7 +22,7 @@ from hyst.kernels.relaxation import (
 )
 
 
-@jit
+@jit(borrow=True)
 def _first_loop_branch(direction, st, v, rule, ws, res, row):
     """Drive one saturated branch (``Spins`` st, ``SystemView`` v) event by event until
     saturation or its first transition that does not end stable: row =

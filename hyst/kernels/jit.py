@@ -5,23 +5,88 @@ from __future__ import annotations
 import types
 
 import numba
+from numba.core import types as numba_types
+from numba.core.compiler import CompilerBase, DefaultPassBuilder
+from numba.core.compiler_machinery import FunctionPass, register_pass
+from numba.core.typed_passes import NopythonTypeInference
 
 #: Options shared by every kernel: on-disk cache, GIL released, numpy error model.
 NUMBA_OPTIONS = dict(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 
 
-def jit(fn=None, *, parallel: bool = False, inline: bool = False):
+def jit(fn=None, *, parallel: bool = False, inline: bool = False, borrow: bool = False):
     """``numba.njit`` with the project's options.
 
-    ``parallel`` enables ``prange``; ``inline`` inlines a small hot helper into
-    its callers at the numba IR level (no per-call array reference counting).
+    ``parallel`` enables ``prange``; ``inline`` inlines a small hot helper into its callers
+    at the numba IR level.
+
+    ``borrow`` compiles a kernel that only borrows arrays without numba's reference counting
+    (``_nrt=False``). numba counts references to every array a compiled function receives
+    or binds, with atomic instructions, and a count cannot be pruned across a loop or a
+    call: at N = 4 more than half of the enumeration's cycles went to them (8 arrays per
+    relaxation, 15 per system, ``benchmarks/README.md``). A borrowing kernel reads and
+    writes arrays (views and namedtuples of them included), calls other kernels of either
+    kind, and returns scalars; it never allocates (numba refuses to compile that) and never
+    returns an array (that would hand its caller a reference it did not count; numba
+    allows returning an argument, so ``BorrowingCompiler`` refuses it when the kernel is
+    typed). Work arrays come from the caller, allocated once per block of systems.
+
+    Every kernel states the option, so that numba's inheritance of an unset option from
+    the compiling caller never applies (a counted kernel first compiled from a borrowing
+    one would otherwise compile without counts and fail to allocate).
     """
 
     def wrap(f):
         extra = {"inline": "always"} if inline else {}
+        extra["_nrt"] = not borrow
+        if borrow:
+            extra["pipeline_class"] = BorrowingCompiler
         return numba.njit(parallel=parallel, **NUMBA_OPTIONS, **extra)(f)
 
     return wrap(fn) if fn is not None else wrap
+
+
+def holds_array(ty) -> bool:
+    """Whether the numba type ``ty`` is an array or a tuple that holds one."""
+    if isinstance(ty, numba_types.Array):
+        return True
+    if isinstance(ty, numba_types.BaseTuple):
+        return any(holds_array(t) for t in ty.types)
+    return False
+
+
+@register_pass(mutates_CFG=False, analysis_only=True)
+class RefuseReturnedArrays(FunctionPass):
+    """After type inference: a borrowing kernel whose return type holds an array is an
+    error (its caller would own a reference that was never counted)."""
+
+    _name = "hyst_refuse_returned_arrays"
+
+    def __init__(self):
+        FunctionPass.__init__(self)
+
+    def run_pass(self, state):
+        if holds_array(state.return_type):
+            raise numba.core.errors.NumbaTypeError(
+                f"{state.func_id.func_qualname}: a borrowing kernel (jit(borrow=True)) "
+                f"returns {state.return_type}; return scalars, or count references"
+            )
+        return False
+
+
+class BorrowingCompiler(CompilerBase):
+    """numba's nopython pipeline plus ``RefuseReturnedArrays``."""
+
+    def define_pipelines(self):
+        pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
+        pm.add_pass_after(RefuseReturnedArrays, NopythonTypeInference)
+        pm.finalize()
+        return [pm]
+
+
+def borrows(kernel) -> bool:
+    """Whether ``kernel`` was compiled with ``jit(borrow=True)``."""
+    return kernel.targetoptions.get("_nrt") is False
 
 
 def batch_kernel(fn):

@@ -67,7 +67,7 @@ from hyst.kernels.codes import (
 from hyst.kernels.jit import batch_kernel, jit
 
 
-@jit
+@jit(borrow=True)
 def phase_mask(s):
     """uint64 bitmask of a phase state (bit i ⇔ s_i = +1)."""
     m = np.uint64(0)
@@ -77,14 +77,14 @@ def phase_mask(s):
     return m
 
 
-@jit
+@jit(borrow=True)
 def set_phases(mask, s):
     """Fill the int8 phases s from a bitmask."""
     for i in range(s.shape[0]):
         s[i] = 1 if (mask >> np.uint64(i)) & np.uint64(1) else -1
 
 
-@jit
+@jit(borrow=True)
 def popcount(m):
     n = 0
     while m:
@@ -93,7 +93,7 @@ def popcount(m):
     return n
 
 
-@jit
+@jit(borrow=True)
 def scaled_positions(s, Wc, p, D, d, X):
     """X_i = D x_i at drive W = Wc from force balance (one force in the whole chain)."""
     N = s.shape[0]
@@ -105,7 +105,7 @@ def scaled_positions(s, Wc, p, D, d, X):
         X[i] = Wc - load + D * d[i] * s[i]
 
 
-@jit
+@jit(borrow=True)
 def switching_drives(s, p, D, xm, xp, d, X):
     """(W^−(S), W^+(S)): the drives at which the first element leaves its branch going
     down / up (±INF when every element is up / down). Uses X as work array."""
@@ -120,7 +120,7 @@ def switching_drives(s, p, D, xm, xp, d, X):
     return dn, up
 
 
-@jit
+@jit(borrow=True)
 def step(s, Wc, eps, rule, p, D, xm, xp, d, X):
     """One step at drive (Wc, eps): flip the rule's element(s) in place.
 

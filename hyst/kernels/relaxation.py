@@ -72,7 +72,7 @@ def zobrist_keys(N):
     return keys
 
 
-@jit
+@jit(borrow=True)
 def init_fields(s, f, form, ct, d):
     """f_i = Σ_{j≠i} c_ij s_j; returns nothing."""
     N = s.shape[0]
@@ -101,7 +101,7 @@ def init_fields(s, f, form, ct, d):
                     f[i] -= row[i]
 
 
-@jit
+@jit(borrow=True)
 def coupling(i, j, form, ct, d):
     """c_ij of one system."""
     if i == j:
@@ -174,7 +174,7 @@ def transpose_buffer(form, N):
     return np.empty((n, n), np.int64)
 
 
-@jit
+@jit(borrow=True)
 def state_hash(neg, keys):
     """Zobrist hash of a state: XOR of the keys of the elements with s_i = +1 (branch free)."""
     h = np.uint64(0)
@@ -183,7 +183,7 @@ def state_hash(neg, keys):
     return h
 
 
-@jit
+@jit(borrow=True)
 def up_mask(s, neg):
     """neg_i = −1 (all bits set) if s_i = +1 else 0: the int64 mirror of the state that
     keeps the scans below branch free and vectorised."""
@@ -191,7 +191,7 @@ def up_mask(s, neg):
         neg[i] = -1 if s[i] > 0 else 0
 
 
-@jit
+@jit(borrow=True)
 def flip(j, s, neg, f, form, ct, d):
     """Flip element j and update the local fields in O(N)."""
     s[j] = -s[j]
@@ -237,7 +237,7 @@ def _down_key(ng, f_i, hm_i):
     return hm_i - f_i - (~ng & INF)
 
 
-@jit
+@jit(borrow=True)
 def next_up(neg, f, hp):
     """(H^+(S), critical element, tie) over elements with s_i = −1; (INF, −1) if none.
 
@@ -258,7 +258,7 @@ def next_up(neg, f, hp):
     return best, arg, count > 1
 
 
-@jit
+@jit(borrow=True)
 def next_down(neg, f, hm):
     """(H^−(S), critical element, tie) over elements with s_i = +1; (−INF, −1) if none."""
     N = neg.shape[0]
@@ -276,7 +276,7 @@ def next_down(neg, f, hm):
     return best, arg, count > 1
 
 
-@jit
+@jit(borrow=True)
 def next_up_down(neg, f, hp, hm):
     """``next_up(neg, f, hp)`` and ``next_down(neg, f, hm)`` together, in two passes
     instead of four (a turning point of the saturated loop asks both)."""
@@ -312,7 +312,7 @@ def _answer(neg, f, Hc, eps, rule, hp, hm, buf, acc):
     return n_u, chosen, ties
 
 
-@jit
+@jit(borrow=True)
 def scan(neg, f, Hc, eps, rule, hp, hm, buf):
     """Unstable elements at (Hc, eps) and the rule's choice (:mod:`hyst.kernels.rules`):
     returns (n_u, chosen, ties); under rule 2 buf[:n_u] receives the unstable elements.
@@ -324,7 +324,7 @@ def scan(neg, f, Hc, eps, rule, hp, hm, buf):
     return _answer(neg, f, Hc, eps, rule, hp, hm, buf, acc)
 
 
-@jit
+@jit(borrow=True)
 def flip_scan(j, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, buf):
     """``flip(j, ...)`` then ``scan(...)`` at (Hc, eps), with the same result bit for bit.
 
@@ -360,7 +360,7 @@ def grow(a, n):
     return b
 
 
-@jit
+@jit(borrow=True)
 def earlier_visit(snaps, hashes, n, s, h):
     """The index a < n of a stored state equal to s (its hash h compared first, then every
     spin), or −1: the exact revisit test of the cyclic drive's states at U = 0."""
@@ -389,7 +389,7 @@ def store_visit(snaps, hashes, n, s, h):
     return snaps, hashes
 
 
-@jit
+@jit(borrow=True)
 def _finish(out, flips, steps, race, ties, L, n_e, e1, e2):
     out[RELAX_FLIPS] = flips
     out[RELAX_STEPS] = steps
@@ -434,7 +434,7 @@ def system_state(N):
     )
 
 
-@jit
+@jit(borrow=True)
 def relax(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
     """Relax (s, neg, f) in place at field (Hc, eps) under ``rule``.
 
@@ -462,7 +462,7 @@ def relax(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
     return _relax_after(chosen, ties, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out)
 
 
-@jit
+@jit(borrow=True)
 def relax_event(known, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
     """``relax`` of a drive event, one O(N) scan fewer when its first flip is ``known``.
 
@@ -479,7 +479,7 @@ def relax_event(known, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
     return _relax_after(known, 0, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out)
 
 
-@jit
+@jit(borrow=True)
 def _relax_after(chosen, ties, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
     """The relaxation from its first flip (of ``chosen``, with ``ties`` met before it)."""
     n_u, second, t = flip_scan(chosen, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws[1])

@@ -47,6 +47,8 @@ states: 76 KiB at N = 24, 0.2 MiB at N = 62.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import prange
 
@@ -85,28 +87,58 @@ def table_size(cap):
     return size
 
 
+class SearchWork(NamedTuple):
+    """Work arrays of one thread (``workspace``), handed to the search as one group.
+
+    couplings[j, i] = c_ij and magnitudes = |c_ij| (N, N); order (N), the branching order;
+    per depth of the complete search: fields (N + 1, N), the fixed part of the local
+    fields, reserve (N + 1, N), R_i, spins and assigned (N + 1), the spin bits and the
+    assigned mask, branch (N + 1), the branching element, untried (N + 1), its untried
+    values (bit 0 down, bit 1 up); f_state, f_walk (N), the local fields of a state and
+    along a relaxation; keys, slots, stamps (a power of two ≥ 2 cap), the reachable
+    search's hash table (state, queue index, sample generation); queue (cap); scalars (8),
+    [generation, tallies of the current sample].
+    """
+
+    couplings: np.ndarray
+    magnitudes: np.ndarray
+    order: np.ndarray
+    fields: np.ndarray
+    reserve: np.ndarray
+    spins: np.ndarray
+    assigned: np.ndarray
+    branch: np.ndarray
+    untried: np.ndarray
+    f_state: np.ndarray
+    f_walk: np.ndarray
+    keys: np.ndarray
+    slots: np.ndarray
+    stamps: np.ndarray
+    queue: np.ndarray
+    scalars: np.ndarray
+
+
 @jit
 def workspace(N, cap):
-    """Per-thread work arrays: (ct, act, order, fstk, rstk, bstk, astk, var, opts,
-    f_state, f_walk, keys, slots, stamps, queue, scalars)."""
+    """The ``SearchWork`` of one thread for systems of N elements."""
     size = table_size(cap)
-    return (
-        np.empty((N, N), np.int64),  # ct[j, i] = c_ij
-        np.empty((N, N), np.int64),  # act[j, i] = |c_ij|
-        np.empty(N, np.int64),  # branching order
-        np.empty((N + 1, N), np.int64),  # fixed part of the local fields per depth
-        np.empty((N + 1, N), np.int64),  # R_i per depth
-        np.empty(N + 1, np.int64),  # spin bits per depth
-        np.empty(N + 1, np.int64),  # assigned mask per depth
-        np.empty(N + 1, np.int64),  # branching element per depth
-        np.empty(N + 1, np.int64),  # untried values per depth (bit 0 down, bit 1 up)
-        np.empty(N, np.int64),  # local fields of a state
-        np.empty(N, np.int64),  # local fields along a relaxation
-        np.empty(size, np.int64),  # hash keys (states)
-        np.empty(size, np.int64),  # hash values (queue index)
-        np.full(size, -1, np.int64),  # hash stamps (sample generation)
-        np.empty(max(cap, 1), np.int64),  # queue of the reachable search
-        np.zeros(8, np.int64),  # [generation, tallies of the current sample]
+    return SearchWork(
+        np.empty((N, N), np.int64),
+        np.empty((N, N), np.int64),
+        np.empty(N, np.int64),
+        np.empty((N + 1, N), np.int64),
+        np.empty((N + 1, N), np.int64),
+        np.empty(N + 1, np.int64),
+        np.empty(N + 1, np.int64),
+        np.empty(N + 1, np.int64),
+        np.empty(N + 1, np.int64),
+        np.empty(N, np.int64),
+        np.empty(N, np.int64),
+        np.empty(size, np.int64),
+        np.empty(size, np.int64),
+        np.full(size, -1, np.int64),
+        np.empty(max(cap, 1), np.int64),
+        np.zeros(8, np.int64),
     )
 
 
@@ -138,7 +170,7 @@ def prepare_system(c, transposed, ct, act, order):
         order[k] = idx[k]
 
 
-@jit
+@jit(borrow=True)
 def state_fields(S, ct, f):
     """f_i = Σ_j c_ij s_j of bitmask state S (O(N²))."""
     N = f.shape[0]
@@ -154,7 +186,7 @@ def state_fields(S, ct, f):
                 f[i] -= row[i]
 
 
-@jit
+@jit(borrow=True)
 def state_thresholds(S, hp, hm, f):
     """(H^+(S), H^−(S)) from the local fields (INF / −INF when empty)."""
     N = hp.shape[0]
@@ -168,7 +200,7 @@ def state_thresholds(S, hp, hm, f):
     return up, dn
 
 
-@jit
+@jit(borrow=True)
 def relax_fields(S, Hc, eps, rule, hp, hm, ct, f):
     """Relax state S at field (Hc, eps) under ``rule``; ``f`` holds the local fields of
     S on entry and of the last state on return.
@@ -218,7 +250,7 @@ def relax_fields(S, Hc, eps, rule, hp, hm, ct, f):
             lam = 0
 
 
-@jit
+@jit(borrow=True)
 def table_find(S, keys, stamps, gen, size):
     """Slot of state S in the hash table of generation ``gen`` (or the empty slot
     where it would go)."""
@@ -229,7 +261,7 @@ def table_find(S, keys, stamps, gen, size):
     return k
 
 
-@jit
+@jit(borrow=True)
 def table_bits(size):
     b = 0
     while (1 << b) < size:
@@ -237,7 +269,7 @@ def table_bits(size):
     return b
 
 
-@jit
+@jit(borrow=True)
 def transitions_of_state(S, f_state, hp, hm, ct, f_walk, rule, res):
     """Relax both transitions out of potentially stable S (local fields f_state; f_walk is a
     work array).
@@ -273,16 +305,16 @@ def transitions_of_state(S, f_state, hp, hm, ct, f_walk, rule, res):
     return False
 
 
-@jit
-def reachable_search(
-    hp, hm, ct, rule, cap, f_state, f_walk, keys, slots, stamps, queue, gen, res
-):
+@jit(borrow=True)
+def reachable_search(hp, hm, rule, cap, ws, gen, res):
     """Phase 1: breadth first from the saturated states over stable end states.
 
     Returns (found, processed, queued): the states queue[:processed] had both
     transitions relaxed (of ``queued`` states); keys/slots of generation ``gen`` map
     a state to its queue index. res[0] walks and res[1] ties are accumulated.
     """
+    ct, f_state, f_walk = ws.couplings, ws.f_state, ws.f_walk
+    keys, slots, stamps, queue = ws.keys, ws.slots, ws.stamps, ws.queue
     N = hp.shape[0]
     size = keys.shape[0]
     count = 0
@@ -314,34 +346,24 @@ def reachable_search(
     return False, head, count
 
 
-@jit
-def complete_search(
-    hp,
-    hm,
-    ct,
-    act,
-    order,
-    rule,
-    fstk,
-    rstk,
-    bstk,
-    astk,
-    var,
-    opts,
-    f_walk,
-    keys,
-    slots,
-    stamps,
-    gen,
-    processed,
-    res,
-):
+@jit(borrow=True)
+def complete_search(hp, hm, rule, ws, gen, processed, res):
     """Phase 2: every potentially stable state by a pruned depth-first search; relax
     the transitions of those not processed by phase 1. Returns True on a self-loop.
 
     res[0] walks and res[1] ties are accumulated; res[4] search nodes and res[5]
     potentially stable states met are set.
     """
+    ct, act, order, f_walk = ws.couplings, ws.magnitudes, ws.order, ws.f_walk
+    fstk, rstk, bstk, astk, var, opts = (
+        ws.fields,
+        ws.reserve,
+        ws.spins,
+        ws.assigned,
+        ws.branch,
+        ws.untried,
+    )
+    keys, slots, stamps = ws.keys, ws.slots, ws.stamps
     N = hp.shape[0]
     size = keys.shape[0]
     full = (np.int64(1) << N) - 1
@@ -466,13 +488,12 @@ def complete_search(
     return False
 
 
-@jit
+@jit(borrow=True)
 def any_self_loop_system(hp, hm, c, transposed, rule, cap, ws, out):
     """P_sl of one system (hp, hm: (N,), c: (N, N)) with workspace ``ws`` from
     ``workspace(N, cap)``; fills ``out`` (``codes.SEARCH_COLUMNS``)."""
-    ct, act, order, fstk, rstk, bstk, astk, var, opts, f_state, f_walk = ws[:11]
-    keys, slots, stamps, queue, scalars = ws[11:]
-    prepare_system(c, transposed, ct, act, order)
+    prepare_system(c, transposed, ws.couplings, ws.magnitudes, ws.order)
+    scalars = ws.scalars
     scalars[0] += 1
     gen = scalars[0]
     res = scalars[1:]
@@ -480,38 +501,14 @@ def any_self_loop_system(hp, hm, c, transposed, rule, cap, ws, out):
         res[k] = 0
     for k in range(out.shape[0]):
         out[k] = 0
-    found, processed, queued = reachable_search(
-        hp, hm, ct, rule, cap, f_state, f_walk, keys, slots, stamps, queue, gen, res
-    )
+    found, processed, queued = reachable_search(hp, hm, rule, cap, ws, gen, res)
     out[SR_REACHABLE_STATES] = queued
     if found:
         out[SR_SELF_LOOP] = 1
         out[SR_FOUND_BY] = FOUND_REACHABLE
-    else:
-        found = complete_search(
-            hp,
-            hm,
-            ct,
-            act,
-            order,
-            rule,
-            fstk,
-            rstk,
-            bstk,
-            astk,
-            var,
-            opts,
-            f_walk,
-            keys,
-            slots,
-            stamps,
-            gen,
-            processed,
-            res,
-        )
-        if found:
-            out[SR_SELF_LOOP] = 1
-            out[SR_FOUND_BY] = FOUND_COMPLETE
+    elif complete_search(hp, hm, rule, ws, gen, processed, res):
+        out[SR_SELF_LOOP] = 1
+        out[SR_FOUND_BY] = FOUND_COMPLETE
     out[SR_WALKS] = res[0]
     out[SR_SEARCH_NODES] = res[4]
     out[SR_POTENTIALLY_STABLE_SEARCHED] = res[5]

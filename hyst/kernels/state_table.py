@@ -92,10 +92,13 @@ class BlockWork(NamedTuple):
 
     res: np.ndarray
     keys: np.ndarray
+    more: np.ndarray
     lo: np.ndarray
     hi: np.ndarray
     nxt: np.ndarray
     pid: np.ndarray
+    f: np.ndarray
+    c2t: np.ndarray
 
 
 @jit
@@ -109,16 +112,24 @@ def ctz(k):
 
 @jit
 def build_state_table(hp, hm, c, transposed, F, hplus, hminus):
+    """Fill the tables of all 2^N states of one system (``fill_state_table`` with work
+    arrays of its own)."""
+    N = hp.shape[0]
+    fill_state_table(
+        hp, hm, c, transposed, F, hplus, hminus, np.empty(N, np.int64), np.empty((N, N), np.int64)
+    )
+
+
+@jit(borrow=True)
+def fill_state_table(hp, hm, c, transposed, F, hplus, hminus, f, c2t):
     """Fill the tables of all 2^N states of one system.
 
     F[S, i] = Σ_j c_ij s_j (local interaction field); hplus[S] = H^+(S)
     (INF if all up) and hminus[S] = H^−(S) (−INF if all down). c[i, j] = c_ij, or
     c[j, i] = c_ij when ``transposed`` (couplings drawn in the event-driven kernels'
-    layout, read without a copy).
+    layout, read without a copy). f (N,) and c2t (N, N) are work arrays.
     """
     N = hp.shape[0]
-    f = np.empty(N, np.int64)
-    c2t = np.empty((N, N), np.int64)  # c2t[j, i] = 2 c_ij, contiguous in i
     for i in range(N):
         acc = np.int64(0)
         for j in range(N):
@@ -175,7 +186,7 @@ def step(S, Hc, eps, rule, hp, hm, F, up, down):
     return S ^ (1 << chosen), n_u, 1, ties, MOVED
 
 
-@jit
+@jit(inline=True, borrow=True)
 def walk(S, Hc, eps, rule, hp, hm, table, wid, out):
     """Relax from state S at field (Hc, eps) under ``rule`` (bare thresholds hp, hm, and the
     system's ``StateTable``); exact cycle
@@ -285,7 +296,7 @@ def gap_fraction(hplus, hminus, N, lo, hi):
     return float((b - a) - covered) / float(b - a)
 
 
-@jit
+@jit(borrow=True)
 def map_has_cycle(rule, hp, hm, table, nxt, pid):
     """True iff the H = 0 dynamics (one step of ``rule``) has a cycle among unstable states."""
     F, up, down = table[:3]
@@ -320,10 +331,8 @@ def enumerate_observables(systems, starts, rule, what, out):
 @jit
 def enumerate_block(b, systems, starts, rule, what, out):
     """Samples b, b + blocks, b + 2 blocks, ... of ``enumerate_observables``."""
-    n, N = systems.h_plus.shape
+    N = systems.h_plus.shape[1]
     n_states = 1 << N
-    nb = out.loop_lengths.shape[0]
-    transposed = systems.form == FORM_DENSE_T
     F = np.empty((n_states, N), np.int64)
     up = np.empty(n_states, np.int64)
     down = np.empty(n_states, np.int64)
@@ -333,16 +342,30 @@ def enumerate_block(b, systems, starts, rule, what, out):
     work = BlockWork(
         np.zeros(WALK_WIDTH, np.int64),
         np.full((n_states, 3), -1, np.int64),  # distinct loops by cycle-min state
+        np.empty((2 * n_states, 3), np.int64),
         np.empty(n_states, np.int64),
         np.empty(n_states, np.int64),
         np.empty(n_states, np.int64),
         np.empty(n_states, np.int64),
+        np.empty(N, np.int64),
+        np.empty((N, N), np.int64),
     )
+    enumerate_systems(b, systems, starts, rule, what, out, table, work)
+
+
+@jit(borrow=True)
+def enumerate_systems(b, systems, starts, rule, what, out, table, work):
+    """The samples of block b, in the block's tables and work arrays (one call per block:
+    its arrays are bound once, not per system)."""
+    n, N = systems.h_plus.shape
+    nb = out.loop_lengths.shape[0]
+    transposed = systems.form == FORM_DENSE_T
+    F, up, down = table[:3]
     wid = 0
     for s in range(b, n, nb):
         hps = systems.h_plus[s]
         hms = systems.h_minus[s]
-        build_state_table(hps, hms, systems.couplings[s], transposed, F, up, down)
+        fill_state_table(hps, hms, systems.couplings[s], transposed, F, up, down, work.f, work.c2t)
         o = out.columns[s]
         for k in range(o.shape[0]):
             o[k] = 0
@@ -361,7 +384,7 @@ def enumerate_block(b, systems, starts, rule, what, out):
         o[E_TIES] = ties
 
 
-@jit
+@jit(borrow=True)
 def zero_field(s, start, rule, hp, hm, table, work, wid, out):
     """P_s, P_g^0, f_G and P_sl^0 (both variants) of system s; returns ties met."""
     up = table.up
@@ -388,7 +411,7 @@ def zero_field(s, start, rule, hp, hm, table, work, wid, out):
     return res[WALK_TIES]
 
 
-@jit
+@jit(borrow=True)
 def transitions(s, b, rule, hp, hm, table, work, wid, out):
     """P_sl of system s (block b): relax every up/down transition out of every
     potentially stable state; record distinct self-loops. Returns (wid, ties).
@@ -406,7 +429,7 @@ def transitions(s, b, rule, hp, hm, table, work, wid, out):
     ties = 0
     # P_sl: every transition out of every potentially stable state
     nkeys = 0
-    more = np.empty((0, 3), np.int64)  # loops sharing a smallest state with an earlier one
+    more = work.more  # loops sharing a smallest state with an earlier one
     nmore = 0
     n4 = 0
     for S in range(up.shape[0]):
@@ -450,10 +473,6 @@ def transitions(s, b, rule, hp, hm, table, work, wid, out):
                             new = False
                             break
                     if new:
-                        if nmore == more.shape[0]:
-                            grown = np.empty((max(8, 2 * nmore), 3), np.int64)
-                            grown[:nmore] = more[:nmore]
-                            more = grown
                         more[nmore, 0] = cmin
                         more[nmore, 1] = L
                         more[nmore, 2] = csum
@@ -472,7 +491,7 @@ def transitions(s, b, rule, hp, hm, table, work, wid, out):
     return wid, ties
 
 
-@jit
+@jit(borrow=True)
 def avalanche(start, rule, hp, hm, table, wid, res, o):
     """S0 = rule-1 relaxation of the random start at H = 0; P_RC of the first
     flip at H^+(S0) and the avalanche under ``rule``. Uses walk ids wid − 1
