@@ -53,13 +53,9 @@ from hyst.kernels.codes import (
     INF,
     NOT_CONVERGED,
     ORBIT,
-    RELAX_E1,
-    RELAX_E2,
     RELAX_FLIPS,
     RELAX_L,
     RELAX_N_E,
-    RELAX_RACE,
-    RELAX_STEPS,
     RELAX_TIES,
     RULE_0,
     RULE_1,
@@ -275,18 +271,6 @@ def _zero_margins(K, B, N, W, X):
     return n
 
 
-@jit(borrow=True)
-def _finish(out, flips, race, ties):
-    out[RELAX_FLIPS] = flips
-    out[RELAX_STEPS] = flips  # one flip a step under rules 0 and 1
-    out[RELAX_RACE] = race
-    out[RELAX_TIES] = ties
-    out[RELAX_L] = 0
-    out[RELAX_N_E] = 0
-    out[RELAX_E1] = -1
-    out[RELAX_E2] = -1
-
-
 @jit(inline=True)
 def relax(cs, Hc, eps, rule, hp, hm, d, log, out):
     """``relaxation.relax`` of cs at (Hc, eps) under rule 0 or 1. ``log`` records the flips:
@@ -302,10 +286,10 @@ def relax(cs, Hc, eps, rule, hp, hm, d, log, out):
         if steps > 0 and n_u > 1:
             race = 1
         if n_u == 0:
-            _finish(out, steps, race, ties)
+            generic.finish(out, steps, steps, race, ties, 0, 0, -1, -1)  # a flip a step
             return STABLE
         if rule == RULE_0 and n_u > 1:
-            _finish(out, steps, race, ties)
+            generic.finish(out, steps, steps, race, ties, 0, 0, -1, -1)  # a flip a step
             return ILL_DEFINED
         if steps >= bound:
             for q in range(steps - 1, -1, -1):  # back to the start state

@@ -12,6 +12,15 @@ from hyst.kernels.codes import FORM_COLUMNS, FORM_SYMMETRIC
 from hyst.kernels.jit import jit
 
 
+@jit(inline=True)
+def add_row(f, ct, j, k):
+    """f_i += k c_ij for every i: row j of ct[j, i] = c_ij, scaled by k (k = ±1 adds element
+    j's contribution to the local fields, k = ±2 flips it)."""
+    row = ct[j]
+    for i in range(f.shape[0]):
+        f[i] += k * row[i]
+
+
 @jit
 def upper_offset(i, N):
     """Position of c_{i,i+1} in the row-major packed upper triangle (then c_ij at +j−i−1)."""

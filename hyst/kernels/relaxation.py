@@ -54,7 +54,7 @@ from hyst.kernels.codes import (
     SELF_LOOP,
     STABLE,
 )
-from hyst.kernels.dense_couplings import dense_from_packed
+from hyst.kernels.dense_couplings import add_row, dense_from_packed
 from hyst.kernels.jit import jit
 
 
@@ -92,13 +92,7 @@ def init_fields(s, f, form, ct, d):
         for i in range(N):
             f[i] = 0
         for j in range(N):
-            row = ct[j]
-            if s[j] > 0:
-                for i in range(N):
-                    f[i] += row[i]
-            else:
-                for i in range(N):
-                    f[i] -= row[i]
+            add_row(f, ct, j, np.int64(1) if s[j] > 0 else np.int64(-1))
 
 
 @jit(borrow=True)
@@ -212,13 +206,7 @@ def flip(j, s, neg, f, form, ct, d):
                 f[i] += 2 * d[i]
             f[j] -= 2 * d[j]
     else:  # Δf_i = 2 s_j c_ij, row j of ct (c_jj = 0)
-        row = ct[j]
-        if s[j] > 0:
-            for i in range(N):
-                f[i] += 2 * row[i]
-        else:
-            for i in range(N):
-                f[i] -= 2 * row[i]
+        add_row(f, ct, j, np.int64(2) if s[j] > 0 else np.int64(-2))
 
 
 #: Sentinel values above this bound are "no element" (real thresholds are below 2^59).
@@ -237,43 +225,43 @@ def _down_key(ng, f_i, hm_i):
     return hm_i - f_i - (~ng & INF)
 
 
-@jit(borrow=True)
-def next_up(neg, f, hp):
-    """(H^+(S), critical element, tie) over elements with s_i = −1; (INF, −1) if none.
+@jit(inline=True)
+def _next_switch(neg, f, h, direction):
+    """The next switching field in ``direction``: +1, (H^+(S), critical element, tie) over
+    the elements with s_i = −1 (h = h^+), (INF, −1, False) if none; −1, (H^−(S), …) over
+    those with s_i = +1 (h = h^−), (−INF, −1, False) if none.
 
-    Branch free (elements with s_i = +1 are pushed up by INF), then the first
-    index attaining the minimum."""
+    Branch free: H_i^+ = h_i^+ − f_i and −H_i^− = f_i − h_i^− are minimised alike, the
+    elements on the other side pushed up by INF; then the first index attaining the
+    minimum."""
     N = neg.shape[0]
+    sgn = np.int64(direction)
     best = INF
     for i in range(N):
-        best = min(best, _up_key(neg[i], f[i], hp[i]))
+        side = neg[i] if direction > 0 else ~neg[i]
+        best = min(best, sgn * (h[i] - f[i]) + (side & INF))
     if best >= _NONE:
-        return INF, -1, False
+        return sgn * INF, -1, False
     arg = N
     count = 0
     for i in range(N):  # the first index attaining the minimum, and how many do
-        hit = _up_key(neg[i], f[i], hp[i]) == best
+        side = neg[i] if direction > 0 else ~neg[i]
+        hit = sgn * (h[i] - f[i]) + (side & INF) == best
         arg = min(arg, i if hit else N)
         count += hit
-    return best, arg, count > 1
+    return sgn * best, arg, count > 1
+
+
+@jit(borrow=True)
+def next_up(neg, f, hp):
+    """(H^+(S), critical element, tie) over elements with s_i = −1; (INF, −1) if none."""
+    return _next_switch(neg, f, hp, 1)
 
 
 @jit(borrow=True)
 def next_down(neg, f, hm):
     """(H^−(S), critical element, tie) over elements with s_i = +1; (−INF, −1) if none."""
-    N = neg.shape[0]
-    best = -INF
-    for i in range(N):
-        best = max(best, _down_key(neg[i], f[i], hm[i]))
-    if best <= -_NONE:
-        return -INF, -1, False
-    arg = N
-    count = 0
-    for i in range(N):
-        hit = _down_key(neg[i], f[i], hm[i]) == best
-        arg = min(arg, i if hit else N)
-        count += hit
-    return best, arg, count > 1
+    return _next_switch(neg, f, hm, -1)
 
 
 @jit(borrow=True)
@@ -390,7 +378,8 @@ def store_visit(snaps, hashes, n, s, h):
 
 
 @jit(borrow=True)
-def _finish(out, flips, steps, race, ties, L, n_e, e1, e2):
+def finish(out, flips, steps, race, ties, L, n_e, e1, e2):
+    """Fill a relaxation's result row out (``codes.RELAX_COLUMNS``)."""
     out[RELAX_FLIPS] = flips
     out[RELAX_STEPS] = steps
     out[RELAX_RACE] = race
@@ -454,10 +443,10 @@ def relax(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
         return _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, -1, 0, nothing)
     n_u, chosen, ties = scan(neg, f, Hc, eps, rule, hp, hm, buf)
     if n_u == 0:
-        _finish(out, 0, 0, 0, ties, 0, 0, -1, -1)
+        finish(out, 0, 0, 0, ties, 0, 0, -1, -1)
         return STABLE
     if rule == RULE_0 and n_u > 1:
-        _finish(out, 0, 0, 0, ties, 0, 0, -1, -1)
+        finish(out, 0, 0, 0, ties, 0, 0, -1, -1)
         return ILL_DEFINED
     return _relax_after(chosen, ties, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out)
 
@@ -484,7 +473,7 @@ def _relax_after(chosen, ties, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws
     """The relaxation from its first flip (of ``chosen``, with ``ties`` met before it)."""
     n_u, second, t = flip_scan(chosen, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws[1])
     if n_u == 0:
-        _finish(out, 1, 1, 0, ties + t, 0, 0, -1, -1)
+        finish(out, 1, 1, 0, ties + t, 0, 0, -1, -1)
         return STABLE
     scanned = (n_u, second, t)
     return _relax_walk(
@@ -622,5 +611,5 @@ def _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, first, t
             tstep = ns
     if tkeys.shape[0] == ws[2].shape[0]:
         tstep[:] = -1
-    _finish(out, flips, steps, race, ties, L, n_e, e1, e2)
+    finish(out, flips, steps, race, ties, L, n_e, e1, e2)
     return outcome

@@ -72,6 +72,7 @@ from hyst.kernels.codes import (
     SR_WALKS,
     STABLE,
 )
+from hyst.kernels.dense_couplings import add_row
 from hyst.kernels.jit import batch_kernel, jit
 
 #: Multiplier of the reachable search's hash (Fibonacci hashing).
@@ -177,13 +178,7 @@ def state_fields(S, ct, f):
     for i in range(N):
         f[i] = 0
     for j in range(N):
-        row = ct[j]
-        if (S >> j) & 1:
-            for i in range(N):
-                f[i] += row[i]
-        else:
-            for i in range(N):
-                f[i] -= row[i]
+        add_row(f, ct, j, np.int64(1) if (S >> j) & 1 else np.int64(-1))
 
 
 @jit(borrow=True)
@@ -233,13 +228,7 @@ def relax_fields(S, Hc, eps, rule, hp, hm, ct, f):
             while not (todo >> j) & 1:
                 j += 1
             todo ^= np.int64(1) << j
-            row = ct[j]
-            if (S >> j) & 1:  # up -> down
-                for i in range(N):
-                    f[i] -= 2 * row[i]
-            else:
-                for i in range(N):
-                    f[i] += 2 * row[i]
+            add_row(f, ct, j, np.int64(-2) if (S >> j) & 1 else np.int64(2))  # up -> down: −2
         S ^= flips
         if S == tortoise:
             return SELF_LOOP, S, ties
