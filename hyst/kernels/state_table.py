@@ -86,9 +86,12 @@ class StateTable(NamedTuple):
 
 
 class BlockWork(NamedTuple):
-    """Work arrays of one block of ``enumerate_observables``: res, a ``walk`` result row;
-    keys (2^N, 3), the distinct loops by smallest state; lo, hi (2^N) of
-    ``gap_fraction``; nxt, pid (2^N) of ``map_has_cycle``."""
+    """Work arrays of one block of ``enumerate_observables``, allocated once per block:
+    res, a ``walk`` result row; keys (2^N, 3), the distinct loops of a system by smallest
+    state, and more (2^(N+1), 3), its further loops sharing a smallest state (a system has
+    at most 2^(N+1) transitions, each ends in at most one loop); lo, hi (2^N) of
+    ``gap_fraction``; nxt, pid (2^N) of ``map_has_cycle``; f (N) and c2t (N, N) of
+    ``fill_state_table``."""
 
     res: np.ndarray
     keys: np.ndarray
