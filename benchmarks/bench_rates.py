@@ -7,7 +7,8 @@ couplings) one chunk is sampled the way a Dask task does
 compiles the kernels; its size grows until a measurement takes ``--seconds`` of process
 CPU time (time the process spends descheduled on a shared machine does not count). The
 result, CPU seconds per system, goes to ``benchmarks/rates.json``, which
-:mod:`hyst.sampling.cost` interpolates.
+:mod:`hyst.sampling.cost` interpolates, with the CPU seconds that compiling every kernel into
+an empty numba cache takes (what the first run of a fresh checkout pays once).
 
     NUMBA_NUM_THREADS=1 python benchmarks/bench_rates.py [--seconds 0.5] [-o benchmarks/rates.json]
 """
@@ -69,11 +70,42 @@ def seconds_per_system(group: str, couplings: str, N: int, target: float) -> tup
         size = min(64 * chunk_size(N), max(2 * size, int(size * 1.2 * target / max(dt, 1e-6))))
 
 
+COMPILE = """
+import time
+t0 = time.process_time()
+from hyst.catalogue import GROUPS
+from hyst.sampling.sampler import Point, sample_chunk
+for couplings in ("random", "columns"):
+    for parallel in (False, True):
+        for rule in ("1", "0"):
+            point = Point(couplings, "hysteron", rule, 6, 10.0)
+            sample_chunk(point, 1, 0, 4, tuple(GROUPS), parallel=parallel)
+print(time.process_time() - t0)
+"""
+
+
+def compile_seconds() -> float:
+    """CPU seconds to compile every kernel of the sampler into an empty numba cache (what the
+    first run of a fresh checkout pays once), in a process of its own."""
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        out = subprocess.run(
+            [sys.executable, "-c", COMPILE], env=env, capture_output=True, text=True, check=True
+        )
+    return float(out.stdout.split()[-1])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=0.5, help="CPU seconds per measurement")
     ap.add_argument("-o", "--output", default=str(Path(__file__).with_name("rates.json")))
     args = ap.parse_args()
+    compiled = compile_seconds()
+    print(f"compiling every kernel into an empty cache: {compiled:.0f} s of CPU time")
     table = {}
     for group, couplings, ladder in LADDERS:
         assert group in GROUPS, group
@@ -93,6 +125,7 @@ def main() -> None:
         "ensemble": {"spans": SPANS, "rule": RULE, "NJ0": NJ0},
         "machine": {"cpu": cpu_model(), "python": platform.python_version()},
         "date": datetime.date.today().isoformat(),
+        "compile_seconds": round(compiled, 1),
         "seconds_per_system": table,
     }
     Path(args.output).write_text(json.dumps(out, indent=1) + "\n")

@@ -192,7 +192,7 @@ def datasets():
         **make_networks(),
         "loops": make_loops(),
         "large_n": _large_n_dataset(),
-        "large_n_1024": _large_n_dataset(Ns=(1024,)),
+        "largest_n_avalanches": _large_n_dataset(Ns=(1024,)),
         "large_n_rule0": _large_n_dataset(rules=("0",)),
         "large_n_rule1p": _large_n_dataset(rules=("1p",)),
     }
@@ -218,7 +218,7 @@ BINDINGS = {
     "l4_pairs": ["pairs"],
     "l4_large": ["large_l4"],
     "avalanches_and_transients": ["large_n", "large_n_rule0", "large_n_rule1p"],
-    "avalanche_distributions": ["large_n_1024", "large_n"],
+    "avalanche_distributions": ["largest_n_avalanches", "large_n"],
     "cyclic_drive": ["large_n"],
     "networks_fig3": ["planes"],
     "bilinear_curves": ["planes"],
