@@ -331,6 +331,33 @@ def test_a_run_says_where_its_results_are_and_its_captions_are_valid_rst(quick_r
         assert not rst_problems(path.read_text()), path.name
 
 
+def test_every_figure_of_a_quick_run_has_no_overlapping_text_and_no_covered_marker(quick_run):
+    """Each figure of the quick preset rendered from its datasets as the pipeline renders
+    it: no two texts overlap, no text (or inset) sits on a data point's marker."""
+    from figure_layout import layout_problems
+
+    from hyst.plotting import render
+    from hyst.provenance.files import read_dataset
+
+    work, cfg, _ = quick_run
+    results = work / "results"
+    problems = {}
+    for name, binding in cfg["figures"].items():
+        datasets = [read_dataset(results / "datasets" / f"{s}.nc") for s in binding["studies"]]
+        analyses = {
+            s: read_dataset(results / "analysis" / f"{s}.nc")
+            for s in binding["studies"]
+            if (results / "analysis" / f"{s}.nc").exists()
+        }
+        fig = render(
+            binding["type"], datasets, analysis=analyses or None, **binding.get("params", {})
+        )
+        found = layout_problems(fig)
+        if found:
+            problems[name] = found
+    assert problems == {}
+
+
 def test_figure_files_choose_the_formats_and_rerender_only_figures(quick_run):
     """`figure_files` is the one place that names a figure's formats: asking for PDF and
     SVG plans every figure again (and nothing else), each with those files."""

@@ -283,7 +283,7 @@ def fig3_networks(planes: xr.Dataset, *, red_dot=RED_DOT, size=(7.2, 5.6)):
         _plane_axes(ax_d, panel)
         panel_letter(ax_d, 2, "two elements in series (Fig. 3d)")
         _spring_panel(ax_e)
-        panel_letter(ax_e, 3, "element + spring (3e)")
+        panel_letter(ax_e, 3, "with a spring (3e)")
         d1, d2 = panel.d1.values, panel.d2.values
         h1c, h2c = x1[0] + x1[1], x2[0] + x2[1]
         _hysteron_l4(ax_f, d1, d2, h1c, h2c, (0.0, 0.0), fill=True, colors=["#74c476"])

@@ -262,6 +262,16 @@ def occupied(ax) -> np.ndarray:
             t = np.linspace(0, 1, 12)[1:-1, None]
             for p, q in zip(a[:-1], a[1:], strict=True):
                 pts.append(p + t * (q - p))
+    for coll in ax.collections:  # error bars: their segments, densified
+        if isinstance(coll, mpl.collections.LineCollection):
+            for seg in coll.get_segments():
+                seg = np.asarray(seg, float)
+                seg = seg[np.all(np.isfinite(seg), axis=1)]
+                if seg.shape[0] > 1:
+                    a = to_axes.transform(ax.transData.transform(seg))
+                    t = np.linspace(0, 1, 12)[:, None]
+                    for p, q in zip(a[:-1], a[1:], strict=True):
+                        pts.append(p + t * (q - p))
     renderer = (
         ax.figure.canvas.get_renderer() if hasattr(ax.figure.canvas, "get_renderer") else None
     )
@@ -376,6 +386,7 @@ def inset_complement(
     zero = np.isfinite(vals) & (vals <= 0) & np.isfinite(bounds_)
     for n, b in zip(ns[zero], bounds_[zero], strict=True):
         ins.plot([n], [b], "v", ms=3.5, mfc="none", mec=colors.get(n, "k"), mew=0.8)
+
     ins.set_yscale("log")
     shown_vals = np.concatenate([vals[pos], bounds_[zero]])
     if shown_vals.size:
@@ -398,7 +409,9 @@ def inset_complement(
         labelpad=0.5,
     )
     shown = used[0] if used and all(u == used[0] for u in used) else at
-    ins.set_title(rf"$NJ_0 = {shown:g}$", fontsize=6, pad=1.5, loc="right")
+    # the open triangles said: no loop-free sample, drawn at 1/trials
+    note = r"$\triangledown$: none, at 1/trials; " if zero.any() else ""
+    ins.set_title(rf"{note}$NJ_0 = {shown:g}$", fontsize=5.5 if note else 6, pad=1.5, loc="right")
     xi = analysis_value(analysis, f"{obs}_xi", **(sel or {}))
     amp = analysis_value(analysis, f"{obs}_decay_amplitude", **(sel or {}))
     if np.isfinite(xi) and np.isfinite(amp) and ns.size:
