@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PathCollection
+from matplotlib.legend import Legend
 
 #: Pixels each text's box is shrunk by before two are compared (glyph boxes include some
 #: blank margin; a touch is not an overlap).
@@ -42,11 +43,12 @@ def _texts(fig):
             yield f"{where} y tick", t
         for t in ax.texts:
             yield f"{where} text", t
-        legend = ax.get_legend()
-        if legend is not None and legend.get_visible():
-            yield f"{where} legend title", legend.get_title()
-            for t in legend.get_texts():
-                yield f"{where} legend", t
+        legends = [ax.get_legend(), *[a for a in ax.artists if isinstance(a, Legend)]]
+        for legend in legends:  # the axes' legend and those kept as artists beside it
+            if legend is not None and legend.get_visible():
+                yield f"{where} legend title", legend.get_title()
+                for t in legend.get_texts():
+                    yield f"{where} legend", t
     for legend in fig.legends:
         for t in legend.get_texts():
             yield "figure legend", t

@@ -659,3 +659,11 @@ def test_rule_two_figure_shows_the_self_loop_lengths(datasets):
     panels = _main_panels(plotting.render("rule2_self_loops", [ds]))
     assert panels[3].get_title(loc="left").endswith("none of $L$ = 6, 8")
     assert len(panels[3].patches) == 2 * n_count
+
+
+def test_random_chains_say_what_lines_and_markers_are(datasets):
+    fig = plotting.render("random_chains", _bound("random_chains", datasets))
+    a, b = _main_panels(fig)[:2]
+    meanings = [t.get_text() for t in a.get_legend().get_texts()]
+    assert meanings[0] == "exact: a negative span" and meanings[1].startswith("sampled: ")
+    assert b.get_legend().get_title().get_text() == "$N$"

@@ -333,6 +333,42 @@ def fit_note(ax, analysis, obs: str, sel: dict, loc=(0.04, 0.96)) -> None:
     ax.text(*loc, text, transform=ax.transAxes, ha="left", va="top", fontsize=7)
 
 
+#: Where a second legend may go: (loc, bbox_to_anchor), first choice first.
+LEGEND_PLACES = (
+    ("upper left", (0.0, 0.84)),  # below a legend in the upper left corner
+    ("lower right", (1.0, 0.0)),
+    ("center right", (1.0, 0.5)),
+    ("center left", (0.0, 0.45)),
+    ("upper right", (1.0, 1.0)),
+)
+
+
+def free_legend(ax, handles, labels, places=LEGEND_PLACES, **kw) -> None:
+    """A second legend (the first kept) at the first of ``places`` where it covers nothing
+    drawn (data, texts, the first legend), else where it covers least."""
+    first = ax.get_legend()
+    renderer = ax.figure.canvas.get_renderer()
+    taken = occupied(ax)
+    best = None
+    for loc, anchor in places:
+        legend = ax.legend(handles, labels, loc=loc, bbox_to_anchor=anchor, **kw)
+        box = legend.get_window_extent(renderer).transformed(ax.transAxes.inverted())
+        inside = (
+            (taken[:, 0] > box.x0)
+            & (taken[:, 0] < box.x1)
+            & (taken[:, 1] > box.y0)
+            & (taken[:, 1] < box.y1)
+        )
+        n = int(inside.sum()) if taken.size else 0
+        if best is None or n < best[0]:
+            best = (n, loc, anchor)
+        if n == 0:
+            break
+    ax.legend(handles, labels, loc=best[1], bbox_to_anchor=best[2], **kw)
+    if first is not None:
+        ax.add_artist(first)
+
+
 def n_legend(ax, loc="best", ncol=1, **kw):
     handles, labels = ax.get_legend_handles_labels()
     if handles:

@@ -23,12 +23,12 @@ from hyst.analysis import plateau_versus_n
 from hyst.catalogue.labels import COUPLING_TITLES, RULE_TITLES
 from hyst.plotting.panels import (
     analysis_for,
+    free_legend,
     inset_complement,
     loglog_panel,
     n_legend,
     nearest,
     observable_curves,
-    occupied,
     select,
     selection,
 )
@@ -88,54 +88,20 @@ def dashed_curves(ax, ds, obs, colors, marker="o"):
         )
 
 
-def styles_legend(ax, labels, loc="upper left", **kw):
-    """A second legend (the N legend kept) naming what the solid and the dashed curves show."""
-    handles = [
+def style_handles():
+    """Legend handles of the solid (filled) and the dashed (open) curves."""
+    return [
         mpl.lines.Line2D([], [], color="k", marker="o", ms=3, lw=1.0),
         mpl.lines.Line2D([], [], color="k", marker="o", mfc="none", ls="--", ms=3, lw=0.8),
     ]
+
+
+def styles_legend(ax, labels, loc="upper left", **kw):
+    """A second legend (the N legend kept) naming what the solid and the dashed curves show."""
     first = ax.get_legend()
-    ax.legend(handles, labels, loc=loc, fontsize=5, **kw)
+    ax.legend(style_handles(), labels, loc=loc, fontsize=5, **kw)
     if first is not None:
         ax.add_artist(first)
-
-
-#: Where a second legend may go: (loc, bbox_to_anchor), first choice first.
-LEGEND_PLACES = (
-    ("upper left", (0.0, 0.84)),  # below the N legend
-    ("lower right", (1.0, 0.0)),
-    ("center right", (1.0, 0.5)),
-    ("center left", (0.0, 0.45)),
-)
-
-
-def free_legend(ax, labels) -> None:
-    """:func:`styles_legend` at the first of ``LEGEND_PLACES`` where it covers nothing drawn
-    (data, texts, the N legend), else where it covers least."""
-    renderer = ax.figure.canvas.get_renderer()
-    taken = occupied(ax)
-    best = None
-    for loc, anchor in LEGEND_PLACES:
-        styles_legend(ax, labels, loc=loc, bbox_to_anchor=anchor)
-        box = ax.get_legend().get_window_extent(renderer).transformed(ax.transAxes.inverted())
-        n = (
-            int(
-                (
-                    (taken[:, 0] > box.x0)
-                    & (taken[:, 0] < box.x1)
-                    & (taken[:, 1] > box.y0)
-                    & (taken[:, 1] < box.y1)
-                ).sum()
-            )
-            if taken.size
-            else 0
-        )
-        ax.get_legend().remove()  # the N legend stays, as an artist of the axes
-        if best is None or n < best[0]:
-            best = (n, loc, anchor)
-        if n == 0:
-            break
-    styles_legend(ax, labels, loc=best[1], bbox_to_anchor=best[2])
 
 
 def definitions_legend(ax, ds, loc="upper left"):
@@ -193,7 +159,7 @@ def fig_gaps_and_self_loops(
             corner_legend(ax)
             if obs == "self_loop_probability_at_zero" and RANDOM_START in ds:
                 dashed_curves(ax, ds, RANDOM_START, colors)
-                free_legend(ax, P_SL0_DEFINITIONS)
+                free_legend(ax, style_handles(), P_SL0_DEFINITIONS, fontsize=5)
         inset_complement(
             axes[1, 1], ds, "self_loop_probability", colors, at=inset_at, analysis=analysis, sel=sel
         )
