@@ -400,11 +400,17 @@ def config_summary(path, config: dict, cost, warn_core_hours: float) -> str:
         return "\n".join(lines)
     rates = load_rates()
     hours, cores = cost.core_hours, os.cpu_count() or 1
+    analysed = sum(kind_of(study).analysable(study) for study in studies.values())
+    loops = any(kind_of(study).name == "loops" for study in studies.values())
+    # sampling jobs, collect, analyse, figure and caption, tables, the page, and `all`
+    steps = sum(n(j) for j in p.jobs.values()) + n(studies) + analysed + 2 * n(figures)
+    steps += int(loops) + int(bool(sections)) + 1
     lines.append(
         f"cost: {cost.systems:,} {plural(cost.systems, 'system')} sampled (a point shared by "
         f"studies once), about {hours_text(hours)} core-hours at the rates measured on "
-        f"{rates['machine']['cpu']} ({rates['date']}, benchmarks/rates.json); pairs, networks "
-        "and loops studies not included"
+        f"{rates['machine']['cpu']} ({rates['date']}, benchmarks/rates.json): the sampling "
+        "of the points studies alone (pairs, networks and loops studies not included; every "
+        f"one of the run's {steps} Snakemake jobs also takes a few seconds to start)"
     )
     if hours > warn_core_hours:
         lines.append(
