@@ -48,3 +48,5 @@ def test_the_end_of_a_run_says_where_everything_is_and_how_to_make_the_report(tm
     assert "--configfile 'my config.yaml' --report out/report.html" in other
     assert "scripts/run" not in other
     assert report_command("r", []) == "snakemake --profile profiles/default --report r/report.html"
+    far = tmp_path / "elsewhere" / "c.yaml"  # outside the working folder: as given
+    assert f"--configfile {far} " in report_command("r", [str(far)])

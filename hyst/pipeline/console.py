@@ -48,7 +48,8 @@ def report_command(results: str, configfiles, profile: str = "profiles/default")
     """The command that makes the report of this run's configuration."""
     words = ["snakemake", "--profile", profile]
     for f in configfiles or []:
-        words += ["--configfile", os.path.relpath(f) if os.path.isabs(f) else str(f)]
+        near = os.path.relpath(f) if os.path.isabs(f) else str(f)
+        words += ["--configfile", str(f) if near.startswith("..") else near]
     words += ["--report", f"{results}/report.html"]
     return shlex.join(words)
 
