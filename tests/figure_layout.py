@@ -88,6 +88,12 @@ def _markers(ax):
     return xy[inside & (xy[:, 1] <= box.y1)]
 
 
+def _inside(xy, box) -> int:
+    """How many of the display points ``xy`` lie strictly inside ``box``."""
+    x, y = xy[:, 0], xy[:, 1]
+    return int(((x > box.x0) & (x < box.x1) & (y > box.y0) & (y < box.y1)).sum())
+
+
 def layout_problems(fig) -> list[str]:
     """Every overlap of two texts and every text on a data marker of ``fig`` (empty: clean)."""
     if fig.canvas is None or not isinstance(fig.canvas, FigureCanvasAgg):
@@ -105,26 +111,13 @@ def layout_problems(fig) -> list[str]:
         if not len(xy):
             continue
         for name, box in boxes:
-            covered = (
-                (xy[:, 0] > box.x0)
-                & (xy[:, 0] < box.x1)
-                & (xy[:, 1] > box.y0)
-                & (xy[:, 1] < box.y1)
-            )
-            if covered.any():
-                problems.append(f"{name} covers {int(covered.sum())} data marker(s) of axes {i}")
+            covered = _inside(xy, box)
+            if covered:
+                problems.append(f"{name} covers {covered} data marker(s) of axes {i}")
         for j, inset in enumerate(fig.axes):
             if inset is ax or inset.get_subplotspec() is not None or not inset.get_visible():
                 continue
-            box = inset.get_tightbbox(renderer).padded(-SHRINK)  # an inset with its labels
-            covered = (
-                (xy[:, 0] > box.x0)
-                & (xy[:, 0] < box.x1)
-                & (xy[:, 1] > box.y0)
-                & (xy[:, 1] < box.y1)
-            )
-            if covered.any():
-                problems.append(
-                    f"inset axes {j} covers {int(covered.sum())} data marker(s) of axes {i}"
-                )
+            covered = _inside(xy, inset.get_tightbbox(renderer).padded(-SHRINK))  # with labels
+            if covered:
+                problems.append(f"inset axes {j} covers {covered} data marker(s) of axes {i}")
     return problems
