@@ -3,8 +3,13 @@
 # or on a cluster:  snakemake --profile profiles/slurm
 from snakemake.utils import min_version
 
+from hyst.pipeline.console import first_run_notice, kernels_cached, run_summary
 from hyst.provenance.files import remove_stale_temporaries
 from hyst.provenance.fingerprints import cache_path
+from hyst.sampling.cost import load_rates
+
+#: Whether the numba kernels were compiled before this run (a first run compiles them).
+KERNELS_CACHED = kernels_cached()
 
 min_version("8.0")
 
@@ -32,6 +37,26 @@ onstart:
         *remove_stale_temporaries(cache_path().parent, older_than=600),
     ]:
         sys.stderr.write(f"hyst: removed {path}, left by a killed run\n")
+    if not KERNELS_CACHED:
+        sys.stderr.write(first_run_notice(load_rates()) + "\n")
+
+
+onsuccess:
+    sys.stderr.write(
+        run_summary(
+            RESULTS,
+            CONFIG,
+            workflow.config_settings.configfiles,
+            compiled=not KERNELS_CACHED,
+        )
+    )
+
+
+onerror:
+    sys.stderr.write(
+        f"hyst: the run stopped; each job's log is under {RESULTS}/logs/ (the failed "
+        "job's log is named above); running the same command again resumes it\n"
+    )
 
 
 rule all:

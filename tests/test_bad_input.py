@@ -93,7 +93,8 @@ CONFIGS = [
     (
         "observables-too-large",
         _set("studies.big.observables", ["transitions"]),
-        "studies.big.observables: 'transitions' needs N <= 18 (N = 64)",
+        "studies.big.observables: 'transitions' needs N <= 18 (N = 64; at N = 64: avalanche, "
+        "cyclic, saturated_loop (any N))",
     ),
     (
         "records-unknown",
@@ -154,6 +155,185 @@ CONFIGS = [
     ),
     ("not-a-mapping", "- a\n- list\n", "(top level): the configuration must be a mapping"),
     ("bad-yaml", "studies: {s: [1,\n", "not valid YAML"),
+    ("empty-file", "", "(top level): the configuration must be a mapping"),
+    (
+        "duplicate-study",
+        "studies:\n  s: {kind: pairs, samples: 1}\n  s: {kind: pairs, samples: 2}\n",
+        "c.yaml: s: duplicate key (line 3; first on line 2); give each key once",
+    ),
+    (
+        "duplicate-top-key",
+        "seed: 1\nstudies: {s: {kind: pairs, samples: 1}}\nseed: 2\n",
+        "c.yaml: seed: duplicate key (line 3; first on line 1)",
+    ),
+    (
+        "duplicate-nested-key",
+        "studies:\n  s: {kind: pairs, samples: 1, samples: 2}\n",
+        "c.yaml: samples: duplicate key",
+    ),
+    # sizes and costs past a limit: refused with the memory or time in the message
+    (
+        "samples-huge",
+        _set("studies.s.samples", 10**14),
+        "limits.core_hours: this configuration needs about",
+    ),
+    (
+        "N-huge",
+        _set("studies.s.N", [100000]),
+        "studies.s.N: 100000 needs about 4.7 TiB per sampling job (16 systems of 100000 x "
+        "100000 couplings at a time), more than resources.mem_mb = 4000 (raise it",
+    ),
+    ("N-past-memory", _set("studies.big.N", [5000]), "studies.big.N: 5000 needs about 12.3 GiB"),
+    (
+        "enumeration-limit",
+        _set("studies.big.observables", ["zero_field"]),
+        "studies.big.observables: 'zero_field' needs N <= 18 (N = 64; at N = 64: avalanche, "
+        "cyclic, saturated_loop (any N))",
+    ),
+    (
+        "any-self-loop-limit",
+        _set("studies.big.observables", ["any_self_loop"]),
+        "'any_self_loop' needs N <= 32 (N = 64; at N = 64:",
+    ),
+    ("limits-zero", _set("limits", {"core_hours": 0}), "limits.core_hours: 0 is less than"),
+    ("limits-key", _set("limits", {"hours": 3}), "limits.hours: unknown key (allowed: core_hours)"),
+    ("limits-word", _set("limits", {"core_hours": "many"}), "limits.core_hours: 'many' is not of"),
+    ("mem-small", _set("resources", {"mem_mb": 100}), "resources.mem_mb: 100 is less than"),
+    ("runtime-zero", _set("resources", {"runtime": 0}), "resources.runtime: 0 is less than"),
+    ("resources-key", _set("resources", {"cores": 2}), "resources.cores: unknown key"),
+    ("dpi-low", _set("figure_files", {"dpi": 10}), "figure_files.dpi: 10 is less than"),
+    ("dpi-high", _set("figure_files", {"dpi": 5000}), "figure_files.dpi: 5000 is greater than"),
+    (
+        "formats-jpg",
+        _set("figure_files", {"formats": ["jpg"]}),
+        "figure_files.formats[0]: 'jpg' is not one of pdf, svg",
+    ),
+    (
+        "formats-twice",
+        _set("figure_files", {"formats": ["pdf", "pdf"]}),
+        "figure_files.formats: ['pdf', 'pdf'] has non-unique elements",
+    ),
+    (
+        "comparison-type",
+        _set("comparison", {"c": {"type": "nope", "studies": ["s"]}}),
+        "comparison.c.type: 'nope' is not one of",
+    ),
+    (
+        "comparison-study",
+        _set("comparison", {"c": {"type": "slopes", "studies": ["nope"]}}),
+        "comparison.c.studies[0]: 'nope' is not a study of this configuration",
+    ),
+    (
+        "comparison-no-studies",
+        _set("comparison", {"c": {"type": "slopes"}}),
+        "comparison.c: 'studies' is a required property",
+    ),
+    ("batch-word", _set("batch", {"max_points": "x"}), "batch.max_points: 'x' is not of type"),
+    ("seed-word", _set("seed", "abc"), "seed: 'abc' is not of type 'integer'"),
+    ("seed-float", _set("seed", 1.5), "seed: 1.5 is not of type 'integer'"),
+    ("results-empty", _set("results", ""), "results: '' should be non-empty"),
+    ("results-number", _set("results", 3), "results: 3 is not of type 'string'"),
+    ("dask-number", _set("dask", {"scheduler_file": 3}), "dask.scheduler_file: 3 is not of type"),
+    ("dask-key", _set("dask", {"host": "x"}), "dask.host: unknown key"),
+    (
+        "per-decade-zero",
+        _set("studies.s.NJ0", {"start": 0.1, "stop": 10, "per_decade": 0}),
+        "studies.s.NJ0.per_decade: 0 is less than the minimum of 1",
+    ),
+    (
+        "grid-key",
+        _set("studies.s.NJ0", {"start": 0.1, "stop": 10, "per_decade": 2, "step": 1}),
+        "studies.s.NJ0.step: unknown key (allowed: per_decade, start, stop)",
+    ),
+    ("description-number", _set("studies.s.description", 123), "studies.s.description: 123"),
+    (
+        "figure-too-many-studies",
+        _set("figures.fig.studies", ["s", "s"]),
+        "figures.fig.studies: ['s', 's'] binds 2 studies; type gaps_and_self_loops needs 1",
+    ),
+    (
+        "figure-needs-groups",
+        _set("studies.s.observables", ["avalanche"]),
+        "figures.fig.studies[0]: study 's' does not compute zero_field, transitions",
+    ),
+    ("figure-no-type", _set("figures.fig", {"studies": ["s"]}), "figures.fig: 'type' is a"),
+    ("figure-key", _set("figures.fig.extra", 1), "figures.fig.extra: unknown key"),
+    ("figure-params-word", _set("figures.fig.params", "x"), "figures.fig.params: 'x' is not of"),
+    ("pairs-samples-zero", _set("studies.pairs.samples", 0), "studies.pairs.samples: 0 is less"),
+    ("pairs-sigma-negative", _set("studies.pairs.sigma", [-1.0]), "studies.pairs.sigma[0]: -1.0"),
+    ("pairs-delta-negative", _set("studies.pairs.delta_h", -1), "studies.pairs.delta_h: -1 is"),
+    ("pairs-key", _set("studies.pairs.N", [3]), "studies.pairs.N: unknown key"),
+    (
+        "networks-part",
+        _set("studies.net", {"kind": "networks", "part": "rings"}),
+        "studies.net.part: 'rings' is not one of planes, chains",
+    ),
+    (
+        "networks-phi",
+        _set(
+            "studies.net",
+            {"kind": "networks", "part": "chains", "phi": [2.0], "N": [4], "samples": 10},
+        ),
+        "studies.net.phi[0]: 2.0 is greater than the maximum of 1",
+    ),
+    (
+        "networks-N",
+        _set(
+            "studies.net",
+            {"kind": "networks", "part": "chains", "phi": [0.5], "N": [1], "samples": 10},
+        ),
+        "studies.net.N[0]: 1 is less than the minimum of 2",
+    ),
+    (
+        "networks-missing-N",
+        _set("studies.net", {"kind": "networks", "part": "chains", "phi": [0.5]}),
+        "studies.net: part chains needs 'N'",
+    ),
+    (
+        "networks-cells",
+        _set(
+            "studies.net",
+            {"kind": "networks", "part": "planes", "grid": {"low": -1, "high": 1, "cells": 0}},
+        ),
+        "studies.net.grid.cells: 0 is less than the minimum of 1",
+    ),
+    (
+        "loops-n_e",
+        _set("studies.lo", {"kind": "loops", "count": [{"n_e": 9}]}),
+        "studies.lo.count[0].n_e: 9 is greater than the maximum of 6",
+    ),
+    (
+        "loops-L-odd",
+        _set("studies.lo", {"kind": "loops", "count": [{"n_e": 3, "L": [7]}]}),
+        "studies.lo.count[0].L[0]: 7 is not a multiple of 2",
+    ),
+    (
+        "loops-L-long",
+        _set("studies.lo", {"kind": "loops", "count": [{"n_e": 3, "L": [10]}]}),
+        "studies.lo.count[0].L: 10 is not allowed for n_e = 3 (2 n_e <= L <= 2^n_e)",
+    ),
+    (
+        "loops-variant",
+        _set("studies.lo", {"kind": "loops", "count": [{"n_e": 3}], "variants": ["Q"]}),
+        "studies.lo.variants[0]: 'Q' is not one of R, R+, W, W+",
+    ),
+    (
+        "loops-no-n_e",
+        _set("studies.lo", {"kind": "loops", "count": [{"L": [6]}]}),
+        "studies.lo.count[0]: 'n_e' is a required property",
+    ),
+    ("rule-empty", _set("studies.s.rule", []), "studies.s.rule: [] should be non-empty"),
+    ("spans-twice", _set("studies.s.spans", ["spin", "spin"]), "has non-unique elements"),
+    ("N-twice", _set("studies.s.N", [4, 4]), "studies.s.N: [4, 4] has non-unique elements"),
+    ("J0-and-NJ0", _set("studies.s.J0", [0.1]), "studies.s: give exactly one of NJ0 or J0"),
+    ("records-word", _set("studies.big.records", {"l4": "x"}), "studies.big.records.l4: 'x'"),
+    (
+        "observables-scalar",
+        _set("studies.s.observables", "avalanche"),
+        "studies.s.observables: 'avalanche' is not allowed (all, or a list of",
+    ),
+    ("study-string", _set("studies.s", "x"), "studies.s: 'x' is not of type 'object'"),
+    ("study-list", _set("studies.s", [1]), "studies.s: [1] is not of type 'object'"),
 ]
 
 
@@ -208,8 +388,10 @@ def test_a_malformed_config_is_rejected_with_one_line_and_nothing_written(
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written
 
 
-def test_the_suite_has_at_least_thirty_malformed_configs_and_cli_inputs():
-    assert len(CONFIGS) + len(POINT_OPTIONS) >= 30 and len(CONFIGS) >= 30
+def test_the_suite_has_at_least_a_hundred_malformed_configs_and_cli_inputs():
+    from test_bad_input_cli import CLI_CASES
+
+    assert len(CONFIGS) >= 100 and len(POINT_OPTIONS) + len(CLI_CASES) >= 60
 
 
 def test_natural_spellings_are_accepted(tmp_path):
@@ -220,8 +402,6 @@ def test_natural_spellings_are_accepted(tmp_path):
     assert out["studies"]["s"]["rule"] == ["1", "1p", "0"]
     assert not (tmp_path / "not").exists()  # checking the results folder creates nothing
 
-
-POINT = ["point", "--couplings", "random", "--N", "3", "--NJ0", "1", "--samples", "10", "-q"]
 
 #: (id, options replacing or extending POINT, a fragment of the one-line message)
 POINT_OPTIONS = [
@@ -254,15 +434,10 @@ POINT_OPTIONS = [
 def test_a_bad_point_option_is_rejected_with_one_line_and_no_file(
     tmp_path, monkeypatch, capsys, options, message
 ):
+    from test_bad_input_cli import point
+
     monkeypatch.chdir(tmp_path)
-    args = list(POINT)
-    for flag, value in zip(options[::2], options[1::2], strict=True):
-        if flag in args:
-            args[args.index(flag) + 1] = value
-        else:
-            args += [flag, value]
-    if "-o" not in args:
-        args += ["-o", "out.nc"]
+    args = point(*options)
     try:
         code = main(args)
     except SystemExit as exit_:  # argparse errors

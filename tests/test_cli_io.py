@@ -188,3 +188,24 @@ def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         write_dataset(ds, tmp_path / "p.nc")
     assert os.listdir(tmp_path) == []
+
+
+def test_point_prints_its_estimates_and_where_the_file_went(tmp_path, capsys):
+    out = tmp_path / "new" / "folder" / "point.nc"
+    args = [*ARGS, "--samples", "300", "-o", str(out)]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    assert f"created the folder {out.parent}" in captured.err  # a missing folder is said
+    lines = captured.out.splitlines()
+    assert lines[0].startswith("random couplings, hysteron spans, rule 1, N = 6, NJ0 = ")
+    assert lines[1].split() == ["observable", "symbol", "estimate", "±", "error", "trials"]
+    assert lines[-1].startswith(f"wrote {out} ")
+    ds = xr.open_dataset(out)
+    row = next(ln for ln in lines if ln.startswith("self_loop_probability "))
+    value, error = float(row.split()[2]), float(row.split()[4])
+    assert value == pytest.approx(float(ds.self_loop_probability), abs=error / 10)
+    assert error == pytest.approx(float(ds.self_loop_probability_stderr), rel=0.05)
+    assert row.split()[-1] == "300"
+    # the table's columns line up: every row's estimate ends where the header's does
+    head = lines[1].index("estimate") + len("estimate")
+    assert all(ln[head - 1] != " " for ln in lines[2:-1])

@@ -4,6 +4,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from hyst.cli.main import main
 
 
@@ -64,3 +66,49 @@ def test_cluster_local_writes_a_usable_scheduler_file(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=60)
+
+
+def test_config_check_counts_jobs_consistently_and_estimates_the_cost(capsys):
+    import re
+
+    assert main(["config", "check", "config/quick.yaml"]) == 0
+    out = capsys.readouterr().out
+    head = out.splitlines()[0]
+    total = int(re.search(r"(\d+) points jobs", head).group(1))
+    own = shared = 0
+    for line in out.splitlines():
+        m = re.match(r"  study \S+ \(points\): (\d+) jobs?(?: \+ (\d+) shared)?", line)
+        if m:
+            own += int(m.group(1))
+        m = re.match(r"  shared by .*: (\d+) jobs? \(each runs once\)", line)
+        if m:
+            shared += int(m.group(1))
+    assert own + shared == total  # a job several studies share counted once
+    assert not re.search(r"\b1 (jobs|studies|figures|systems)\b", out)  # plurals
+    assert re.search(r"\n  study rules_sizes \(points\): 1 job; 16,000 systems, about ", out)
+    cost = next(ln for ln in out.splitlines() if ln.startswith("cost: "))
+    assert "core-hours at the rates measured on" in cost and "benchmarks/rates.json" in cost
+    assert "warning" not in out
+    assert main(["config", "check", "config/quick.yaml", "--warn-core-hours", "1e-6"]) == 0
+    warning = capsys.readouterr().out.splitlines()[-1]
+    assert warning.startswith("warning: about ") and "--warn-core-hours 1e-06" in warning
+
+
+def test_the_cost_estimate_follows_the_measured_rates():
+    from hyst.sampling.cost import load_rates, point_seconds, seconds_per_system
+    from hyst.sampling.sampler import Point
+
+    rates = load_rates()
+    for group, by_couplings in rates["seconds_per_system"].items():
+        for couplings, table in by_couplings.items():
+            for N, sec in zip(table["N"], table["seconds"], strict=True):
+                assert seconds_per_system(group, couplings, N, rates) == pytest.approx(sec)
+    # between measured N: between the neighbours; columns use the symmetric stand-in
+    sym = rates["seconds_per_system"]["avalanche"]["symmetric"]
+    mid = seconds_per_system("avalanche", "columns", 128, rates)
+    assert sym["seconds"][2] < mid < sym["seconds"][3]
+    point = Point("random", "hysteron", "1", 8, 10.0)
+    both = point_seconds(point, ["transitions", "zero_field"], 1000, rates)
+    assert both == pytest.approx(
+        1000 * sum(seconds_per_system(g, "random", 8, rates) for g in ("transitions", "zero_field"))
+    )

@@ -287,6 +287,22 @@ def test_peak_positions_against_the_papers_one_over_N_and_J0_of_one():
     wrong["transient"] = wrong["transient"].roll(J0=8)  # every maximum two decades off
     out = text(large.peaks(Context({"large": wrong}, {}, {"large": wrong})))
     assert "disagrees" in out
+    # maxima scattered by ±0.75 decades about 1/N: the slope's error bar reaches inside
+    # and outside the band, so the verdict is neither agrees nor disagrees
+    scatter = {16: 0.75, 64: -0.75, 256: 0.75}
+    noisy = points(
+        x="J0",
+        xs=J0,
+        couplings=("symmetric",),
+        Ns=Ns,
+        study="large",
+        period=lambda c, s, r, N, x: bump(x, 10 ** scatter[N] / N, 1.0),
+        period_stderr=lambda *a: 0.01,
+    )
+    out = text(large.peaks(Context({"large": noisy}, {}, {"large": noisy})))
+    row = next(ln for ln in out.splitlines() if "<T> reaches a maximum" in ln)
+    assert row.split(" | ")[3] == "undetermined", row
+    assert "it is undetermined when the two standard errors reach both inside and outside" in out
 
 
 # ---- L = 4 self-loops in large systems ----------------------------------------------------------
@@ -331,6 +347,26 @@ def test_l4_statements_are_checked_on_the_records():
 
 
 # ---- the page, its bindings and its rendering -----------------------------------------------
+
+
+def test_the_page_opens_with_a_count_of_its_verdicts():
+    from hyst.comparison import verdict_summary
+
+    blocks = [
+        Table(("x", "verdict"), (("a", "agrees"), ("b", "disagrees (3 σ), explained below"))),
+        Table(("verdict", "y"), (("undetermined", "c"), ("not determined", "d"), ("agrees", "e"))),
+        Table(("no verdicts here",), (("agrees",),)),
+        Table(("x", "verdict"), (("f", "not checked"),)),
+    ]
+    assert verdict_summary(blocks) == (
+        "**Verdicts of 6 comparisons: 2 agree, 1 disagree (1 explained below), "
+        "1 undetermined, 1 not determined, 1 not checked.**"
+    )
+    ds = spins_check()
+    page = build_page(
+        {"values": {"type": "quoted_values", "studies": ["check"]}}, {"check": ds}, {}
+    )
+    assert page.markdown().splitlines()[2].startswith("**Verdicts of ")
 
 
 def test_page_renders_markdown_and_html_and_names_the_combinatorics_hook():

@@ -14,9 +14,9 @@ import networkx as nx  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from hyst.cli.main import main  # noqa: E402
+from hyst.cli.main import build_parser, main  # noqa: E402
 from hyst.cli.system import rule0_range, self_loops, to_networkx  # noqa: E402
-from hyst.cli.system_input import sampled_system  # noqa: E402
+from hyst.cli.system_input import load_system, sampled_system  # noqa: E402
 from hyst.model.ensembles import sample_systems  # noqa: E402
 from hyst.model.relax import StateTables  # noqa: E402
 from hyst.model.systems import Systems  # noqa: E402
@@ -196,3 +196,71 @@ def test_bad_files_give_one_line(tmp_path, capsys, content, message):
     assert main(["system", "--file", str(path)]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".json", ".npz"])
+def test_export_writes_what_file_reads_back_exactly(tmp_path, capsys, suffix):
+    """A sampled system exported, read back with --file: the very same integers, the very
+    same report (the round trip of --export and --file)."""
+    spec = ["--couplings", "random", "--N", "5", "--NJ0", "12", "--samples", "50"]
+    spec += ["--index", "7", "--seed", "2"]
+    path = tmp_path / "new" / f"s{suffix}"
+    assert main(["system", *spec, "--export", str(path)]) == 0
+    first = capsys.readouterr()
+    assert f"created the folder {path.parent}" in first.err
+    assert f"wrote {path}" in first.out
+    assert main(["system", "--file", str(path)]) == 0
+    second = capsys.readouterr().out
+    sampled = sampled_system("random", "hysteron", 5, 12.0, 2, 50, 7)
+    read = load_system(path)
+    for name in ("h_plus", "h_minus", "couplings"):
+        assert np.array_equal(getattr(read, name), getattr(sampled, name)), name
+    body = lambda text: text.split("\n", 1)[1].split("wrote")[0]  # noqa: E731 (after "system:")
+    assert body(first.out) == body(second)
+
+
+def test_report_columns_plurals_and_race_explained(capsys):
+    spec = ["--couplings", "random", "--N", "4", "--NJ0", "16", "--samples", "100"]
+    assert main(["system", *spec, "--index", "0"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    head = next(i for i, ln in enumerate(out) if ln.strip().startswith("state"))
+    states = int(out[head - 1].split(": ")[1].split()[0])  # "N = 4, rule 1: 6 potentially ..."
+    rows = out[head : head + 1 + states]
+    assert len({len(r) for r in rows}) == 1, rows  # the header is as wide as the rows
+    for col in ("m", "H^-(S)", "H^+(S)"):  # right-aligned under their headers
+        end = out[head].index(col) + len(col)
+        assert all(r[end - 1] != " " for r in rows), (col, rows)
+    text = "\n".join(out)
+    assert "(1 flips)" not in text and "(1 flip)" in text
+    assert "  race: several elements were unstable at once" in text
+    assert "rule 1 chose which flips" in text
+
+
+def test_help_has_a_string_for_every_option_and_no_sphinx_roles(capsys):
+    with pytest.raises(SystemExit):
+        main(["system", "--help"])
+    text = capsys.readouterr().out
+    assert ":func:" not in text and ":mod:" not in text and "``" not in text
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices["system"]
+    for action in sub._actions:
+        assert action.help, action.option_strings
+    assert "--export" in text and "race-condition rules:" in text
+
+
+def test_the_picture_has_a_legend_entry_for_every_mark(tmp_path):
+    from hyst.plotting.loops import fig_transition_graph
+
+    sy = sampled_system("random", "hysteron", 4, 16.0, 0, 100, 0)  # two loops, entries
+    graph = transition_graph(sy)
+    loops = self_loops(graph, sy)
+    fig = fig_transition_graph(graph, loops)
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert labels == [
+        "potentially stable state",
+        "unstable state of a loop",
+        "up transition (H rises)",
+        "down transition (H falls)",
+        "transition into a self-loop",
+        "self-loop step",
+    ]

@@ -269,7 +269,8 @@ def quick_run(tmp_path_factory):
     work = tmp_path_factory.mktemp("quick")
     cfg = yaml.safe_load((REPO / "config" / "quick.yaml").read_text())
     t0 = time.perf_counter()
-    snakemake(work, cfg, timeout=1800)
+    proc = snakemake(work, cfg, timeout=1800)
+    (work / "run.stderr").write_text(proc.stderr)  # what the console showed
     return work, cfg, time.perf_counter() - t0
 
 
@@ -298,7 +299,9 @@ def test_quick_preset_renders_every_figure_with_captions_and_report(quick_run):
     assert re.search(r"P_sl(?: ~ \(N J0\)\^|: per-N| not determined)", caption), caption
     assert "(paper 3)" in caption
     report = work / "report.html"
-    snakemake(work, cfg, "--report", str(report))
+    made = snakemake(work, cfg, "--report", str(report))
+    said = made.stdout + made.stderr
+    assert "Missing metadata" not in said and "(ERROR/" not in said and "WARNING" not in said
     text = report.read_text(errors="ignore")
     assert report.stat().st_size > 100_000 and "fig2_random_hysterons" in text
     # editing only a plotting parameter re-renders only that figure
@@ -308,6 +311,51 @@ def test_quick_preset_renders_every_figure_with_captions_and_report(quick_run):
     jobs = dry.split("Job stats:")[1].split("Reasons")[0]
     assert re.search(r"figure\s+1\b", jobs) and "collect" not in jobs
     assert not re.search(r"^job(?:_long)?\s+\d+\s*$", jobs, flags=re.M), jobs  # no job of a kind
+
+
+def test_a_run_says_where_its_results_are_and_its_captions_are_valid_rst(quick_run):
+    from test_captions_rst import rst_problems
+
+    work, cfg, _ = quick_run
+    err = (work / "run.stderr").read_text()
+    end = err[err.rindex("hyst: done. The results:") :]
+    assert f"results/figures/ ({len(cfg['figures'])} PNG, each with a caption)" in end, end
+    assert "results/paper_comparison.md (and .html)" in end, end
+    assert "--configfile config.yaml --report results/report.html" in end, end
+    # the long jobs' progress shows on the console too, not only in their logs
+    assert re.search(r"^hyst: (\S+): job \1 on host .*: \d+ points", err, flags=re.M), err
+    assert re.search(r"^hyst: (\S+): job \1: sampled \d+ systems in ", err, flags=re.M), err
+    captions = sorted((work / "results" / "figures").glob("*.caption.rst"))
+    assert len(captions) == len(cfg["figures"])
+    for path in captions:  # what the report renders: no docutils warning or error
+        assert not rst_problems(path.read_text()), path.name
+
+
+def test_every_figure_of_a_quick_run_has_no_overlapping_text_and_no_covered_marker(quick_run):
+    """Each figure of the quick preset rendered from its datasets as the pipeline renders
+    it: no two texts overlap, no text (or inset) sits on a data point's marker."""
+    from figure_layout import layout_problems
+
+    from hyst.plotting import render
+    from hyst.provenance.files import read_dataset
+
+    work, cfg, _ = quick_run
+    results = work / "results"
+    problems = {}
+    for name, binding in cfg["figures"].items():
+        datasets = [read_dataset(results / "datasets" / f"{s}.nc") for s in binding["studies"]]
+        analyses = {
+            s: read_dataset(results / "analysis" / f"{s}.nc")
+            for s in binding["studies"]
+            if (results / "analysis" / f"{s}.nc").exists()
+        }
+        fig = render(
+            binding["type"], datasets, analysis=analyses or None, **binding.get("params", {})
+        )
+        found = layout_problems(fig)
+        if found:
+            problems[name] = found
+    assert problems == {}
 
 
 def test_figure_files_choose_the_formats_and_rerender_only_figures(quick_run):

@@ -192,7 +192,7 @@ def datasets():
         **make_networks(),
         "loops": make_loops(),
         "large_n": _large_n_dataset(),
-        "large_n_1024": _large_n_dataset(Ns=(1024,)),
+        "largest_n_avalanches": _large_n_dataset(Ns=(1024,)),
         "large_n_rule0": _large_n_dataset(rules=("0",)),
         "large_n_rule1p": _large_n_dataset(rules=("1p",)),
     }
@@ -218,7 +218,7 @@ BINDINGS = {
     "l4_pairs": ["pairs"],
     "l4_large": ["large_l4"],
     "avalanches_and_transients": ["large_n", "large_n_rule0", "large_n_rule1p"],
-    "avalanche_distributions": ["large_n_1024", "large_n"],
+    "avalanche_distributions": ["largest_n_avalanches", "large_n"],
     "cyclic_drive": ["large_n"],
     "networks_fig3": ["planes"],
     "bilinear_curves": ["planes"],
@@ -247,7 +247,7 @@ CONTENT = {
     "rules": (8, [catalogue.label("self_loop_probability")] * 4 + ["$P(L)$"] * 4),
     "rule2_self_loops": (
         6,
-        [catalogue.label("self_loop_probability")] * 3 + [r"$P(L)$ (all $N$, $N J_0$)"] * 3,
+        [catalogue.label("self_loop_probability")] * 3 + [r"self-loops of length $L$"] * 3,
     ),
     "l4_pairs": (3, ["$c_{21}$"] * 3),
     "l4_large": (2, [r"$c_{lk}/\Delta\tilde h^c$"] * 2),
@@ -291,6 +291,14 @@ def _bound(name, datasets):
 
 def test_every_figure_type_is_bound_and_checked():
     assert set(BINDINGS) == set(plotting.FIGURE_TYPES) == set(CONTENT)
+
+
+@pytest.mark.parametrize("name", sorted(plotting.FIGURE_TYPES))
+def test_no_text_of_any_figure_type_overlaps_another_or_covers_a_marker(name, datasets):
+    from figure_layout import layout_problems
+
+    fig = plotting.render(name, _bound(name, datasets))
+    assert layout_problems(fig) == []
 
 
 @pytest.mark.parametrize("name", sorted(plotting.FIGURE_TYPES))
@@ -475,7 +483,7 @@ def test_non_default_parameters(datasets):
     )
     assert all(ax.get_xscale() == "linear" for ax in fig.axes)
     fig = l4_figures.fig_large_l4(d["large_l4"], N=1024, NJ0=10.0, lim=3.0)
-    assert any("in region" in t.get_text() for ax in fig.axes for t in ax.texts)
+    assert any("% in the region" in ax.get_title(loc="left") for ax in fig.axes)
     fig = l4_figures.fig_large_l4(d["large_l4"], N=7)  # no records: still a figure
     assert len(fig.axes) == 2
     fig = l4_figures.fig_pairs_l4(d["pairs"].isel(sigma=[0]), lim=2.0, delta_h=0.5)
@@ -569,12 +577,21 @@ def _main_panels(fig):
 )
 def test_every_large_n_panel_has_the_legend_of_its_colours(name, datasets):
     """Curves coloured by N (or by J0 in the distributions) carry a legend in every panel."""
-    for ax in _main_panels(plotting.render(name, _bound(name, datasets))):
-        titles = set()
+    panels = _main_panels(plotting.render(name, _bound(name, datasets)))
+
+    def titles(ax):
+        found = set()
         for child in [ax.get_legend(), *[a for a in ax.artists if hasattr(a, "get_title")]]:
             if child is not None:
-                titles.add(child.get_title().get_text())
-        assert titles & {"$N$", "$J_0$"}, ax.get_title(loc="left")
+                found.add(child.get_title().get_text())
+        return found
+
+    for i, ax in enumerate(panels):
+        if name == "avalanche_distributions" and i < 3:
+            # (a)-(c) share their J0: one legend, beside (c)
+            assert titles(panels[2]) == {"$J_0$"} and not titles(ax) - {"$J_0$"}
+            continue
+        assert titles(ax) & {"$N$", "$J_0$"}, ax.get_title(loc="left")
 
 
 def test_fig4_shows_the_other_rules_and_the_max_a_inset(datasets):
@@ -585,7 +602,7 @@ def test_fig4_shows_the_other_rules_and_the_max_a_inset(datasets):
     labels = [line.get_label() for line in a.get_lines()]
     assert "rule 0, $N = 32$" in labels and "rule $1'$, $N = 32$" in labels
     (inset,) = a.child_axes
-    assert inset.get_xlabel() == "$N$" and "max" in inset.get_ylabel()
+    assert inset.get_xlabel() == "$N$" and "max" in inset.get_title()
     assert [t.get_text() for t in inset.get_legend().get_texts()] == [
         "rule 1",
         "rule 0",
@@ -601,8 +618,10 @@ def test_p_sl0_panels_state_both_definitions(datasets):
     ds = datasets["random_hysterons"]
     fig = plotting.render("gaps_and_self_loops", [ds])
     c = _main_panels(fig)[2]
-    assert "any of the $2^N$ states" in c.get_title(loc="left")
-    assert "random start" in c.get_title(loc="left")
+    assert [t.get_text() for t in c.get_legend().get_texts()] == [
+        "from any of the $2^N$ states",
+        "from one random start",
+    ]
     dashed = [line for line in c.get_lines() if _dashed_with_markers(line)]
     assert len(dashed) == ds.sizes["N"]  # the main-text variant, one dashed curve per N
     fig = plotting.render("gap_vs_self_loops", _bound("gap_vs_self_loops", datasets))
@@ -628,8 +647,23 @@ def test_rule_two_figure_shows_the_self_loop_lengths(datasets):
     two[..., 2] = 5
     ds["self_loop_length_hist"] = (ds["self_loop_length_hist"].dims, two)
     panels = _main_panels(plotting.render("rule2_self_loops", [ds]))
-    assert any("all $L = 2$" in t.get_text() for t in panels[3].texts)
+    title = panels[3].get_title(loc="left")
+    assert title.endswith("self-loops; none of $L$ = 4, 6, 8"), title
+    n_count = ds.sizes["N"]
+    assert len(panels[3].patches) == n_count  # one bar per N, at L = 2
+    assert [t.get_text() for t in panels[3].get_legend().get_texts()] == [
+        str(int(n)) for n in ds["N"].values
+    ]
     two[..., 4] = 1
     ds["self_loop_length_hist"] = (ds["self_loop_length_hist"].dims, two)
     panels = _main_panels(plotting.render("rule2_self_loops", [ds]))
-    assert any("L = 2, 4" in t.get_text() for t in panels[3].texts)
+    assert panels[3].get_title(loc="left").endswith("none of $L$ = 6, 8")
+    assert len(panels[3].patches) == 2 * n_count
+
+
+def test_random_chains_say_what_lines_and_markers_are(datasets):
+    fig = plotting.render("random_chains", _bound("random_chains", datasets))
+    a, b = _main_panels(fig)[:2]
+    meanings = [t.get_text() for t in a.get_legend().get_texts()]
+    assert meanings[0] == "exact: a negative span" and meanings[1].startswith("sampled: ")
+    assert b.get_legend().get_title().get_text() == "$N$"

@@ -72,7 +72,10 @@ def test_group_limits_are_per_group():
     assert resolve_groups(big, ["any_self_loop"]) == ("any_self_loop",)
     assert "any_self_loop" not in resolve_groups(big, "all")
     too_big = Point("random", "hysteron", "1", ANY_SELF_LOOP_MAX_N + 1, 100.0)
-    with pytest.raises(ValueError, match=r"^observables: 'any_self_loop' needs N <= 32 \(N = 33\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"^observables: 'any_self_loop' needs N <= 32 \(N = 33; at N = 33: avalanche",
+    ):
         resolve_groups(too_big, ["any_self_loop"])
     with pytest.raises(ValueError, match=r"^observables: 'transitions' needs N <= 18"):
         resolve_groups(Point("random", "hysteron", "1", 24, 100.0), ["transitions"])
@@ -116,6 +119,12 @@ def test_config_accepts_the_group_to_its_limit_and_names_the_key_beyond():
     validate(study([2, 24, ANY_SELF_LOOP_MAX_N], ["any_self_loop"]))
     with pytest.raises(ConfigError) as err:
         validate(study([24, 40], ["any_self_loop"]))
-    assert str(err.value) == "studies.s.observables: 'any_self_loop' needs N <= 32 (N = 40)"
-    with pytest.raises(ConfigError, match=r"'transitions' needs N <= 18 \(N = 24\)"):
+    assert str(err.value) == (
+        "studies.s.observables: 'any_self_loop' needs N <= 32 (N = 40; at N = 40: avalanche, "
+        "cyclic, saturated_loop (any N))"
+    )
+    with pytest.raises(
+        ConfigError,
+        match=r"'transitions' needs N <= 18 \(N = 24; at N = 24: any_self_loop \(N <= 32\)",
+    ):
         validate(study([24], ["transitions", "any_self_loop"]))

@@ -65,10 +65,11 @@ from hyst.catalogue.declarations import (
     PaperValue,
     Scaling,
 )
-from hyst.catalogue.groups import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS
+from hyst.catalogue.groups import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS, groups_allowing
 from hyst.catalogue.observables import OBSERVABLES
 
 __all__ = [
+    "groups_allowing",
     "ANY_SELF_LOOP_MAX_N",
     "CATALOGUE",
     "PaperClaim",

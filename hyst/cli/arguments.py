@@ -44,3 +44,26 @@ def positive_int(name):
 n_type = number_type("N", int, "N >= 2", lambda v: v >= 2)
 nj0_type = number_type("NJ0", float, "a finite number > 0", lambda v: 0 < v < float("inf"))
 seed_type = number_type("seed", int, "seed >= 0", lambda v: v >= 0)
+
+
+def plural(count: int, noun: str, plural_form: str | None = None) -> str:
+    """``noun`` or its plural as ``count`` needs: plural(1, "job") is "job", else "jobs"."""
+    return noun if count == 1 else (plural_form or noun + "s")
+
+
+def output_file(path: str, option: str):
+    """Check, before anything is computed, that the file ``path`` of ``option`` can be
+    written: one line naming the option where not. Returns its folder where that folder
+    is missing (the caller creates it and says so), else None."""
+    from pathlib import Path
+
+    from hyst.pipeline.config import ConfigError, check_results
+
+    folder = Path(path).expanduser().parent
+    try:
+        check_results(folder, key=option)
+    except ConfigError as err:
+        raise UsageError(str(err).replace(repr(str(folder)), repr(path), 1)) from None
+    if Path(path).is_dir():
+        raise UsageError(f"{option}: {path!r} is not allowed (a folder; give a file)")
+    return None if folder.exists() else folder

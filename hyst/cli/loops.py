@@ -12,8 +12,9 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
-from hyst.cli.arguments import number_type
+from hyst.cli.arguments import number_type, positive_int
 from hyst.combinatorics import design, realize, store
 from hyst.combinatorics import structures as S
 from hyst.combinatorics.counts import count_file
@@ -109,7 +110,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
     )
     p.add_argument("--burnside", action="store_true", help="count every cell again by Burnside")
     p.add_argument(
-        "--threads", type=int, default=1, help="threads of a local Dask cluster (default 1: none)"
+        "--threads",
+        type=positive_int("threads"),
+        default=1,
+        help="threads of a local Dask cluster (default 1: none)",
     )
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
@@ -136,8 +140,21 @@ def _lengths(args) -> list[int]:
 
 
 def run(args) -> int:
+    from hyst.cli.arguments import UsageError
+    from hyst.pipeline.config import ConfigError, check_results
+
     n = args.n_e
     lengths = _lengths(args)
+    try:
+        check_results(args.results, key="--results")
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
+    if not Path(args.results).exists():
+        Path(args.results).mkdir(parents=True)
+        print(
+            f"hyst loops: created the folder {args.results} (the cache of cells, --results)",
+            file=sys.stderr,
+        )
 
     def log(line):
         if not args.quiet:

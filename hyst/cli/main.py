@@ -19,9 +19,16 @@ from hyst.cli.arguments import (
     UsageError,
     n_type,
     nj0_type,
+    output_file,
+    plural,
     positive_int,
     seed_type,
 )
+
+#: ``hyst config check --warn-core-hours`` by default.
+DEFAULT_WARN_CORE_HOURS = 4.0
+#: ``hyst point --max-core-hours`` by default (the configuration's ``limits.core_hours``).
+DEFAULT_MAX_CORE_HOURS = 100.0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -102,13 +109,39 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="numba threads (default: all cores)",
     )
-    p.add_argument("-o", "--output", required=True, help="output NetCDF file")
+    p.add_argument(
+        "--max-core-hours",
+        type=nj0_type,
+        default=DEFAULT_MAX_CORE_HOURS,
+        help="refuse a point whose estimated cost (benchmarks/rates.json) is larger "
+        f"(default {DEFAULT_MAX_CORE_HOURS:g})",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help="output NetCDF file (a missing folder is created, and said)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
     c = sub.add_parser("config", help="validate a sweep configuration")
     csub = c.add_subparsers(dest="action", required=True, parser_class=Parser)
-    check = csub.add_parser("check", help="validate FILE and print its studies, jobs, figures")
+    check = csub.add_parser(
+        "check",
+        help="validate FILE and print its studies, jobs, cost estimate, figures",
+        description="Validate a sweep configuration and print its studies with their jobs "
+        "and cost (systems, core-hours at the rates of benchmarks/rates.json), its figures "
+        "and comparison sections. Warns when the cost is above --warn-core-hours; the "
+        "pipeline refuses a configuration above its limits.core_hours.",
+    )
     check.add_argument("file", help="YAML configuration, e.g. config/config.yaml")
+    check.add_argument(
+        "--warn-core-hours",
+        type=nj0_type,
+        default=DEFAULT_WARN_CORE_HOURS,
+        help="warn when the estimated cost is larger (core-hours; default "
+        f"{DEFAULT_WARN_CORE_HOURS:g})",
+    )
     csub.add_parser(
         "schema", help="print the whole configuration schema (every study kind's part) as YAML"
     )
@@ -205,6 +238,8 @@ def cmd_point(args) -> int:
     except ValueError as err:
         raise UsageError(f"--{err}") from None
     records = parse_records(args.records, groups)
+    check_point_cost(point, groups, args.samples, args.max_core_hours)
+    created = output_file(args.output, "--output")
     if args.threads:
         numba.set_num_threads(min(args.threads, numba.config.NUMBA_NUM_THREADS))
 
@@ -221,21 +256,85 @@ def cmd_point(args) -> int:
         point, args.samples, args.seed, groups, progress=progress, records=dict(records)
     )
     spec = PointSpec(point, args.samples, groups, args.seed, records)
-    write_dataset(tally_to_dataset(tally, groups, spec.attrs()), args.output)
-    if not args.quiet:
-        print(
-            f"hyst point: wrote {args.output} ({args.samples} samples in "
-            f"{time.perf_counter() - t0:.1f} s)",
-            file=sys.stderr,
-        )
+    if created is not None:
+        created.mkdir(parents=True, exist_ok=True)
+        print(f"hyst point: created the folder {created}", file=sys.stderr)
+    ds = tally_to_dataset(tally, groups, spec.attrs())
+    write_dataset(ds, args.output)
+    print(
+        f"{point.couplings} couplings, {point.spans} spans, rule {point.rule}, N = {point.N}, "
+        f"NJ0 = {point.NJ0:g}: {args.samples:,} {plural(args.samples, 'sample')}, seed {args.seed}"
+    )
+    print(point_table(ds, groups))
+    print(
+        f"wrote {args.output} (every observable with its histograms and records; "
+        f"{time.perf_counter() - t0:.1f} s)"
+    )
     return 0
+
+
+def check_point_cost(point, groups, samples: int, max_core_hours: float) -> None:
+    """Refuse a point that needs more memory than this machine has, or more estimated
+    core-hours than ``--max-core-hours``; the message says how much."""
+    from hyst.sampling.cost import bytes_text, chunk_bytes, hours_text, machine_bytes, point_seconds
+    from hyst.sampling.sampler import chunk_size
+
+    need, have = chunk_bytes(point.N), machine_bytes()
+    if need > have:
+        raise UsageError(
+            f"--N: {point.N} needs about {bytes_text(need)} of memory ({chunk_size(point.N)} "
+            f"systems of {point.N} x {point.N} couplings at a time), more than this machine's "
+            f"{bytes_text(have)}"
+        )
+    seconds = point_seconds(point, groups, samples)
+    if seconds is not None and seconds / 3600 > max_core_hours:
+        raise UsageError(
+            f"--samples: {samples} at N = {point.N} needs about {hours_text(seconds / 3600)} "
+            f"core-hours, more than --max-core-hours {max_core_hours:g} (raise it to run this)"
+        )
+
+
+def estimate_text(value: float, error: float) -> tuple[str, str]:
+    """(value, "± error") rounded to the error's second significant digit."""
+    import math
+
+    if not (math.isfinite(error) and error > 0):
+        return f"{value:.5g}", f"± {error:g}"
+    digits = max(0, 1 - math.floor(math.log10(error)))
+    return f"{value:.{digits}f}", f"± {error:.{digits}f}"
+
+
+def point_table(ds, groups) -> str:
+    """A point file's estimates as a short table: observable (symbol), estimate ± standard
+    error, and the trials each is an average over."""
+    from hyst.catalogue import observables
+
+    rows = [("observable", "symbol", "estimate", "± error", "trials")]
+    for obs in observables(groups=groups):
+        if obs.name not in ds or f"{obs.name}_stderr" not in ds or ds[obs.name].ndim:
+            continue  # histograms and records: in the file
+        rows.append(
+            (
+                obs.name,
+                obs.symbol or "",
+                *estimate_text(float(ds[obs.name]), float(ds[f"{obs.name}_stderr"])),
+                f"{int(ds[f'{obs.name}_trials']):,}",
+            )
+        )
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    return "\n".join(
+        "  ".join(
+            [r[0].ljust(widths[0]), r[1].ljust(widths[1])]
+            + [c.rjust(w) for c, w in zip(r[2:], widths[2:], strict=True)]
+        ).rstrip()
+        for r in rows
+    )
 
 
 def cmd_config(args) -> int:
     import yaml
 
-    from hyst.pipeline.config import ConfigError, load, schema
-    from hyst.studies import plan
+    from hyst.pipeline.config import ConfigError, estimate, load, schema
 
     if args.action == "schema":
         print(yaml.safe_dump(schema(), sort_keys=False, allow_unicode=True), end="")
@@ -244,19 +343,84 @@ def cmd_config(args) -> int:
         config = load(args.file)
     except ConfigError as err:
         raise UsageError(str(err)) from None
-    p = plan(config)
-    jobs = ", ".join(f"{len(j)} {kind}" for kind, j in p.jobs.items() if j)
-    print(
-        f"{args.file}: valid; {len(config['studies'])} studies, jobs: {jobs or 'none'}; "
-        f"{len(config['figures'])} figures; {len(config['comparison'])} comparison sections"
-    )
-    for name, study in config["studies"].items():
-        print(f"  study {name} ({study.get('kind', 'points')}): {len(p.needs[name])} jobs")
-    for name, binding in config["figures"].items():
-        print(f"  figure {name} ({binding['type']}): {', '.join(binding['studies'])}")
-    for name, binding in config["comparison"].items():
-        print(f"  comparison {name} ({binding['type']}): {', '.join(binding['studies'])}")
+    print(config_summary(args.file, config, estimate(config), args.warn_core_hours))
     return 0
+
+
+def config_summary(path, config: dict, cost, warn_core_hours: float) -> str:
+    """What ``hyst config check`` prints: the jobs of each study (a job that several studies
+    share counted once, under "shared"), the cost estimate, the figures and the page."""
+    import os
+
+    from hyst.sampling.cost import hours_text, load_rates
+    from hyst.studies import kind_of, plan
+
+    p = plan(config)
+    n = len
+    count = [f"{n(j)} {kind} {plural(n(j), 'job')}" for kind, j in p.jobs.items() if j]
+    studies, figures, sections = config["studies"], config["figures"], config["comparison"]
+    lines = [
+        f"{path}: valid; {n(studies)} {plural(n(studies), 'study', 'studies')}, "
+        f"{', '.join(count) or 'no jobs'}; {n(figures)} {plural(n(figures), 'figure')}; "
+        f"{n(sections)} comparison {plural(n(sections), 'section')}"
+    ]
+    users = {}
+    for name, needed in p.needs.items():
+        for job in needed:
+            users.setdefault(job, []).append(name)
+    shared = {}
+    for job, names in users.items():
+        if n(names) > 1:
+            shared.setdefault(tuple(names), []).append(job)
+    for name, study in studies.items():
+        own = [j for j in p.needs[name] if n(users[j]) == 1]
+        systems, seconds = cost.studies[name]
+        what = f"{n(own)} {plural(n(own), 'job')}"
+        if n(own) < n(p.needs[name]):
+            what += f" + {n(p.needs[name]) - n(own)} shared"
+        if systems:
+            what += f"; {systems:,} {plural(systems, 'system')}"
+        if seconds is not None:
+            what += f", about {hours_text(seconds / 3600)} core-hours"
+        lines.append(f"  study {name} ({kind_of(study).name}): {what}")
+    for names, jobs in shared.items():
+        lines.append(
+            f"  shared by {', '.join(names)}: {n(jobs)} {plural(n(jobs), 'job')} (each runs once)"
+        )
+    for name, binding in figures.items():
+        lines.append(f"  figure {name} ({binding['type']}): {', '.join(binding['studies'])}")
+    for name, binding in sections.items():
+        lines.append(f"  comparison {name} ({binding['type']}): {', '.join(binding['studies'])}")
+    if cost.core_hours is None:
+        lines.append(
+            "cost: not estimated (benchmarks/rates.json is missing: run benchmarks/bench_rates.py)"
+            if load_rates() is None
+            else "cost: not estimated for these study kinds"
+        )
+        return "\n".join(lines)
+    rates = load_rates()
+    hours, cores = cost.core_hours, os.cpu_count() or 1
+    analysed = sum(kind_of(study).analysable(study) for study in studies.values())
+    loops = any(kind_of(study).name == "loops" for study in studies.values())
+    # sampling jobs, collect, analyse, figure and caption, tables, the page, and `all`
+    steps = sum(n(j) for j in p.jobs.values()) + n(studies) + analysed + 2 * n(figures)
+    steps += int(loops) + int(bool(sections)) + 1
+    lines.append(
+        f"cost: {cost.systems:,} {plural(cost.systems, 'system')} sampled (a point shared by "
+        f"studies once), about {hours_text(hours)} core-hours at the rates measured on "
+        f"{rates['machine']['cpu']} ({rates['date']}, benchmarks/rates.json): the sampling "
+        "of the points studies alone (pairs, networks and loops studies not included; every "
+        f"one of the run's {steps} Snakemake jobs also takes a few seconds to start)"
+    )
+    if hours > warn_core_hours:
+        lines.append(
+            f"warning: about {hours_text(hours)} core-hours is more than --warn-core-hours "
+            f"{warn_core_hours:g}: on this machine's {cores} {plural(cores, 'core')} about "
+            f"{hours_text(hours / cores)} hours of wall time "
+            f"(the run is refused above limits.core_hours = "
+            f"{config['limits']['core_hours']:g})"
+        )
+    return "\n".join(lines)
 
 
 def repository_profiles():

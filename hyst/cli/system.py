@@ -15,13 +15,23 @@ transitions blue, down red, self-loops highlighted).
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from hyst.cli.arguments import (
+    n_type,
+    nj0_type,
+    number_type,
+    output_file,
+    plural,
+    positive_int,
+    seed_type,
+)
 from hyst.combinatorics import design
 from hyst.combinatorics.layout import magnetisation, state_label
 from hyst.model.relax import StateTables
-from hyst.model.systems import INF, QUANTUM, RULES, Systems
+from hyst.model.systems import INF, QUANTUM, RULE_DESCRIPTIONS, RULES, Systems
 from hyst.model.transition_graph import TransitionGraph, transition_graph
 
 
@@ -96,28 +106,59 @@ def _h(value: int) -> str:
 
 
 def report(graph: TransitionGraph, systems: Systems, loops: list[SelfLoop]) -> str:
-    """The text ``hyst system`` prints."""
+    """The text ``hyst system`` prints: the states as an aligned table, every transition
+    (marked "race" where several elements were unstable at once during its avalanche,
+    which the rule resolved; "TIE" where two were equally unstable), the self-loops."""
     N = graph.N
-    lines = [f"N = {N}, rule {graph.rule}: {len(graph.states)} potentially stable states"]
-    lines.append("  state  m    H^-(S)      H^+(S)")
+    n_states = len(graph.states)
+    lines = [
+        f"N = {N}, rule {graph.rule}: {n_states} potentially stable "
+        f"{plural(n_states, 'state')} (H^-(S) < H^+(S))"
+    ]
+    rows = [("state", "m", "H^-(S)", "H^+(S)")]
     for s, lo, hi in zip(graph.states, graph.h_minus, graph.h_plus, strict=True):
-        lines.append(f"  {state_label(s, N)}  {magnetisation(s, N):+d}  {_h(lo)}  {_h(hi)}")
+        rows.append((state_label(s, N), f"{magnetisation(s, N):+d}", _h(lo), _h(hi)))
+    widths = [max(len(r[k]) for r in rows) for k in range(4)]
+    for r in rows:
+        lines.append(
+            "  "
+            + "  ".join(
+                [r[0].ljust(widths[0])]
+                + [c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)]
+            )
+        )
     if graph.degenerate_states:
         names = ", ".join(state_label(s, N) for s in graph.degenerate_states)
         lines.append(f"  degenerate (H^- = H^+, not used): {names}")
-    lines.append(f"transitions ({len(graph.transitions)}):")
+    n_t = len(graph.transitions)
+    lines.append(
+        f"{n_t} {plural(n_t, 'transition')} (at the field where the state stops being stable):"
+    )
     index = {loop.cycle: k for k, loop in enumerate(loops, 1)}
+    races = ties = 0
     for t in graph.transitions:
         arrow = "up  " if t.direction > 0 else "down"
         at = f"H = {t.field_value:+.6f}{'+' if t.direction > 0 else '-'}0"
         if t.outcome == "stable":
-            end = f"{state_label(t.target, N)} ({t.flips} flips)"
+            end = f"{state_label(t.target, N)} ({t.flips} {plural(t.flips, 'flip')})"
         elif t.outcome == "self_loop":
             end = f"self-loop #{index[t.cycle]} (L = {t.L}, n_e = {t.n_e})"
         else:
             end = "ill-defined (race condition under rule 0)"
-        extra = (" race" if t.race_condition else "") + (" TIE" if t.tie else "")
+        races += bool(t.race_condition)
+        ties += bool(t.tie)
+        extra = ("  race" if t.race_condition else "") + ("  TIE" if t.tie else "")
         lines.append(f"  {state_label(t.source, N)} {arrow} at {at}: {end}{extra}")
+    if races:
+        lines.append(
+            f"  race: several elements were unstable at once during the avalanche ({races} of "
+            f"{n_t} {plural(n_t, 'transition')}); rule {graph.rule} chose which flips: "
+            f"{RULE_DESCRIPTIONS[graph.rule]}"
+        )
+    if ties:
+        lines.append(
+            "  TIE: two unstable elements were equally unstable (resolved by the lowest index)"
+        )
     if not loops:
         lines.append("self-loops: none")
     for k, loop in enumerate(loops, 1):
@@ -220,29 +261,88 @@ def parse_args_system(args) -> tuple[Systems, str]:
     return sy, where
 
 
+DESCRIPTION = """\
+Look at one system closely: its potentially stable states, every up and down transition
+under a race-condition rule, and every self-loop with the range of the drive H where it
+is a cycle of the dynamics (exact for rules 1 and 0; not computed for rules 1' and 2).
+
+The system comes from a file (--file: YAML, JSON or NPZ with h_plus, h_minus and c, in
+field units; --export writes one) or is the very system the sampler drew: sample --index
+of the point (--couplings, --spans, --N, --NJ0) with --seed and --samples.
+
+With -o, the graph is also written as GraphML and DOT (networkx) and drawn as a PNG:
+states by magnetisation, up transitions blue, down red, self-loops orange.
+"""
+
+
 def add_parser(sub) -> argparse.ArgumentParser:
     """The ``system`` subcommand of ``hyst``."""
     from hyst.model.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES
+    from hyst.model.systems import RULE_DESCRIPTIONS
 
     p = sub.add_parser(
         "system",
         help="the transition graph of one system: states, transitions, self-loops",
-        description=__doc__.split("\n\n")[1].replace("\n", " "),
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="race-condition rules:\n"
+        + "".join(f"  {k:4s} {v}\n" for k, v in RULE_DESCRIPTIONS.items())
+        + "examples:\n"
+        "  hyst system --couplings random --N 4 --NJ0 16 --samples 100 --index 3 "
+        "--export s.yaml\n"
+        "  hyst system --file s.yaml --rule 0 -o graph",
     )
-    p.add_argument("--file", default=None, help="YAML, JSON or NPZ with h_plus, h_minus, c")
-    p.add_argument("--couplings", choices=list(COUPLING_ENSEMBLES), default=None)
-    p.add_argument("--spans", choices=list(SPAN_ENSEMBLES), default="hysteron")
-    p.add_argument("--N", type=int, default=None, help="elements (2 <= N <= 18)")
-    p.add_argument("--NJ0", type=float, default=None, help="coupling strength N J0")
-    p.add_argument("--seed", type=int, default=0, help="base seed of the point (default 0)")
-    p.add_argument("--samples", type=int, default=None, help="samples of the point")
-    p.add_argument("--index", type=int, default=None, help="sample index (0-based)")
-    p.add_argument("--rule", choices=list(RULES), default="1", help="race-condition rule")
+    p.add_argument(
+        "--file",
+        default=None,
+        help="YAML, JSON or NPZ file with h_plus, h_minus (N numbers) and c (N x N, zero "
+        "diagonal), in field units",
+    )
+    p.add_argument(
+        "--couplings",
+        choices=list(COUPLING_ENSEMBLES),
+        default=None,
+        help="interaction ensemble of the sampled system (instead of --file)",
+    )
+    p.add_argument(
+        "--spans",
+        choices=list(SPAN_ENSEMBLES),
+        default="hysteron",
+        help="span ensemble of the sampled system (default: hysteron)",
+    )
+    p.add_argument("--N", type=n_type, default=None, help="elements (2 <= N <= 18)")
+    p.add_argument("--NJ0", type=nj0_type, default=None, help="coupling strength N J0 (> 0)")
+    p.add_argument("--seed", type=seed_type, default=0, help="base seed of the point (default 0)")
+    p.add_argument(
+        "--samples",
+        type=positive_int("samples"),
+        default=None,
+        help="samples of the point (the chunk sizes, hence the draw, depend on it)",
+    )
+    p.add_argument(
+        "--index", type=index_type, default=None, help="sample index (0-based, < --samples)"
+    )
+    p.add_argument(
+        "--rule",
+        choices=list(RULES),
+        default="1",
+        help="race-condition rule (default 1; see below)",
+    )
     p.add_argument(
         "-o", "--output", default=None, help="write OUTPUT.graphml, OUTPUT.dot and OUTPUT.png"
     )
+    p.add_argument(
+        "--export",
+        default=None,
+        metavar="FILE",
+        help="write the system's h_plus, h_minus and c to FILE (.yaml, .json or .npz), the "
+        "format --file reads",
+    )
     p.set_defaults(run=run)
     return p
+
+
+index_type = number_type("index", int, "index >= 0", lambda v: v >= 0)
 
 
 def run(args) -> int:
@@ -253,8 +353,14 @@ def run(args) -> int:
         systems, where = parse_args_system(args)
     except (SystemInputError, ValueError) as err:
         raise UsageError(str(err)) from None
-    if systems.N > 18:
-        raise UsageError(f"N: {systems.N} is too large for a transition graph (N <= 18)")
+    if systems.N > MAX_N:
+        key = "--N" if args.file is None else f"{args.file}: c"
+        raise UsageError(
+            f"{key}: N = {systems.N} is not allowed (a transition graph enumerates the 2^N "
+            f"states: N <= {MAX_N})"
+        )
+    if args.export:
+        check_export(args.export)
     graph = transition_graph(systems, 0, args.rule)
     loops = self_loops(graph, systems)
     print(f"system: {where}")
@@ -264,10 +370,33 @@ def run(args) -> int:
         from hyst.plotting.loops import fig_transition_graph
 
         stem = Path(args.output)
+        if not stem.parent.exists():
+            print(f"hyst system: created the folder {stem.parent}", file=sys.stderr)
         paths = write_graph(to_networkx(graph, loops), stem)
         paths += save(fig_transition_graph(graph, loops), stem, formats=("png",))
         print("wrote " + ", ".join(str(p) for p in paths))
+    if args.export:
+        from hyst.cli.system_input import save_system
+
+        save_system(systems, args.export)
+        print(f"wrote {args.export} (h_plus, h_minus and c: read it back with --file)")
     return 0
+
+
+#: Largest N of a transition graph (every one of the 2^N states is enumerated).
+MAX_N = 18
+
+
+def check_export(path: str) -> None:
+    """One line, before anything is computed, where ``--export`` cannot be written."""
+    from hyst.cli.arguments import UsageError
+    from hyst.cli.system_input import FORMATS
+
+    if Path(path).suffix.lower() not in FORMATS:
+        raise UsageError(
+            f"--export: {path!r} is not allowed (a file ending in {', '.join(FORMATS)})"
+        )
+    output_file(path, "--export")
 
 
 __all__ = ["SelfLoop", "report", "rule0_range", "self_loops", "to_networkx", "write_graph"]

@@ -6,6 +6,8 @@ Files (field units, floats or integers):
   and ``c`` (or ``couplings``: N lists of N numbers, zero diagonal);
 - NPZ: arrays of the same names.
 
+``hyst system --export FILE`` writes these files (:func:`save_system`), exactly.
+
 Parameters are quantised to multiples of ``hyst.model.systems.QUANTUM``. A bad file
 gives one ``SystemInputError`` line naming what is wrong: a missing or unknown
 key, a non-square c, a non-zero diagonal, a wrong length of h, a value that is
@@ -27,6 +29,8 @@ import numpy as np
 from hyst.model.systems import MAX_THRESHOLD, QUANTUM, Systems
 
 KEYS = {"h_plus", "h_minus", "c", "couplings"}
+#: The file formats, by suffix.
+FORMATS = (".yaml", ".yml", ".json", ".npz")
 
 
 class SystemInputError(ValueError):
@@ -104,14 +108,21 @@ def load_system(path) -> Systems:
         except (OSError, ValueError) as err:
             raise SystemInputError(f"{path}: not a readable NPZ file ({err})") from None
     elif suffix in (".yaml", ".yml", ".json"):
-        text = path.read_text()
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise SystemInputError(
+                f"{path}: not a text file (byte {err.start} is not UTF-8)"
+            ) from None
         try:
             if suffix == ".json":
                 data = json.loads(text)
             else:
                 import yaml
 
-                data = yaml.safe_load(text)
+                from hyst.pipeline.config import UniqueKeyLoader
+
+                data = yaml.load(text, Loader=UniqueKeyLoader)  # noqa: S506 (a SafeLoader)
         except (json.JSONDecodeError, ValueError) as err:
             raise SystemInputError(f"{path}: not valid {suffix[1:].upper()}: {err}") from None
         except Exception as err:  # yaml.YAMLError and its subclasses
@@ -120,6 +131,45 @@ def load_system(path) -> Systems:
     else:
         raise SystemInputError(f"{path}: unknown format {suffix!r} (use .yaml, .json or .npz)")
     return system_from_mapping(data, str(path))
+
+
+def save_system(systems: Systems, path) -> Path:
+    """Write one system (``systems[0]``) in the format :func:`load_system` reads, chosen by
+    the suffix: h_plus, h_minus and c in field units. The values are exact multiples of
+    the quantum, written exactly (float repr, or float64 in NPZ), so reading the file back
+    gives the very same system. A missing folder is created (and said on stderr); the
+    write is atomic (a temporary file renamed)."""
+    import os
+    import sys
+    import tempfile
+
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        raise SystemInputError(f"{path}: unknown format {suffix!r} (use .yaml, .json or .npz)")
+    hp, hm, c = (np.asarray(a)[0] for a in systems.to_floats())
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True)
+        print(f"hyst system: created the folder {path.parent}", file=sys.stderr)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            if suffix == ".npz":
+                np.savez(fh, h_plus=hp, h_minus=hm, c=c)
+            else:
+                data = {"h_plus": hp.tolist(), "h_minus": hm.tolist(), "c": c.tolist()}
+                if suffix == ".json":
+                    text = json.dumps(data, indent=1)
+                else:
+                    import yaml
+
+                    text = yaml.safe_dump(data, default_flow_style=None, sort_keys=False)
+                fh.write(text.encode())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
 
 
 def sampled_system(

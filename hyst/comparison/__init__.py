@@ -89,4 +89,29 @@ def build_page(comparison: dict, datasets: dict, analyses: dict) -> Page:
         page.add(*stype.function()(ctx))
     if not any(b["type"] == "combinatorics" for b in comparison.values()):
         page.add(Heading(SECTION_TYPES["combinatorics"].title), Paragraph(COMBINATORICS_HOOK))
+    page.blocks.insert(0, Paragraph(verdict_summary(page.blocks)))
     return page
+
+
+#: The verdicts counted at the top of the page, by the words a table's verdict begins with.
+VERDICTS = ("agrees", "disagrees", "undetermined", "not determined")
+
+
+def verdict_summary(blocks) -> str:
+    """One line counting the verdicts of every table with a "verdict" column."""
+    counts = dict.fromkeys(VERDICTS, 0)
+    explained = 0
+    for block in blocks:
+        if not isinstance(block, Table) or "verdict" not in block.header:
+            continue
+        column = block.header.index("verdict")
+        for row in block.rows:
+            verdict = row[column]
+            kind = next((v for v in VERDICTS if verdict.startswith(v)), verdict)
+            counts[kind] = counts.get(kind, 0) + 1
+            explained += kind == "disagrees" and "explained below" in verdict
+    words = {"agrees": "agree", "disagrees": "disagree"}
+    parts = [f"{n} {words.get(v, v)}" for v, n in counts.items()]
+    if explained:
+        parts[1] += f" ({explained} explained below)"
+    return f"**Verdicts of {sum(counts.values())} comparisons: {', '.join(parts)}.**"

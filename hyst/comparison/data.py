@@ -137,12 +137,20 @@ def value_verdict(paper: float, value: float, err: float) -> tuple[str, float]:
     return ("agrees" if sigmas <= 2 else "disagrees"), sigmas
 
 
+#: A fitted slope whose standard error exceeds this cannot tell the paper's slope from
+#: its neighbours (the paper's slopes are integers and halves): its verdict is "undetermined".
+SLOPE_UNDETERMINED_ERROR = 0.5
+
+
 def slope_verdict(paper: float, value: float, err: float) -> tuple[str, float]:
-    """('agrees', 'disagrees' or 'not determined', distance in standard errors) of a fitted
-    exponent against the paper's slope (agreement within two standard errors)."""
+    """('agrees', 'disagrees', 'undetermined' or 'not determined', distance in standard
+    errors) of a fitted exponent against the paper's slope: agreement within two standard
+    errors; undetermined when the standard error exceeds ``SLOPE_UNDETERMINED_ERROR``."""
     if not np.isfinite(paper):
         return "no slope stated", math.nan
     if not (np.isfinite(value) and np.isfinite(err) and err > 0):
         return "not determined", math.nan
     sigmas = abs(value - paper) / err
+    if err > SLOPE_UNDETERMINED_ERROR:
+        return "undetermined", sigmas
     return ("agrees" if sigmas <= 2 else "disagrees"), sigmas

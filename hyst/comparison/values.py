@@ -8,6 +8,7 @@ import numpy as np
 from hyst import catalogue
 from hyst.catalogue import paper
 from hyst.comparison.data import (
+    SLOPE_UNDETERMINED_ERROR,
     ensemble_text,
     ensembles,
     percent,
@@ -110,7 +111,9 @@ def slopes(ctx) -> list:
         Paragraph(
             "hyst's exponent is the pooled small-coupling fit of each analysis dataset "
             "(`<observable>_pooled_exponent` ± `_stderr`, `hyst.analysis`); a slope agrees "
-            "when it lies within two standard errors. Next to it: the mean local slope "
+            "when it lies within two standard errors, and is undetermined when its standard "
+            f"error exceeds {SLOPE_UNDETERMINED_ERROR:g} (it cannot then tell the paper's "
+            "slope from its neighbours). Next to it: the mean local slope "
             "d ln P / d ln N J0 of the same curves inside the fit window "
             "(`_pooled_local_slope`), marked ✓ when the fit and the local slopes agree within "
             "two combined standard errors, and the window (the N pooled, the N J0 range). The "

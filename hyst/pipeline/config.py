@@ -14,6 +14,7 @@ import copy
 import math
 import os
 import tempfile
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -25,7 +26,62 @@ from hyst.plotting.registry import FIGURE_TYPES, binding_problem
 from hyst.studies import DEFAULT_KIND, KINDS, kind_of
 from hyst.studies.base import ConfigError
 
-__all__ = ["ConfigError", "base_schema", "check_results", "load", "schema", "validate"]
+__all__ = [
+    "ConfigError",
+    "Estimate",
+    "base_schema",
+    "check_results",
+    "estimate",
+    "load",
+    "read_yaml",
+    "schema",
+    "validate",
+]
+
+
+class UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader, except that a key given twice in one mapping is an error (plain
+    YAML lets the second silently win: a study written twice would run once)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for key_node, _value in node.value:
+            key = self.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            try:
+                if key in seen:
+                    raise ConfigError(
+                        f"{key}: duplicate key (line {line}; first on line {seen[key]}); "
+                        "give each key once"
+                    )
+                seen[key] = line
+            except TypeError:  # an unhashable key: the base class says so
+                break
+        return super().construct_mapping(node, deep=deep)
+
+
+def read_yaml(path) -> object:
+    """The YAML document of a file, with one-line errors for a missing, unreadable, binary or
+    malformed file and for duplicate keys."""
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such configuration file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder, not a YAML configuration file") from None
+    except UnicodeDecodeError as err:
+        raise ConfigError(
+            f"{path}: not a text file (byte {err.start} is not UTF-8); give a YAML configuration"
+        ) from None
+    except OSError as err:
+        raise ConfigError(f"{path}: cannot be read ({err.strerror})") from None
+    try:
+        return yaml.load(text, Loader=UniqueKeyLoader)  # noqa: S506 (a SafeLoader)
+    except ConfigError as err:
+        raise ConfigError(f"{path}: {err}") from None
+    except yaml.YAMLError as err:
+        raise ConfigError(f"{path}: not valid YAML ({str(err).splitlines()[0]})") from None
 
 
 def base_schema() -> dict:
@@ -114,8 +170,9 @@ def _check_finite(value, parts=()) -> None:
             _check_finite(v, (*parts, i))
 
 
-def check_results(results) -> None:
-    """Raise :class:`ConfigError` unless the results folder can be created and written:
+def check_results(results, key: str = "results") -> None:
+    """Raise :class:`ConfigError` (naming ``key``) unless the results folder can be created
+    and written:
     an existing folder must be writable, else its nearest existing parent must be a
     writable folder. Nothing is left behind (a nameless temporary file is the probe)."""
     path = Path(results).expanduser()
@@ -126,7 +183,7 @@ def check_results(results) -> None:
         probe = probe.parent
     if not probe.exists() or not probe.is_dir():
         what = "exists and is not a folder" if probe == path else f"{probe} is not a folder"
-        raise ConfigError(f"results: {str(results)!r} is not allowed ({what})")
+        raise ConfigError(f"{key}: {str(results)!r} is not allowed ({what})")
     try:
         if not os.access(probe, os.W_OK | os.X_OK):
             raise PermissionError(f"{probe} is not writable")
@@ -135,9 +192,7 @@ def check_results(results) -> None:
     except OSError as err:
         reason = err.strerror or str(err)
         where = "" if probe == path else f" in {probe}"
-        raise ConfigError(
-            f"results: {str(results)!r} cannot be written ({reason}{where})"
-        ) from None
+        raise ConfigError(f"{key}: {str(results)!r} cannot be written ({reason}{where})") from None
 
 
 def validate(config: dict, *, check_paths: bool = True) -> dict:
@@ -170,6 +225,7 @@ def validate(config: dict, *, check_paths: bool = True) -> dict:
             raise ConfigError(problem)
     if check_paths:
         check_results(config["results"])
+    check_cost(estimate(config), config["limits"]["core_hours"])
     for section, binding in config["comparison"].items():
         problem = section_problem(section, binding, config["studies"], kind_of)
         if problem:
@@ -177,13 +233,57 @@ def validate(config: dict, *, check_paths: bool = True) -> dict:
     return config
 
 
+@dataclass(frozen=True)
+class Estimate:
+    """What a configuration samples: per study, (systems, core-seconds or None where not
+    estimated); in all, each system counted once where studies share points."""
+
+    studies: dict
+    systems: int
+    core_seconds: float | None
+    largest: str | None  # the study that costs most
+
+    @property
+    def core_hours(self) -> float | None:
+        return None if self.core_seconds is None else self.core_seconds / 3600
+
+
+def estimate(config: dict) -> Estimate:
+    """The cost of a validated configuration (:meth:`hyst.studies.base.StudyKind.costs`)."""
+    per_study, units = {}, {}
+    for name, study in config["studies"].items():
+        costs = kind_of(study).costs(name, study, config)
+        units.update(costs)
+        seconds = [s for _n, s in costs.values()]
+        per_study[name] = (
+            sum(n for n, _s in costs.values()),
+            None if not costs or None in seconds else sum(seconds),
+        )
+    seconds = [s for _n, s in units.values()]
+    known = {k: v for k, v in per_study.items() if v[1] is not None}
+    return Estimate(
+        per_study,
+        sum(n for n, _s in units.values()),
+        None if not units or None in seconds else sum(seconds),
+        max(known, key=lambda k: known[k][1]) if known else None,
+    )
+
+
+def check_cost(cost: Estimate, limit_hours: float) -> None:
+    """Refuse a configuration whose estimated cost exceeds ``limits.core_hours``."""
+    from hyst.sampling.cost import hours_text
+
+    if cost.core_hours is None or cost.core_hours <= limit_hours:
+        return
+    systems, _seconds = cost.studies[cost.largest]
+    raise ConfigError(
+        f"limits.core_hours: this configuration needs about {hours_text(cost.core_hours)} "
+        f"core-hours to sample {cost.systems:.3g} systems ({systems:.3g} of them in "
+        f"studies.{cost.largest}), more than the limit of {limit_hours:g} (raise "
+        "limits.core_hours to run it)"
+    )
+
+
 def load(path) -> dict:
     """Read a YAML configuration file and validate it."""
-    path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such configuration file") from None
-    except yaml.YAMLError as err:
-        raise ConfigError(f"{path}: not valid YAML ({str(err).splitlines()[0]})") from None
-    return validate(data)
+    return validate(read_yaml(path))

@@ -3,6 +3,7 @@ fitted small-coupling exponents next to the paper's slopes (all from the dataset
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -114,10 +115,12 @@ def figure_caption(
 ) -> str:
     """Caption text: what the figure shows (``description``: its type's), its studies (with
     their ``descriptions`` from the configuration) and samples, fitted exponents."""
-    lines = [f"**{name}** — {description}", ""]
+    lines = [f"**{name}** — {rst_text(description)}", ""]
     for study, ds in datasets.items():
         kind = kind_of({"kind": ds.attrs.get("kind", "points")})
-        lines.append(f"- {kind.caption(study, ds, descriptions.get(study, ''))}")
+        # "study `name` (description): summary." -- the name a literal, the rest plain text
+        head, quoted, rest = kind.caption(study, ds, descriptions.get(study, "")).split("`", 2)
+        lines.append(f"- {head}`{quoted}`{rst_text(rest)}")
         if study in analyses:
             exps = exponents(analyses[study])
             if exps:
@@ -125,6 +128,19 @@ def figure_caption(
                     "  Small-coupling exponents against N J0 (maximum likelihood of the counts "
                     f"in each N's window of >= {MIN_EVENTS} events below "
                     f"{100 * PLATEAU_FRACTION:g} % of the plateau; weighted mean over the N "
-                    "whose exponents agree): " + "; ".join(exps) + "."
+                    "whose exponents agree): " + rst_text("; ".join(exps)) + "."
                 )
     return "\n".join(lines) + "\n"
+
+
+#: The characters of plain text that reStructuredText reads as markup (substitutions
+#: |x|, emphasis *x*, literals and roles `x`), each escaped by a backslash; and an
+#: underscore that ends a word (a reference, x_), escaped too ("P_sl" stays as it is).
+RST_MARKUP = re.compile(r"[\\*`|]|_(?![A-Za-z0-9])")
+
+
+def rst_text(text: str) -> str:
+    """Plain text (a configuration's description, a summary, an exponent) as
+    reStructuredText that renders as the very same characters: "|d_i|" is not a
+    substitution, "*" no emphasis."""
+    return RST_MARKUP.sub(lambda m: "\\" + m.group(0), text)

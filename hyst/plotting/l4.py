@@ -151,7 +151,6 @@ def fig_large_l4(
             ax.set_xlabel(r"$c_{kl}/\Delta\tilde h^c$")
             ax.set_ylabel(r"$c_{lk}/\Delta\tilde h^c$")
             title = {"spin": "spins", "hysteron": "hysterons"}.get(sp, sp)
-            panel_letter(ax, i, title)
             ok = np.isfinite(x) & np.isfinite(y)
             if ok.any():
                 inside = ((np.abs(x - y) > 1) & (x * y < 0))[ok].mean()
@@ -162,17 +161,11 @@ def fig_large_l4(
                     if "l4_returning" in ds
                     else 0
                 )
-                ax.text(
-                    0.97,
-                    0.97,
-                    f"{shown} ({returning} on returns)\n{100 * inside:.1f}% in region",
-                    transform=ax.transAxes,
-                    ha="right",
-                    va="top",
-                    fontsize=6.5,
-                )
+                # in the title, where it covers no loop
+                title += f"\n{shown}, {returning} on returns\n{100 * inside:.1f}% in the region"
             else:
                 ax.text(0.5, 0.5, "no records", transform=ax.transAxes, ha="center")
+            panel_letter(ax, i, title)
             nn = np.unique(record_N[m]) if m.any() else []
             if len(nn) == 1:
                 ax.text(0.03, 0.03, rf"$N = {nn[0]}$", transform=ax.transAxes, fontsize=7)

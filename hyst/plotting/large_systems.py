@@ -4,6 +4,8 @@ curves by N or J0 carries its legend."""
 
 from __future__ import annotations
 
+import math
+
 import matplotlib as mpl
 import numpy as np
 
@@ -91,11 +93,19 @@ def _max_inset(ax, curves, bounds=(0.6, 0.1, 0.36, 0.34)):
     ins.xaxis.set_minor_locator(mpl.ticker.NullLocator())
     ins.yaxis.set_major_locator(mpl.ticker.MaxNLocator(4))
     ins.set_xlabel(r"$N$", fontsize=6, labelpad=0.5)
-    ins.set_ylabel(r"$\max_{J_0}\langle A\rangle$", fontsize=6, labelpad=0.5)
+    ins.set_title(r"$\max_{J_0}\langle A\rangle$", fontsize=6, pad=2.0)
     ins.tick_params(labelsize=5, pad=1.0)
     if len(curves) > 1:
         ins.legend(fontsize=4.5, loc="upper left", handlelength=1.0)
     return ins
+
+
+def _decade(value: float) -> str:
+    """$10^{-4}$ for 1e-4 (a power of ten), else the value."""
+    exponent = math.log10(value)
+    return (
+        rf"$10^{{{round(exponent)}}}$" if abs(exponent - round(exponent)) < 1e-9 else f"{value:g}"
+    )
 
 
 def _headroom(ax, factor=0.9):
@@ -169,16 +179,17 @@ def fig_large_n(ds, ds_rule_a=None, ds_rule_b=None, *, size=(7.0, 5.4)):
 
 def fig_avalanche_distributions(ds_1024, ds, *, size=(7.2, 4.8)):
     """Supplemental: avalanche-size distributions P(A) at the largest N for every J0 (a–c,
-    light to dark blue as J0 grows) and ⟨A⟩ versus N J0 for N = 16…512 (d–f, light to dark
-    red), for symmetric, constant-columns and constant-rows couplings; the inset of (e)
-    shows the maximum over J0 of the constant-column ⟨A⟩ versus N."""
+    the N in their titles, J0 from dark blue to yellow, one legend beside them) and ⟨A⟩
+    versus N J0 for N = 16…512 (d–f, light to dark red), for symmetric, constant-columns
+    and constant-rows couplings; the inset of (e) shows the maximum over J0 of the
+    constant-column ⟨A⟩ versus N."""
     with style():
         fig, axes = new_figure(2, 3, size)
         for col, couplings in enumerate(("symmetric", "columns", "rows")):
             ax = axes[0, col]
             sub = _large_sel(ds_1024, couplings).isel(N=-1)
             j0s = list(sub.J0.values)
-            colors = n_colors(j0s, cmap="Blues")
+            colors = n_colors(j0s, cmap="viridis", lo=0.0, hi=0.9)  # seven tellable colours
             for j0 in j0s:
                 h = sub.sel(J0=j0).avalanche_size_hist.values.astype(float)
                 if h.sum() <= 0:
@@ -186,7 +197,7 @@ def fig_avalanche_distributions(ds_1024, ds, *, size=(7.2, 4.8)):
                 p = h / h.sum()
                 a = np.arange(p.size)
                 ok = p > 0
-                ax.plot(a[ok], p[ok], "o-", ms=1.8, lw=0.7, color=colors[j0], label=f"{j0:.0e}")
+                ax.plot(a[ok], p[ok], "o-", ms=1.8, lw=0.7, color=colors[j0], label=_decade(j0))
             ax.set_xscale("log")
             ax.set_yscale("log")
             if sub.avalanche_size_hist.sum("J0").values[3:].sum() == 0:  # A <= 2 (constant rows)
@@ -194,26 +205,17 @@ def fig_avalanche_distributions(ds_1024, ds, *, size=(7.2, 4.8)):
                 ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
             ax.set_xlabel(r"$A$")
             ax.set_ylabel(r"$P(A)$")
-            panel_letter(ax, col, COUPLING_TITLES[couplings])
-            ax.text(
-                0.96,
-                0.95,
-                rf"$N = {int(sub.N)}$",
-                transform=ax.transAxes,
-                fontsize=7,
-                ha="right",
-                va="top",
-            )
-            ax.legend(
-                title=r"$J_0$",
-                fontsize=4.2,
-                title_fontsize=5,
-                loc="lower left",
-                ncol=2,
-                handlelength=0.8,
-                columnspacing=0.5,
-                labelspacing=0.1,
-            )
+            panel_letter(ax, col, rf"{COUPLING_TITLES[couplings]}, $N = {int(sub.N)}$")
+            if col == 2:  # one legend for the J0 of the three panels, beside them
+                ax.legend(
+                    title=r"$J_0$",
+                    fontsize=6,
+                    title_fontsize=6.5,
+                    loc="upper left",
+                    bbox_to_anchor=(1.02, 1.0),
+                    borderaxespad=0.0,
+                    handlelength=1.2,
+                )
             ax = axes[1, col]
             _mean_vs_nj0(ax, ds, "avalanche_size", couplings)
             ax.set_xlabel(r"$N J_0$")

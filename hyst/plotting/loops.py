@@ -201,14 +201,17 @@ def fig_transition_graph(graph, loops, *, size=None) -> Figure:
     unstable states of the self-loops (dashed boxes) by magnetisation; transitions between
     stable states as arrows, up blue, down red; a transition that ends in a self-loop as
     a dashed arrow to the state where it enters the loop; the loops' own steps thick
-    orange."""
+    orange; a legend for each of these marks."""
     N = graph.N
     loop_states = {s for loop in loops for s in loop.cycle}
     nodes = set(graph.states) | loop_states
     pos = subset_positions(nodes, N, spacing=LOOP_SPACING(N))
     width = max(abs(x) for x, _m in pos.values()) + LOOP_SPACING(N)
     with style():
-        fig = Figure(figsize=size or (max(4.0, 0.55 * width + 2.0), 1.0 + 0.55 * (N + 1)))
+        # the legend sits to the right of the graph: 2.3 inches more
+        fig = Figure(
+            figsize=size or (max(4.0, 0.55 * width + 2.0) + 2.3, max(2.4, 1.0 + 0.55 * (N + 1)))
+        )
         FigureCanvasAgg(fig)
         ax = fig.subplots()
         for loop in loops:
@@ -247,12 +250,36 @@ def fig_transition_graph(graph, loops, *, size=None) -> Figure:
             f"{len(loops)} self-loop{'s' if len(loops) != 1 else ''}",
             loc="left",
         )
+        from matplotlib.patches import Patch
+
+        # one entry for each kind of mark the picture holds
+        into_loops = any(t.outcome == "self_loop" for t in graph.transitions)
         handles = [
-            ax.plot([], [], color=UP_COLOR, label="up")[0],
-            ax.plot([], [], color=DOWN_COLOR, label="down")[0],
-            ax.plot([], [], color=LOOP_COLOR, lw=2, label="self-loop")[0],
+            Patch(fc="white", ec="0.25", lw=0.5, label="potentially stable state"),
+            *[
+                Patch(fc="white", ec="0.25", lw=0.5, ls="--", label="unstable state of a loop")
+                for _ in [1]
+                if loop_states - set(graph.states)
+            ],
+            ax.plot([], [], color=UP_COLOR, label="up transition (H rises)")[0],
+            ax.plot([], [], color=DOWN_COLOR, label="down transition (H falls)")[0],
+            *[
+                ax.plot([], [], color="0.3", ls="--", label="transition into a self-loop")[0]
+                for _ in [1]
+                if into_loops
+            ],
+            *[
+                ax.plot([], [], color=LOOP_COLOR, lw=2, label="self-loop step")[0]
+                for _ in loops[:1]
+            ],
         ]
-        ax.legend(handles=handles, loc="upper left", fontsize=6)
+        ax.legend(
+            handles=handles,
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+            fontsize=6,
+            borderaxespad=0.0,
+        )
     return fig
 
 

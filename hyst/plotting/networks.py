@@ -19,6 +19,7 @@ import xarray as xr
 from matplotlib import colors as mpl_colors
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch, Patch, Rectangle
 from scipy import ndimage
 
@@ -283,7 +284,7 @@ def fig3_networks(planes: xr.Dataset, *, red_dot=RED_DOT, size=(7.2, 5.6)):
         _plane_axes(ax_d, panel)
         panel_letter(ax_d, 2, "two elements in series (Fig. 3d)")
         _spring_panel(ax_e)
-        panel_letter(ax_e, 3, "element + spring (3e)")
+        panel_letter(ax_e, 3, "with a spring (3e)")
         d1, d2 = panel.d1.values, panel.d2.values
         h1c, h2c = x1[0] + x1[1], x2[0] + x2[1]
         _hysteron_l4(ax_f, d1, d2, h1c, h2c, (0.0, 0.0), fill=True, colors=["#74c476"])
@@ -523,7 +524,25 @@ def fig_chains(chains: xr.Dataset, *, size=(7.2, 2.6)):
             c.plot(phi, 1e3 * frac, "o-", color=colors[N], ms=3)
         a.set_xlabel(r"$\phi$")
         a.set_ylabel(label("self_loop_probability"))
-        a.legend(title="$N$", ncol=2, fontsize=6, loc="lower right")
+        handles, labels = a.get_legend_handles_labels()  # N: beside (b)'s rising curves
+        b.legend(handles, labels, title="$N$", ncol=2, fontsize=6, loc="upper left")
+        shapes = [
+            Line2D([], [], color="0.3", lw=0.8),
+            Line2D([], [], color="0.3", marker="o", ls="none", ms=3),
+            Line2D([], [], color="0.3", marker="s", mfc="none", ls="none", ms=3),
+        ]
+        meanings = [
+            "exact: a negative span",
+            "sampled: every transition",
+            "sampled: the saturated loop",
+        ]
+        present = [True, *[any(line.get_marker() == m for line in a.lines) for m in ("o", "s")]]
+        a.legend(
+            [h for h, p in zip(shapes, present, strict=True) if p],
+            [t for t, p in zip(meanings, present, strict=True) if p],
+            fontsize=6,
+            loc="lower right",
+        )
         panel_letter(a, 0)
         b.set_xlabel(r"$\phi$")
         b.set_ylabel(label("gap_probability_at_zero"))

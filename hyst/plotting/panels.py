@@ -262,6 +262,16 @@ def occupied(ax) -> np.ndarray:
             t = np.linspace(0, 1, 12)[1:-1, None]
             for p, q in zip(a[:-1], a[1:], strict=True):
                 pts.append(p + t * (q - p))
+    for coll in ax.collections:  # error bars: their segments, densified
+        if isinstance(coll, mpl.collections.LineCollection):
+            for seg in coll.get_segments():
+                seg = np.asarray(seg, float)
+                seg = seg[np.all(np.isfinite(seg), axis=1)]
+                if seg.shape[0] > 1:
+                    a = to_axes.transform(ax.transData.transform(seg))
+                    t = np.linspace(0, 1, 12)[:, None]
+                    for p, q in zip(a[:-1], a[1:], strict=True):
+                        pts.append(p + t * (q - p))
     renderer = (
         ax.figure.canvas.get_renderer() if hasattr(ax.figure.canvas, "get_renderer") else None
     )
@@ -285,6 +295,13 @@ _INSET_BOXES = (
     (0.14, 0.52, 0.4, 0.34),  # upper left
     (0.57, 0.52, 0.4, 0.34),  # upper right
     (0.14, 0.14, 0.4, 0.34),  # lower left
+    # smaller, where a panel has no corner free
+    (0.65, 0.14, 0.32, 0.28),
+    (0.14, 0.58, 0.32, 0.28),
+    (0.65, 0.58, 0.32, 0.28),
+    (0.14, 0.14, 0.32, 0.28),
+    (0.14, 0.36, 0.32, 0.28),
+    (0.65, 0.36, 0.32, 0.28),
 )
 
 
@@ -321,6 +338,42 @@ def fit_note(ax, analysis, obs: str, sel: dict, loc=(0.04, 0.96)) -> None:
     dk = analysis_value(analysis, f"{obs}_pooled_exponent_stderr", **sel)
     text = rf"fit: $k = {k:.2f}" + (rf" \pm {dk:.2f}$" if np.isfinite(dk) else "$")
     ax.text(*loc, text, transform=ax.transAxes, ha="left", va="top", fontsize=7)
+
+
+#: Where a second legend may go: (loc, bbox_to_anchor), first choice first.
+LEGEND_PLACES = (
+    ("upper left", (0.0, 0.84)),  # below a legend in the upper left corner
+    ("lower right", (1.0, 0.0)),
+    ("center right", (1.0, 0.5)),
+    ("center left", (0.0, 0.45)),
+    ("upper right", (1.0, 1.0)),
+)
+
+
+def free_legend(ax, handles, labels, places=LEGEND_PLACES, **kw) -> None:
+    """A second legend (the first kept) at the first of ``places`` where it covers nothing
+    drawn (data, texts, the first legend), else where it covers least."""
+    first = ax.get_legend()
+    renderer = ax.figure.canvas.get_renderer()
+    taken = occupied(ax)
+    best = None
+    for loc, anchor in places:
+        legend = ax.legend(handles, labels, loc=loc, bbox_to_anchor=anchor, **kw)
+        box = legend.get_window_extent(renderer).transformed(ax.transAxes.inverted())
+        inside = (
+            (taken[:, 0] > box.x0)
+            & (taken[:, 0] < box.x1)
+            & (taken[:, 1] > box.y0)
+            & (taken[:, 1] < box.y1)
+        )
+        n = int(inside.sum()) if taken.size else 0
+        if best is None or n < best[0]:
+            best = (n, loc, anchor)
+        if n == 0:
+            break
+    ax.legend(handles, labels, loc=best[1], bbox_to_anchor=best[2], **kw)
+    if first is not None:
+        ax.add_artist(first)
 
 
 def n_legend(ax, loc="best", ncol=1, **kw):
@@ -376,6 +429,7 @@ def inset_complement(
     zero = np.isfinite(vals) & (vals <= 0) & np.isfinite(bounds_)
     for n, b in zip(ns[zero], bounds_[zero], strict=True):
         ins.plot([n], [b], "v", ms=3.5, mfc="none", mec=colors.get(n, "k"), mew=0.8)
+
     ins.set_yscale("log")
     shown_vals = np.concatenate([vals[pos], bounds_[zero]])
     if shown_vals.size:
@@ -398,7 +452,9 @@ def inset_complement(
         labelpad=0.5,
     )
     shown = used[0] if used and all(u == used[0] for u in used) else at
-    ins.set_title(rf"$NJ_0 = {shown:g}$", fontsize=6, pad=1.5, loc="right")
+    # the open triangles said: no loop-free sample, drawn at 1/trials
+    note = r"$\triangledown$: none, at 1/trials; " if zero.any() else ""
+    ins.set_title(rf"{note}$NJ_0 = {shown:g}$", fontsize=5.5 if note else 6, pad=1.5, loc="right")
     xi = analysis_value(analysis, f"{obs}_xi", **(sel or {}))
     amp = analysis_value(analysis, f"{obs}_decay_amplitude", **(sel or {}))
     if np.isfinite(xi) and np.isfinite(amp) and ns.size:

@@ -20,6 +20,7 @@ from hyst.catalogue.labels import COUPLING_TITLES, RULE_TITLES
 from hyst.plotting.panels import SELECT_DIMS, analysis_for, n_legend
 from hyst.plotting.style import (
     SPAN_TITLES,
+    decade_ticks,
     label,
     n_colors,
     new_figure,
@@ -99,30 +100,12 @@ def slope_panel(ax, e: xr.Dataset, sel: dict, colors: dict, paper: float, legend
         ax.axhline(k, color="0.2", lw=0.9, label=None)
         if math.isfinite(dk):
             ax.axhspan(k - dk, k + dk, color="0.6", alpha=0.3, lw=0)
-        ax.text(
-            0.97,
-            0.05,
-            rf"pooled $k = {k:.2f} \pm {dk:.2f}$",
-            transform=ax.transAxes,
-            ha="right",
-            va="bottom",
-            fontsize=6.5,
-        )
-    else:
-        reason = str(_pick(e, "pooled_reason", sel).values)
-        ax.text(
-            0.97,
-            0.05,
-            "not pooled" if "inconsistent" in reason else "no window",
-            transform=ax.transAxes,
-            ha="right",
-            va="bottom",
-            fontsize=6.5,
-        )
     if math.isfinite(paper):
         ax.axhline(paper, color="k", ls="--", lw=0.8)
         shown.append(paper)
     ax.set_xscale("log")
+    ax.autoscale_view()
+    decade_ticks(ax.xaxis)
     if shown:
         lo, hi = float(np.min(shown)), float(np.max(shown))
         ax.set_ylim(max(min(lo, 0.0) - 0.3, -2.0), min(hi + 0.5, 10.0))
@@ -136,6 +119,17 @@ def slope_panel(ax, e: xr.Dataset, sel: dict, colors: dict, paper: float, legend
             handlelength=1.0,
             columnspacing=0.6,
         )
+
+
+def pooled_text(e: xr.Dataset, sel: dict) -> str:
+    """The pooled exponent of a panel for its title (in the title, it covers no data):
+    "k = 1.23 ± 0.04", or why there is none."""
+    k = float(_pick(e, "pooled_exponent", sel).values)
+    dk = float(_pick(e, "pooled_exponent_stderr", sel).values)
+    if math.isfinite(k):
+        return rf"$k = {k:.2f} \pm {dk:.2f}$"
+    reason = str(_pick(e, "pooled_reason", sel).values)
+    return "not pooled" if "inconsistent" in reason else "no window"
 
 
 def fig_local_slopes(
@@ -173,7 +167,7 @@ def fig_local_slopes(
             paper = catalogue.paper_slope(obs, **{d: str(v) for d, v in sel.items()})
             slope_panel(ax, fits[obs], sel, colors, paper, legend=(i % ncols == 0))
             title = ", ".join(t for t in (label(obs), _group_title(sel, ds)) if t)
-            panel_letter(ax, i, title)
+            panel_letter(ax, i, f"{title}: {pooled_text(fits[obs], sel)}")
             ax.set_xlabel(label("NJ0"))
             if i % ncols == 0:
                 ax.set_ylabel(r"$d \ln P / d \ln (N J_0)$")

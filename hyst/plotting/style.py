@@ -124,3 +124,19 @@ def new_figure(nrows: int, ncols: int, size: tuple[float, float]) -> tuple[Figur
     axes = fig.subplots(nrows, ncols, squeeze=False)
     fig.get_layout_engine().set(w_pad=0.03, h_pad=0.03, wspace=0.03, hspace=0.04)
     return fig, axes
+
+
+def decade_ticks(axis) -> None:
+    """A log axis labelled at its decades alone (10^-1, 10^0, 10^1): matplotlib otherwise
+    labels the minor ticks (2×10^-1, 3×10^-1, ...) of a narrow panel, and they run into
+    each other. An axis that shows fewer than two decades is labelled at 1, 2 and 5 times
+    them instead, as plain numbers (2, 5, 10, 20, 50). Call it once the limits are set."""
+    lo, hi = sorted(axis.get_view_interval())
+    decades = int(np.floor(np.log10(hi)) - np.ceil(np.log10(lo))) + 1 if lo > 0 and hi > lo else 0
+    if decades >= 2:
+        axis.set_major_locator(mpl.ticker.LogLocator(base=10, numticks=12))
+    else:
+        axis.set_major_locator(mpl.ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0), numticks=12))
+        axis.set_major_formatter(mpl.ticker.FuncFormatter(lambda v, _pos: f"{v:g}"))
+    axis.set_minor_locator(mpl.ticker.LogLocator(base=10, subs=np.arange(2, 10), numticks=12))
+    axis.set_minor_formatter(mpl.ticker.NullFormatter())

@@ -23,6 +23,7 @@ from hyst.analysis import plateau_versus_n
 from hyst.catalogue.labels import COUPLING_TITLES, RULE_TITLES
 from hyst.plotting.panels import (
     analysis_for,
+    free_legend,
     inset_complement,
     loglog_panel,
     n_legend,
@@ -36,6 +37,7 @@ from hyst.plotting.style import (
     SPAN_COLORS,
     SPAN_NAMES,
     SPAN_TITLES,
+    decade_ticks,
     n_colors,
     new_figure,
     panel_letter,
@@ -61,7 +63,7 @@ def reference_slope(slope, obs: str, ds: xr.Dataset) -> float | None:
 #: The main-text variant of P_sl^0 (one random start), drawn dashed next to the
 #: Supplemental's definition (some of the 2^N states reaches a cycle at H = 0).
 RANDOM_START = "self_loop_probability_at_zero_random_start"
-P_SL0_DEFINITIONS = "solid: from any of the $2^N$ states; dashed: one random start"
+P_SL0_DEFINITIONS = ("from any of the $2^N$ states", "from one random start")
 
 
 def corner_legend(ax):
@@ -86,14 +88,18 @@ def dashed_curves(ax, ds, obs, colors, marker="o"):
         )
 
 
-def styles_legend(ax, labels, loc="upper left", **kw):
-    """A second legend (the N legend kept) naming what the solid and the dashed curves show."""
-    handles = [
+def style_handles():
+    """Legend handles of the solid (filled) and the dashed (open) curves."""
+    return [
         mpl.lines.Line2D([], [], color="k", marker="o", ms=3, lw=1.0),
         mpl.lines.Line2D([], [], color="k", marker="o", mfc="none", ls="--", ms=3, lw=0.8),
     ]
+
+
+def styles_legend(ax, labels, loc="upper left", **kw):
+    """A second legend (the N legend kept) naming what the solid and the dashed curves show."""
     first = ax.get_legend()
-    ax.legend(handles, labels, loc=loc, fontsize=5, **kw)
+    ax.legend(style_handles(), labels, loc=loc, fontsize=5, **kw)
     if first is not None:
         ax.add_artist(first)
 
@@ -149,12 +155,11 @@ def fig_gaps_and_self_loops(
         fig, axes = new_figure(2, 2, size)
         for i, (ax, obs) in enumerate(zip(axes.flat, _FIG2_OBS, strict=True)):
             loglog_panel(ax, ds, obs, colors, slope=slopes[i], analysis=analysis, sel=sel)
-            text = None
+            panel_letter(ax, i)
+            corner_legend(ax)
             if obs == "self_loop_probability_at_zero" and RANDOM_START in ds:
                 dashed_curves(ax, ds, RANDOM_START, colors)
-                text = P_SL0_DEFINITIONS
-            panel_letter(ax, i, text)
-            corner_legend(ax)
+                free_legend(ax, style_handles(), P_SL0_DEFINITIONS, fontsize=5)
         inset_complement(
             axes[1, 1], ds, "self_loop_probability", colors, at=inset_at, analysis=analysis, sel=sel
         )
@@ -286,6 +291,9 @@ def fig_gap_vs_self_loops(ds_spins, ds_hysterons, ds_equal, *, log=True, size=(7
             ax.set_yscale("log")
         ax.set_xlim(*lims)
         ax.set_ylim(*lims)
+        if log:
+            decade_ticks(ax.xaxis)
+            decade_ticks(ax.yaxis)
         if RANDOM_START in ds:
             r = observable_curves(ds, RANDOM_START)
             for (n, _x, gy, _ge), (_n2, _x2, ry, _re) in zip(g, r, strict=True):
@@ -441,8 +449,9 @@ def fig_well_behaved_rule2(
 
     P_sl versus N·J0 for (a) symmetric, (b) constant-columns, (c) constant-rows
     couplings under rule 2, dashed ``slope`` (default: the paper's, 4); insets 1 − P_sl
-    versus N at N·J0 = ``inset_at``; (d–f) the lengths L of the self-loops met, pooled
-    over every N and N·J0 (the paper: L = 2 only; the guard checks it on every batch).
+    versus N at N·J0 = ``inset_at`` (open triangles: no loop-free sample, drawn at 1/trials);
+    (d–f) the self-loops met by length L, one bar per N, pooled over N·J0 (log y; the
+    paper: L = 2 only; the guard checks it on every batch), the lengths never met named.
     """
     present = [str(c) for c in np.atleast_1d(ds["couplings"].values)]
     couplings = [c for c in couplings if c in present] or present
@@ -457,8 +466,10 @@ def fig_well_behaved_rule2(
             _self_loop_panel(ax, d, slope, ana, sel, inset_at, first=(i == 0))
             panel_letter(ax, i, COUPLING_TITLES.get(c, c))
             if hists:
-                _pooled_lengths(axes[1, i], d)
-                panel_letter(axes[1, i], len(couplings) + i, COUPLING_TITLES.get(c, c))
+                counted = _pooled_lengths(axes[1, i], d)
+                panel_letter(
+                    axes[1, i], len(couplings) + i, f"{COUPLING_TITLES.get(c, c)}\n{counted}"
+                )
     return fig
 
 
@@ -581,22 +592,50 @@ def _complement_versus_n(ax, ds, spans, at, fit_N_min, filled) -> list:
     return shown
 
 
-def _pooled_lengths(ax, ds):
-    """Histogram of the lengths L of the distinct self-loops, pooled over every N and N J0."""
+def _pooled_lengths(ax, ds) -> str:
+    """Self-loops met by their length L, per N (one bar per N, pooled over N J0; log y):
+    how many of each length every N gave, so that a missing length is seen to be none."""
     h = ds["self_loop_length_hist"]
-    counts = np.asarray(h.sum([x for x in h.dims if x != "L"]).values, float)
-    L = np.arange(counts.size)
-    ok = counts > 0
-    if ok.any():
-        ax.bar(L[ok], counts[ok] / counts.sum(), width=0.6, color=mpl.colormaps[CMAP](0.8), lw=0)
-        text = f"{int(counts.sum()):,} self-loops\n" + (
-            "all $L = 2$" if set(L[ok]) == {2} else "L = " + ", ".join(map(str, L[ok][:6]))
+    other = [x for x in h.dims if x not in ("L", "N")]
+    counts = h.sum(other) if other else h
+    Ns = [float(n) for n in np.atleast_1d(counts["N"].values)] if "N" in counts.dims else [None]
+    colors = n_colors(Ns) if Ns != [None] else {None: mpl.colormaps[CMAP](0.8)}
+    total = np.asarray(counts.sum("N").values if "N" in counts.dims else counts.values, float)
+    lengths = [
+        L for L in range(2, max(9, int(np.flatnonzero(total).max()) + 1 if total.any() else 9), 2)
+    ]
+    width = 0.8 / len(Ns)
+    for k, n in enumerate(Ns):
+        row = np.asarray(counts.sel(N=n).values if n is not None else counts.values, float)
+        ys = [row[L] if L < row.size else 0.0 for L in lengths]
+        xs = [L + (k - (len(Ns) - 1) / 2) * width * 2 for L in lengths]
+        ok = [y > 0 for y in ys]
+        if not any(ok):
+            continue
+        ax.bar(
+            [x for x, o in zip(xs, ok, strict=True) if o],
+            [y for y, o in zip(ys, ok, strict=True) if o],
+            width=width * 2,
+            color=colors[n],
+            lw=0,
+            label=f"{int(n)}" if n is not None else None,
         )
-    else:
+    ax.set_yscale("log")
+    met = [L for L in lengths if L < total.size and total[L] > 0]
+    none = [L for L in lengths if L not in met]
+    text = f"{int(total.sum()):,} self-loops" + (
+        f"; none of $L$ = {', '.join(map(str, none))}" if none and met else ""
+    )
+    if not met:
         text = "no self-loops"
-    ax.text(0.96, 0.95, text, transform=ax.transAxes, ha="right", va="top", fontsize=6.5)
-    ax.set_xlim(0, max(6, int(L[ok].max()) + 2) if ok.any() else 6)
-    ax.set_ylim(0, 1.15)
+    ax.set_xticks(lengths)
+    ax.set_xlim(lengths[0] - 1.2, lengths[-1] + 1.2)
+    if met:
+        top = float(total.max())
+        ax.set_ylim(0.5, top * 30)
     ax.set_xlabel(r"$L$")
-    ax.set_ylabel(r"$P(L)$ (all $N$, $N J_0$)")
-    ax.xaxis.set_major_locator(mpl.ticker.MaxNLocator(integer=True))
+    ax.set_ylabel(r"self-loops of length $L$")
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        ax.legend(handles, labels, title=r"$N$", loc="upper right", ncol=len(handles), fontsize=5)
+    return text

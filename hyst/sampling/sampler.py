@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hyst.catalogue import GROUPS
+from hyst.catalogue import GROUPS, groups_allowing
 from hyst.model import seeds
 from hyst.model.ensembles import COUPLING_ENSEMBLES, SELF_LOOP_FREE, SPAN_ENSEMBLES, sample_systems
 from hyst.model.systems import RULES, Systems
@@ -111,8 +111,8 @@ def resolve_groups(point: Point, groups=None) -> tuple[str, ...]:
         group = GROUPS[name]
         if not group.allows(point.N):
             raise ValueError(
-                f"observables: {name!r} needs N <= {group.max_N} (N = {point.N}): "
-                f"{group.description}"
+                f"observables: {name!r} needs N <= {group.max_N} (N = {point.N}; at "
+                f"N = {point.N}: {groups_allowing(point.N)})"
             )
     return tuple(g for g in GROUPS if g in groups)
 

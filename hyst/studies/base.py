@@ -124,6 +124,11 @@ class StudyKind(ABC):
         """Checks beyond the schema; raise :class:`ConfigError` naming ``studies.<name>.…``."""
         return None
 
+    def costs(self, name: str, study: dict, config: dict) -> dict:
+        """What a study samples, by unit (a key that studies sharing the unit have in common):
+        {key: (systems, core-seconds or None where not estimated)}; {}: nothing estimated."""
+        return {}
+
     @abstractmethod
     def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:
         """(jobs by name, study name -> names of the jobs it needs) for this kind's studies."""

@@ -27,11 +27,19 @@ import numpy as np
 import xarray as xr
 
 from hyst._version import __version__
-from hyst.catalogue import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS, RECORDS, observables
+from hyst.catalogue import (
+    ANY_SELF_LOOP_MAX_N,
+    ENUMERATION_MAX_N,
+    GROUPS,
+    RECORDS,
+    groups_allowing,
+    observables,
+)
 from hyst.model import seeds
 from hyst.model.ensembles import COUPLING_ENSEMBLES, SAMPLING_VERSION, SPAN_ENSEMBLES
 from hyst.model.systems import QUANTUM_BITS, RULES
 from hyst.provenance.files import reusable
+from hyst.sampling.cost import bytes_text, chunk_bytes, point_seconds
 from hyst.sampling.sampler import Point, check_self_loop_free, chunk_size, resolve_groups
 from hyst.studies.base import ConfigError, Job, StudyKind, shared_by
 
@@ -366,8 +374,17 @@ class PointsKind(StudyKind):
                 big = [n for n in study["N"] if not group.allows(n)]
                 if big:
                     raise ConfigError(
-                        f"studies.{name}.observables: {g!r} needs N <= {group.max_N} (N = {big[0]})"
+                        f"studies.{name}.observables: {g!r} needs N <= {group.max_N} (N = "
+                        f"{big[0]}; at N = {big[0]}: {groups_allowing(big[0])})"
                     )
+        mem_mb = config["resources"]["mem_mb"]
+        for n in study["N"]:
+            if chunk_bytes(n) > mem_mb * 2**20:
+                raise ConfigError(
+                    f"studies.{name}.N: {n} needs about {bytes_text(chunk_bytes(n))} per "
+                    f"sampling job ({chunk_size(n)} systems of {n} x {n} couplings at a time), "
+                    f"more than resources.mem_mb = {mem_mb} (raise it to run this N)"
+                )
         computed = self.sweep(study)["groups"]
         for record in study.get("records", {}):
             source = observables(RECORDS)
@@ -378,6 +395,13 @@ class PointsKind(StudyKind):
                     f"produces {record!r} records (they come from {' or '.join(groups)}; "
                     f"it computes {', '.join(computed)})"
                 )
+
+    def costs(self, name: str, study: dict, config: dict) -> dict:
+        """Each point's samples and core-seconds (:mod:`hyst.sampling.cost`), by point key."""
+        return {
+            spec.key(): (spec.samples, point_seconds(spec.point, spec.groups, spec.samples))
+            for _labels, spec in study_specs(study, config["seed"])
+        }
 
     # ---- jobs ---------------------------------------------------------------------------------
 

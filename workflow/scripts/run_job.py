@@ -1,12 +1,32 @@
-"""Run one job of a study kind (thin wrapper over hyst.studies.run_job)."""
+"""Run one job of a study kind (thin wrapper over hyst.studies.run_job). Its progress goes to
+the job's log; a long job (rule job_long) also shows it on the console, at most every
+CONSOLE_SECONDS and at its first and last lines, so that the first minutes of a run are not
+silent."""
 
 import json
+import sys
+import time
 
 from hyst.provenance.files import atomic_write_text
 from hyst.studies import run_job
 
+#: Seconds between two progress lines of a long job on the console.
+CONSOLE_SECONDS = 20
+
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 kind, name = sm.wildcards.kind, sm.wildcards.job
+console = sm.rule == "job_long"
+last = [0.0]
+
+
+def log(line, log_file):
+    print(line, file=log_file, flush=True)
+    now = time.monotonic()
+    if console and (now - last[0] >= CONSOLE_SECONDS or line.startswith(f"job {name}")):
+        last[0] = now
+        print(f"hyst: {name}: {line}", file=sys.stderr, flush=True)
+
+
 with open(sm.log[0], "w") as log_file:
     info = run_job(
         kind,
@@ -15,6 +35,6 @@ with open(sm.log[0], "w") as log_file:
         sm.params.results,
         config=json.loads(sm.params.config),
         threads=sm.threads,
-        log=lambda line: print(line, file=log_file, flush=True),
+        log=lambda line: log(line, log_file),
     )
 atomic_write_text(sm.output[0], json.dumps({"kind": kind, "job": name, **info}, indent=1))

@@ -1,0 +1,136 @@
+"""Sampling cost per system of every observable group, for ``hyst config check``'s estimate.
+
+For each observable group and a ladder of N (random couplings, hysteron spans, rule 1,
+NJ0 = 10: the ensemble of ``bench_psl.py``; avalanche and cyclic also with symmetric
+couplings) one chunk is sampled the way a Dask task does
+(``sample_chunk`` on the calling thread, one numba thread) after a warm-up chunk that
+compiles the kernels; its size grows until a measurement takes ``--seconds`` of process
+CPU time (time the process spends descheduled on a shared machine does not count). The
+result, CPU seconds per system, goes to ``benchmarks/rates.json``, which
+:mod:`hyst.sampling.cost` interpolates, with the CPU seconds that compiling every kernel into
+an empty numba cache takes (what the first run of a fresh checkout pays once).
+
+    NUMBA_NUM_THREADS=1 python benchmarks/bench_rates.py [--seconds 0.5] [-o benchmarks/rates.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+from hyst.catalogue import GROUPS  # noqa: E402
+from hyst.sampling.sampler import Point, chunk_size, sample_chunk  # noqa: E402
+
+SPANS, RULE, NJ0, SEED = "hysteron", "1", 10.0, 1
+SMALL, LARGE = [2, 4, 8, 12, 16], [4, 16, 64, 256, 1024]
+#: (group, couplings, the N measured): the 2^N enumerations to their limit, the others to
+#: N = 1024; avalanche and cyclic also in the symmetric ensemble, which stands for the
+#: strictly self-loop-free ensembles where the large-N studies use them.
+LADDERS = [
+    ("transitions", "random", SMALL),
+    ("zero_field", "random", SMALL),
+    ("float64", "random", SMALL),
+    ("any_self_loop", "random", [4, 8, 16, 24]),
+    ("avalanche", "random", LARGE),
+    ("avalanche", "symmetric", LARGE),
+    ("cyclic", "random", LARGE),
+    ("cyclic", "symmetric", LARGE),
+    ("saturated_loop", "random", LARGE),
+]
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def seconds_per_system(group: str, couplings: str, N: int, target: float) -> tuple[float, int]:
+    """CPU seconds per system of ``group`` at ``N`` and the systems measured."""
+    point = Point(couplings, SPANS, RULE, N, NJ0)
+    sample_chunk(point, SEED, 0, 2, (group,), parallel=False)  # compile, warm
+    size = 4
+    while True:
+        t0 = time.process_time()
+        sample_chunk(point, SEED, 1, size, (group,), parallel=False)
+        dt = time.process_time() - t0
+        if dt >= target or size >= 64 * chunk_size(N):
+            return dt / size, size
+        size = min(64 * chunk_size(N), max(2 * size, int(size * 1.2 * target / max(dt, 1e-6))))
+
+
+COMPILE = """
+import time
+t0 = time.process_time()
+from hyst.catalogue import GROUPS
+from hyst.sampling.sampler import Point, sample_chunk
+for couplings in ("random", "columns"):
+    for parallel in (False, True):
+        for rule in ("1", "0"):
+            point = Point(couplings, "hysteron", rule, 6, 10.0)
+            sample_chunk(point, 1, 0, 4, tuple(GROUPS), parallel=parallel)
+print(time.process_time() - t0)
+"""
+
+
+def compile_seconds() -> float:
+    """CPU seconds to compile every kernel of the sampler into an empty numba cache (what the
+    first run of a fresh checkout pays once), in a process of its own."""
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        out = subprocess.run(
+            [sys.executable, "-c", COMPILE], env=env, capture_output=True, text=True, check=True
+        )
+    return float(out.stdout.split()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=0.5, help="CPU seconds per measurement")
+    ap.add_argument("-o", "--output", default=str(Path(__file__).with_name("rates.json")))
+    args = ap.parse_args()
+    compiled = compile_seconds()
+    print(f"compiling every kernel into an empty cache: {compiled:.0f} s of CPU time")
+    table = {}
+    for group, couplings, ladder in LADDERS:
+        assert group in GROUPS, group
+        Ns, secs = [], []
+        for N in ladder:
+            per, size = seconds_per_system(group, couplings, N, args.seconds)
+            print(
+                f"{group:15s} {couplings:9s} N = {N:5d}: {per * 1e3:10.4f} ms/system "
+                f"({size} systems)"
+            )
+            Ns.append(N)
+            secs.append(float(f"{per:.4g}"))
+        table.setdefault(group, {})[couplings] = {"N": Ns, "seconds": secs}
+    out = {
+        "what": "CPU seconds per system of one thread, per observable group, coupling "
+        "ensemble and N (benchmarks/bench_rates.py)",
+        "ensemble": {"spans": SPANS, "rule": RULE, "NJ0": NJ0},
+        "machine": {"cpu": cpu_model(), "python": platform.python_version()},
+        "date": datetime.date.today().isoformat(),
+        "compile_seconds": round(compiled, 1),
+        "seconds_per_system": table,
+    }
+    Path(args.output).write_text(json.dumps(out, indent=1) + "\n")
+    print(f"wrote {args.output}")
+
+
+if __name__ == "__main__":
+    main()

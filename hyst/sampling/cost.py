@@ -1,0 +1,101 @@
+"""What sampling costs before it runs: core-seconds from measured rates, and memory.
+
+Rates are CPU seconds per system of one thread, per observable group and N, measured on
+this machine by ``benchmarks/bench_rates.py`` and kept with the benchmarks in
+``benchmarks/rates.json``. Between the measured N the time per system is interpolated
+(log-log: power laws in N; for the groups that enumerate the 2^N states, log-linear:
+exponential in N) and beyond them extrapolated from the last two. A point computing several
+groups costs the sum of their times, an upper estimate (the groups of one chunk share its
+draw). Estimates, not promises: within a factor of about two on the machine measured.
+
+Memory: a chunk holds ``chunk_size(N)`` systems, each with N x N couplings drawn as float64
+and kept as int64 (:mod:`hyst.model.systems`), 16 bytes per coupling, plus the working
+arrays of the kernels (another copy, counted here): ``32 N^2`` bytes per system.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+from pathlib import Path
+
+from hyst.catalogue import GROUPS
+from hyst.model.ensembles import SELF_LOOP_FREE
+from hyst.sampling.sampler import chunk_size
+
+#: The rates file written by benchmarks/bench_rates.py.
+RATES_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "rates.json"
+#: Bytes per coupling of a chunk (float64 draw, int64 couplings, a working copy of each).
+BYTES_PER_COUPLING = 32
+#: Memory of a sampling process besides its chunk (interpreter, numba, NumPy, Dask).
+BASE_BYTES = 400 * 2**20
+
+
+@functools.lru_cache(maxsize=4)
+def load_rates(path: str | None = None) -> dict | None:
+    """The measured rates (see the module docstring), or None where no file is kept."""
+    path = Path(path) if path else RATES_PATH
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def seconds_per_system(group: str, couplings: str, N: int, rates: dict) -> float:
+    """CPU seconds of one thread per system of ``group`` at ``N`` (interpolated), measured
+    in ``couplings`` or else in the ensemble that stands for it (symmetric for the strictly
+    self-loop-free ensembles, random for the others)."""
+    by_ensemble = rates["seconds_per_system"][group]
+    stand_in = "symmetric" if couplings in SELF_LOOP_FREE else "random"
+    table = by_ensemble.get(couplings) or by_ensemble.get(stand_in) or by_ensemble["random"]
+    Ns, secs = table["N"], table["seconds"]
+    exponential = GROUPS[group].max_N is not None  # enumerates the 2^N states
+    x = [float(n) if exponential else math.log(n) for n in Ns]
+    y = [math.log(s) for s in secs]
+    at = float(N) if exponential else math.log(N)
+    if len(x) == 1:
+        return secs[0]
+    k = 1
+    while k < len(x) - 1 and x[k] < at:
+        k += 1
+    slope = (y[k] - y[k - 1]) / (x[k] - x[k - 1])
+    return math.exp(y[k - 1] + slope * (at - x[k - 1]))
+
+
+def point_seconds(point, groups, samples: int, rates: dict | None = None) -> float | None:
+    """Core-seconds to sample ``samples`` systems of ``groups`` at a
+    :class:`hyst.sampling.sampler.Point` (None: no rates)."""
+    rates = load_rates() if rates is None else rates
+    if rates is None:
+        return None
+    return samples * sum(seconds_per_system(g, point.couplings, point.N, rates) for g in groups)
+
+
+def chunk_bytes(N: int) -> int:
+    """Peak memory of a process sampling one chunk at ``N`` (see the module docstring)."""
+    return BASE_BYTES + BYTES_PER_COUPLING * chunk_size(N) * N * N
+
+
+def machine_bytes() -> int:
+    """Physical memory of this machine."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def bytes_text(n: float) -> str:
+    """``n`` bytes for a person: 1.2 GiB, 74.5 TiB."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    raise AssertionError  # pragma: no cover
+
+
+def hours_text(core_hours: float) -> str:
+    """Core-hours for a person: 0.02, 1.4, 3,100, 2.6e+09."""
+    if core_hours >= 1e6:
+        return f"{core_hours:.2g}"
+    if core_hours >= 100:
+        return f"{core_hours:,.0f}"
+    return f"{core_hours:.2g}" if core_hours < 1 else f"{core_hours:.1f}"
