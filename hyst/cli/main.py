@@ -189,8 +189,7 @@ def cmd_point(args) -> int:
     import numba
 
     from hyst.provenance.files import write_dataset
-    from hyst.sampling.sampler import Point, resolve_groups, sample_point
-    from hyst.sampling.tallies import tally_to_dataset
+    from hyst.sampling.sampler import Point, resolve_groups
     from hyst.studies.points import PointSpec
 
     if not args.output.endswith((".nc", ".nc4", ".netcdf")):
@@ -217,11 +216,8 @@ def cmd_point(args) -> int:
             )
 
     t0 = time.perf_counter()
-    tally = sample_point(
-        point, args.samples, args.seed, groups, progress=progress, records=dict(records)
-    )
     spec = PointSpec(point, args.samples, groups, args.seed, records)
-    write_dataset(tally_to_dataset(tally, groups, spec.attrs()), args.output)
+    write_dataset(spec.sample(progress), args.output)
     if not args.quiet:
         print(
             f"hyst point: wrote {args.output} ({args.samples} samples in "
