@@ -80,6 +80,107 @@ VARIABLES: dict[str, Variable] = {
     "J0": Variable(
         "coupling scale J0", "couplings c_ij are drawn in [-J0, J0]", "field units", "J0"
     ),
+    # ---- study kind pairs: N = 2 systems in the (c12, c21) plane ------------------------------
+    "sigma": _field(
+        "span sigma = h^+ - h^- (pairs: of both elements; networks: of each mapped element)"
+    ),
+    "pair": _number("pair index", "index of a sampled pair within its span"),
+    "c12": _field("coupling c_12 (pairs: drawn in [-c_max, c_max]; networks: c_12 = -d_2)"),
+    "c21": _field("coupling c_21 (pairs: drawn in [-c_max, c_max]; networks: c_21 = -d_1)"),
+    "self_loop": _number(
+        "pair self-loops",
+        "1 if the pair has an L = 4 self-loop (some transition ends in it, rule 1), else 0",
+    ),
+    # ---- study kind networks, part planes: two bilinear elements in series, H = U ----------
+    "panel": _label("panel", "a panel of the paper: the elements' x_i^- and x_i^+ fixed"),
+    "d1": _field("jump d_1 of element 1 (d < 0: active)"),
+    "d2": _field("jump d_2 of element 2 (d < 0: active)"),
+    "element": _number("element", "element of the pair (1 or 2)"),
+    "family": _label("self-loop family", "the self-loop families SL1-SL6 of two elements"),
+    "x1_minus": _field("x_1^-: lower switching point of element 1"),
+    "x1_plus": _field("x_1^+: upper switching point of element 1"),
+    "x2_minus": _field("x_2^-: lower switching point of element 2"),
+    "x2_plus": _field("x_2^+: upper switching point of element 2"),
+    "h_plus": _field("mapped bare up threshold h_i^+ = 2 x_i^+ + d_i"),
+    "h_minus": _field("mapped bare down threshold h_i^- = 2 x_i^- - d_i"),
+    "attractor": _label(
+        "family met by the dynamics",
+        "the family's self-loop is met by a transition of the "
+        "mapped system (mechanical scan, rule 1)",
+    ),
+    "in_graph": _label("family in the graph", "the family's cycle is in the transition graph"),
+    "paper": _label("Supplemental's condition", "the Supplemental's condition of the family holds"),
+    "exact": _label(
+        "exact condition",
+        "the exact condition of the family holds (Supplemental "
+        "and the race inequalities R1-R4 for L = 4)",
+    ),
+    "other_cycle": _label("another cycle", "a self-loop outside the families SL1-SL6 is met"),
+    "behaviour": _number(
+        "Fig. 3d class",
+        "1 (i) passive, 2 (ii) strongly active (a negative mapped span), "
+        "3 (iii) weakly active without, 4 (iv) with an L = 4 self-loop",
+    ),
+    "intervals": _number("field intervals", "stability intervals of the cell's scan"),
+    # ---- study kind networks, part chains: random serial chains of bilinear elements --------
+    "phi": _number("active fraction phi", "probability that an element of a chain is active"),
+    "active_fraction": _number(
+        "active elements", "fraction of the sampled chains' elements that are active"
+    ),
+    "cross_checked": _number(
+        "mechanically re-simulated chains",
+        "chains whose mapped hysteron dynamics was "
+        "checked against a mechanical simulation of the chain",
+    ),
+    "negative_span_probability": _number(
+        "P(negative span)", "fraction of chains with an element whose mapped span is negative"
+    ),
+    "negative_span_probability_stderr": _number(
+        "standard error of P(negative span)", "binomial standard error of negative_span_probability"
+    ),
+    "negative_span_probability_exact": _number(
+        "P(negative span), exact",
+        "exact probability 1 - (1 - phi p_N)^N that some active element maps to a negative span",
+    ),
+    "self_loop_probability_nonnegative_spans": _number(
+        "P_sl (spans >= 0)", "P_sl among the chains whose mapped spans are all >= 0"
+    ),
+    "self_loop_probability_nonnegative_spans_stderr": _number(
+        "standard error of P_sl (spans >= 0)",
+        "binomial standard error of self_loop_probability_nonnegative_spans",
+    ),
+    "self_loop_L": _number(
+        "self-loops by length", "chains' self-loops met in the P_sl transitions, by length L"
+    ),
+    "self_loop_n_e": _number(
+        "self-loops by elements", "chains' self-loops met in the P_sl transitions, by n_e"
+    ),
+    "saturated_loop_L": _number(
+        "saturated-loop self-loops by length",
+        "transitions of the saturated loop ending in a self-loop, by its length L",
+    ),
+    "saturated_loop_n_e": _number(
+        "saturated-loop self-loops by elements",
+        "transitions of the saturated loop ending in a self-loop, by its n_e",
+    ),
+    # ---- study kind loops: fundamental self-loops per cell (n_e, L) ---------------------------
+    "loop": _number(
+        "stored loop", "one stored representative loop (cells of at most store_max loops)"
+    ),
+    "step": _number("step of a loop", "position along a loop's L steps"),
+    "M": _number(
+        "M",
+        "fundamental self-loops of n_e elements and length L, up to relabelling "
+        "and time shift (enumeration; -1: not computed)",
+    ),
+    "M_burnside": _number("M (Burnside)", "M counted by Burnside's lemma (-1: not computed)"),
+    "M_paper": _number("M (paper)", "the paper's M (-1: not in the paper)"),
+    "M_R_paper": _number("M_R (paper)", "the paper's M_R (-1: not in the paper)"),
+    "M_W_paper": _number("M_W (paper)", "the paper's M_W (-1: not in the paper)"),
+    "loop_n_e": _number("n_e of the loop", "elements flipping in the stored loop"),
+    "loop_L": _number("L of the loop", "length (states) of the stored loop"),
+    "loop_start": _number("start state", "bitmask of the loop's first state"),
+    "loop_flips": _number("flips", "element flipped at each step (-1: beyond L)"),
     # ---- coordinates of an analysis dataset (hyst.analysis) -----------------------------------
     "collapse_a_grid": _number(
         "collapse exponent a (grid)",
@@ -112,6 +213,40 @@ RECORD_COLUMNS: dict[str, Variable] = {
     "sigma_k": _field("span sigma_k = h_k^+ - h_k^- of element k"),
     "sigma_l": _field("span sigma_l = h_l^+ - h_l^- of element l"),
 }
+
+
+#: The realizability variants of a loops dataset (dataset name: what realizes the loops).
+REALIZABILITY = {
+    "M_R": "pairwise interactions, spans of either sign",
+    "M_W": "weak asymmetry c_ij c_ji >= 0 and spans h^+ >= h^-",
+    "M_R_positive_spans": "pairwise interactions, spans h^+ >= h^-",
+    "M_W_any_spans": "weak asymmetry c_ij c_ji >= 0, spans of either sign",
+}
+
+
+def _realizability() -> dict[str, Variable]:
+    out = {}
+    for name, how in REALIZABILITY.items():
+        out[name] = _number(
+            name,
+            f"fundamental self-loops realizable with {how} (linear "
+            "programs, re-simulated; -1: not checked)",
+        )
+        out[f"{name}_failed"] = _number(
+            f"{name} failures",
+            f"loops whose check for {name} failed (rounding, simulation, certificate, LP)",
+        )
+        out[f"{name}_lps"] = _number(f"{name} LPs", f"linear programs solved for {name}")
+        out[f"loop_status_{name}"] = _number(
+            f"status ({name})",
+            "1 feasible, 0 infeasible, -1..-4 a failed check, -9 not "
+            "checked (the dataset's status_codes attribute)",
+        )
+        out[f"loop_lps_{name}"] = _number(f"LPs ({name})", "linear programs of this loop")
+        out[f"loop_support_{name}"] = _number(
+            f"certificate size ({name})", "size of the loop's LP certificate (support)"
+        )
+    return out
 
 
 def _units(o) -> str:
@@ -173,7 +308,12 @@ def _dimensions() -> dict[str, Variable]:
 
 
 #: Every name a dataset may hold: observables, their derived variables, the table above.
-ALL: dict[str, Variable] = {**_dimensions(), **_observable_variables(), **VARIABLES}
+ALL: dict[str, Variable] = {
+    **_dimensions(),
+    **_observable_variables(),
+    **_realizability(),
+    **VARIABLES,
+}
 
 
 def variable(name: str) -> Variable | None:
