@@ -13,6 +13,7 @@ import pytest
 import xarray as xr
 
 import hyst
+from hyst.catalogue.variables import CONVENTIONS, undescribed
 from hyst.cli.main import main
 from hyst.cli.system_input import sampled_system
 from hyst.provenance.files import read_dataset, write_dataset
@@ -102,6 +103,7 @@ def test_sample_point_is_what_hyst_point_writes_bit_for_bit(tmp_path):
     xr.testing.assert_identical(ds, read_dataset(cli))
     api = write_dataset(ds, tmp_path / "api.nc")
     assert api.read_bytes() == cli.read_bytes()
+    assert undescribed(ds) == [] and ds.attrs["Conventions"] == CONVENTIONS
 
 
 def test_open_results_holds_every_dataset_analysis_and_table(tmp_path):

@@ -27,11 +27,12 @@ def sample_point(
 
     Returns the ``xarray.Dataset`` that ``hyst point`` writes with the same options, bit
     for bit: per observable the estimate, its count and trials, its standard error,
-    histograms, the records asked for, and provenance attributes. Couplings c_ij are
-    drawn in [−J0, J0] (``couplings``: the interaction ensemble), spans from ``spans``,
-    and every transition is resolved under the race-condition ``rule``. The result
-    depends only on the arguments, never on ``threads`` (numba threads; default: all
-    cores) or on how the samples are chunked.
+    histograms, the records asked for, and provenance attributes; every variable and
+    coordinate carries ``long_name``, ``description`` and ``units`` (CF conventions).
+    Couplings c_ij are drawn in [−J0, J0] (``couplings``: the interaction ensemble),
+    spans from ``spans``, and every transition is resolved under the race-condition
+    ``rule``. The result depends only on the arguments, never on ``threads`` (numba
+    threads; default: all cores) or on how the samples are chunked.
 
     ``observables``: "all" (every group that applies at this N) or group names
     (``hyst point --help`` lists them); ``records``: {name: k}, keep at most k records
@@ -45,6 +46,7 @@ def sample_point(
     >>> float(ds.self_loop_fraction) == float(ds.self_loop_fraction_count) / 200
     True
     """
+    from hyst.catalogue.variables import describe
     from hyst.cli.arguments import UsageError
     from hyst.cli.main import parse_records
     from hyst.sampling.sampler import Point, resolve_groups
@@ -70,4 +72,4 @@ def sample_point(
         if not isinstance(threads, int) or threads < 1:
             raise ValueError(f"threads: {threads!r} is not allowed (an integer >= 1)")
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    return PointSpec(point, samples, groups, seed, caps).sample(progress)
+    return describe(PointSpec(point, samples, groups, seed, caps).sample(progress))

@@ -334,12 +334,13 @@ def variable(name: str) -> Variable | None:
 
 def describe(ds: xr.Dataset) -> xr.Dataset:
     """Give every variable and coordinate of ``ds`` that is declared its attributes
-    (``long_name``, ``description``, ``units`` where one applies; attributes it has
-    already are kept), and the dataset ``Conventions``; returns ``ds`` (changed in place)."""
+    (``long_name``, ``description``, ``units`` where one applies: the catalogue's, over
+    any the variable has; its other attributes are kept), and the dataset
+    ``Conventions``; returns ``ds`` (changed in place)."""
     for name in ds.variables:
         v = variable(str(name))
         if v is not None:
-            ds[name].attrs = {**v.attrs(), **ds[name].attrs}
+            ds[name].attrs = {**ds[name].attrs, **v.attrs()}
     ds.attrs["Conventions"] = CONVENTIONS
     return ds
 

@@ -188,6 +188,7 @@ def parse_records(text: str, groups) -> tuple:
 def cmd_point(args) -> int:
     import numba
 
+    from hyst.catalogue.variables import describe
     from hyst.provenance.files import write_dataset
     from hyst.sampling.sampler import Point, resolve_groups
     from hyst.studies.points import PointSpec
@@ -217,7 +218,7 @@ def cmd_point(args) -> int:
 
     t0 = time.perf_counter()
     spec = PointSpec(point, args.samples, groups, args.seed, records)
-    write_dataset(spec.sample(progress), args.output)
+    write_dataset(describe(spec.sample(progress)), args.output)
     if not args.quiet:
         print(
             f"hyst point: wrote {args.output} ({args.samples} samples in "
