@@ -2,9 +2,9 @@
 
 Sphinx with myst-nb, the convention of numpy, xarray and dask: pages in Markdown (MyST),
 tutorials as MyST notebooks executed at every build (a tutorial that fails fails the build),
-the API reference from the docstrings (autodoc), the command-line reference from the
-argparse parsers (sphinx-argparse), the configuration and dataset references generated from
-the schema and the catalogue (``_ext/hyst_reference.py``).
+the API reference from the docstrings (autodoc), the command-line, configuration and dataset
+references generated from the parsers, the schema and the catalogue
+(``_ext/hyst_reference.py``).
 """
 
 import os
@@ -28,7 +28,6 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
-    "sphinxarg.ext",
     "hyst_reference",
 ]
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "jupyter_execute"]

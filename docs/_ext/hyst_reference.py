@@ -2,6 +2,8 @@
 
 - ``reference/config.md``: the configuration schema (``hyst.pipeline.config.schema()``, every
   study kind's part), key by key, with types, defaults, allowed values and descriptions;
+- ``reference/cli.md``: every command's help, as ``hyst <command> --help`` prints it (the
+  argparse parsers of ``hyst.cli``);
 - ``reference/datasets.md``: every dataset variable and coordinate (``hyst.catalogue``: the
   observables with symbol, definition, units and the paper's slopes and quoted values; the
   variables derived from them; the other kinds' variables, ``hyst.catalogue.variables``).
@@ -176,11 +178,47 @@ def datasets_page() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _subparsers(parser):
+    """(name, parser) of every subcommand of an argparse parser, depth first."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield name, sub
+                for child, subsub in _subparsers(sub):
+                    yield f"{name} {child}", subsub
+
+
+def cli_page() -> str:
+    import os
+
+    from hyst.cli.main import build_parser
+
+    os.environ["COLUMNS"] = "92"  # argparse wraps the help to the terminal's width
+    parser = build_parser()
+    lines = [
+        "# Command-line reference",
+        "",
+        "Generated from the parsers of `hyst/cli/`: what `hyst <command> --help` prints.",
+        "A wrong option gets one line naming the option, the value and what is allowed, exit",
+        "status 2, and nothing is written.",
+        "",
+        "```text",
+        parser.format_help().rstrip(),
+        "```",
+    ]
+    for name, sub in _subparsers(parser):
+        lines += ["", f"## `hyst {name}`", "", "```text", sub.format_help().rstrip(), "```"]
+    return "\n".join(lines) + "\n"
+
+
 def generate(_app=None) -> None:
     """Write the generated reference pages (called when the builder starts)."""
     out = HERE / "reference"
     out.mkdir(exist_ok=True)
-    for name, text in (("config.md", config_page()), ("datasets.md", datasets_page())):
+    pages = {"config.md": config_page(), "datasets.md": datasets_page(), "cli.md": cli_page()}
+    for name, text in pages.items():
         path = out / name
         if not path.exists() or path.read_text() != text:
             path.write_text(text)
