@@ -24,14 +24,11 @@ layer and imports only from the layers below it (``lint-imports`` checks it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from hyst._version import RELEASE
 
-if TYPE_CHECKING:  # pragma: no cover - what the lazy attributes are, for type checkers
-    from hyst.api import System, open_results, sample_point
-
-#: Public names imported on first use (PEP 562): name -> module.
+#: Public names imported on first use (PEP 562): name -> module. Named as strings, never
+#: imported here: every code fingerprint includes this module's imports
+#: (hyst.provenance.fingerprints), and the API imports the command line and every layer.
 _LAZY = {"System": "hyst.api", "sample_point": "hyst.api", "open_results": "hyst.api"}
 
 

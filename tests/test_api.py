@@ -30,6 +30,10 @@ def test_public_names_are_few_and_import_hyst_is_cheap():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.replace("'", '"')) == ["hyst", "hyst._version"]
     assert hyst.System.__module__ == "hyst.api.system"
+    # every code fingerprint includes the root package's imports: the API is not among them
+    from hyst.provenance.fingerprints import imported_modules
+
+    assert imported_modules(["hyst"]) == ["hyst", "hyst._version"]
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         _ = hyst.nothing
 
