@@ -33,7 +33,8 @@ def test_public_names_are_few_and_import_hyst_is_cheap():
     # every code fingerprint includes the root package's imports: the API is not among them
     from hyst.provenance.fingerprints import imported_modules
 
-    assert imported_modules(["hyst"]) == ["hyst", "hyst._version"]
+    closure = imported_modules(["hyst"])
+    assert not [m for m in closure if m.startswith(("hyst.api", "hyst.cli"))], closure
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         _ = hyst.nothing
 
