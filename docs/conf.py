@@ -7,14 +7,12 @@ references generated from the parsers, the schema and the catalogue
 (``_ext/hyst_reference.py``).
 """
 
-import os
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
-os.environ.setdefault("MPLBACKEND", "Agg")
 
 from hyst._version import RELEASE  # noqa: E402
 

@@ -131,27 +131,37 @@ def datasets_page() -> str:
         "## Observables of a sampled point (study kind `points`, `hyst point`)",
         "",
         "Each observable is computed by the kernel pass of its group(s). Per observable",
-        "NAME a points dataset holds, by kind: a **probability** NAME (estimate), NAME_count,",
-        "NAME_trials and NAME_stderr (binomial standard error); a **mean** NAME, NAME_trials,",
-        "NAME_stderr (standard error of the mean), NAME_sum and NAME_sumsq; a **histogram**",
-        "NAME along its bin dimension; **records** NAME_<column> along the records'",
-        "dimension (only where asked for); a **count** one integer.",
+        "`NAME` a points dataset holds, by kind: a **probability** `NAME` (estimate),",
+        "`NAME_count`, `NAME_trials` and `NAME_stderr` (binomial standard error); a **mean**",
+        "`NAME`, `NAME_trials`, `NAME_stderr` (standard error of the mean), `NAME_sum` and",
+        "`NAME_sumsq`; a **histogram** `NAME` along its bin dimension; **records**",
+        "`NAME_<column>` along the records' dimension (only where asked for); a **count**",
+        "one integer. Units: `1` is a dimensionless number; field units are those of the",
+        "thresholds h_i^±.",
         "",
-        "| name | symbol | kind | group | definition | units | paper |",
-        "|---|---|---|---|---|---|---|",
     ]
     for o in OBSERVABLES:
-        paper = "; ".join(
-            f"slope {p.slope:g} ({p.couplings or 'any'}, {p.spans or 'any'})"
+        slopes = "; ".join(
+            f"small-coupling slope {p.slope:g} ({p.couplings or 'any'} couplings, "
+            f"{p.spans or 'any'} spans; {p.source})"
             for p in o.paper_slopes
         )
-        values = "; ".join(f"{v.value:g} at N = {v.N}, NJ0 = {v.NJ0:g}" for v in o.paper_values)
-        paper = "; ".join(x for x in (paper, values) if x)
-        units = ALL[o.name].units if o.name in ALL else o.units
-        lines.append(
-            f"| `{o.name}` | {_cell(o.symbol)} | {o.kind} | {', '.join(o.groups)} | "
-            f"{_cell(o.description)} | {_cell(units)} | {_cell(paper)} |"
+        values = "; ".join(
+            f"{v.value:g} at N = {v.N}, N J0 = {v.NJ0:g} ({v.couplings}, {v.spans}; {v.source})"
+            for v in o.paper_values
         )
+        units = ALL[o.name].units if o.name in ALL else o.units
+        head = f"`{o.name}`" + (f" — **{o.symbol}**" if o.symbol else "")
+        lines += [
+            head,
+            f": {o.description}. *{o.kind}*, group {', '.join(o.groups)}"
+            + (f", units {units}" if units else "")
+            + (f", dimension `{o.dim}`" if o.dim else "")
+            + ".",
+        ]
+        if slopes or values:
+            lines.append(f"  *Paper:* {'; '.join(x for x in (slopes, values) if x)}.")
+        lines.append("")
     lines += [
         "",
         "## Observable groups",
