@@ -79,10 +79,7 @@ def config_page() -> str:
         "## Top level",
         "",
     ]
-    top = [
-        (k, _type(v), _limits(v), v.get("description", ""))
-        for k, v in s["properties"].items()
-    ]
+    top = [(k, _type(v), _limits(v), v.get("description", "")) for k, v in s["properties"].items()]
     lines += _table(top)
     for key, node in s["properties"].items():
         if node.get("type") == "object" and "properties" in node:
@@ -111,7 +108,7 @@ def config_page() -> str:
 
 def datasets_page() -> str:
     from hyst.catalogue import GROUPS, OBSERVABLES
-    from hyst.catalogue.variables import RECORD_COLUMNS, VARIABLES, ALL
+    from hyst.catalogue.variables import ALL, RECORD_COLUMNS, VARIABLES
 
     lines = [
         "# Dataset reference",
