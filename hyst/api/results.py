@@ -30,7 +30,7 @@ def open_results(folder: str | Path = "results") -> xarray.DataTree:
     its Markdown file), where present.
 
     >>> tree = hyst.open_results("results")                        # doctest: +SKIP
-    >>> tree["datasets/random_hysterons"].self_loop_probability    # doctest: +SKIP
+    >>> tree["datasets/my_study"].self_loop_probability    # doctest: +SKIP
     """
     import xarray as xr
 
