@@ -43,7 +43,7 @@ def sample_point(
     >>> import hyst
     >>> ds = hyst.sample_point(couplings="random", N=4, NJ0=10.0, samples=200, seed=1,
     ...                        observables=["transitions"])
-    >>> float(ds.self_loop_fraction) == float(ds.self_loop_fraction_count) / 200
+    >>> float(ds.self_loop_probability) == int(ds.self_loop_probability_count) / 200
     True
     """
     from hyst.catalogue.variables import describe
