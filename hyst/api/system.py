@@ -47,7 +47,12 @@ class System:
     [(4, 2)]
     """
 
-    def __init__(self, h_plus: Sequence[float], h_minus: Sequence[float], couplings) -> None:
+    def __init__(
+        self,
+        h_plus: Sequence[float],
+        h_minus: Sequence[float],
+        couplings: Sequence[Sequence[float]],
+    ) -> None:
         self._systems = system_from_mapping(
             {"h_plus": h_plus, "h_minus": h_minus, "c": couplings}, "System"
         )
