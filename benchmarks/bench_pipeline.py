@@ -9,7 +9,7 @@ of its samples with --fraction) and times
           NetCDF point files), as one Snakemake job runs it;
 
 and prints both and the overhead ratio. Snakemake's own per-job cost
-(starting the job's Python, ~2-3 s) comes on top; see benchmarks/README.md.
+(starting the job's Python, ~2-3 s) comes on top; see docs/benchmarks.md.
 
     python benchmarks/bench_pipeline.py [--config config/config.yaml] [--fraction 0.1]
 """

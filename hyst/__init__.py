@@ -6,11 +6,30 @@ asymmetric couplings the dynamics can be trapped in *self-loops*: cycles of
 unstable states. This package samples interaction ensembles and measures gaps,
 self-loops, race conditions, avalanches and cyclic response exactly.
 
+The public API (everything else is internal):
+
+- ``hyst.System``: one system (from parameters, a file, or a sampled draw), its
+  transition graph, self-loops, saturated loop, response to a field protocol, ``to_file``;
+- ``hyst.sample_point(couplings=..., N=..., NJ0=..., samples=..., seed=...)``: one sweep
+  point, the ``xarray.Dataset`` that ``hyst point`` writes;
+- ``hyst.open_results(folder)``: every dataset, analysis and table of a results folder
+  as one ``xarray.DataTree``;
+- ``hyst.__version__`` and ``hyst.RELEASE``.
+
+``import hyst`` stays cheap: the API is imported on first use.
+
 The package tree is the layer table (docs/architecture.md): each subpackage belongs to one
 layer and imports only from the layers below it (``lint-imports`` checks it).
 """
 
+from __future__ import annotations
+
 from hyst._version import RELEASE
+
+#: Public names imported on first use (PEP 562): name -> module. Named as strings, never
+#: imported here: every code fingerprint includes this module's imports
+#: (hyst.provenance.fingerprints), and the API imports the command line and every layer.
+_LAZY = {"System": "hyst.api", "sample_point": "hyst.api", "open_results": "hyst.api"}
 
 
 def __getattr__(name: str):
@@ -18,7 +37,17 @@ def __getattr__(name: str):
         from hyst import _version
 
         return _version.__version__
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'hyst' has no attribute {name!r}")
 
 
-__all__ = ["RELEASE", "__version__"]
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+__all__ = ["RELEASE", "System", "__version__", "open_results", "sample_point"]

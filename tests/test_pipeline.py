@@ -285,6 +285,30 @@ def test_quick_preset_datasets_are_bit_identical_to_the_pinned_hashes(quick_run)
     assert got == QUICK_HASHES
 
 
+def test_quick_preset_datasets_describe_themselves(quick_run):
+    """Every variable and coordinate of every study dataset and analysis of the quick preset
+    (every dataset kind) has long_name and description; every file carries CF Conventions
+    and provenance; hyst.open_results holds them all, with the run's configuration."""
+    import hyst
+    from hyst.catalogue.variables import CONVENTIONS, undescribed
+
+    work, cfg, _ = quick_run
+    tree = hyst.open_results(work / "results")
+    config = json.loads(tree.attrs["config"])
+    assert config["seed"] == cfg["seed"] and set(config["studies"]) == set(cfg["studies"])
+    kinds = set()
+    for path, node in tree.subtree_with_keys:
+        if not path.startswith(("datasets/", "analysis/")):
+            continue
+        ds = node.to_dataset(inherit=False)
+        assert undescribed(ds) == [], path
+        assert ds.attrs["Conventions"] == CONVENTIONS, path
+        assert {"hyst_version", "code_fingerprint"} <= set(ds.attrs), path
+        kinds.add(ds.attrs.get("kind", "analysis"))
+    assert kinds == {"points", "pairs", "networks", "loops", "analysis"}
+    assert set(tree["datasets"].children) == set(cfg["studies"])
+
+
 def test_quick_preset_renders_every_figure_with_captions_and_report(quick_run):
     work, cfg, _ = quick_run
     figures = work / "results" / "figures"

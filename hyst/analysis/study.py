@@ -326,6 +326,7 @@ def analyse_study(
         for v in merged.data_vars:
             da = merged[v]
             da.attrs = {
+                "long_name": f"{catalogue.symbol(obs)}: {str(v).replace('_', ' ')}",
                 "description": _describe(str(v)),
                 "observable": obs,
                 "symbol": catalogue.symbol(obs),

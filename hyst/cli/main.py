@@ -221,9 +221,9 @@ def parse_records(text: str, groups) -> tuple:
 def cmd_point(args) -> int:
     import numba
 
+    from hyst.catalogue.variables import describe
     from hyst.provenance.files import write_dataset
-    from hyst.sampling.sampler import Point, resolve_groups, sample_point
-    from hyst.sampling.tallies import tally_to_dataset
+    from hyst.sampling.sampler import Point, resolve_groups
     from hyst.studies.points import PointSpec
 
     if not args.output.endswith((".nc", ".nc4", ".netcdf")):
@@ -252,14 +252,11 @@ def cmd_point(args) -> int:
             )
 
     t0 = time.perf_counter()
-    tally = sample_point(
-        point, args.samples, args.seed, groups, progress=progress, records=dict(records)
-    )
     spec = PointSpec(point, args.samples, groups, args.seed, records)
+    ds = describe(spec.sample(progress))
     if created is not None:
         created.mkdir(parents=True, exist_ok=True)
         print(f"hyst point: created the folder {created}", file=sys.stderr)
-    ds = tally_to_dataset(tally, groups, spec.attrs())
     write_dataset(ds, args.output)
     print(
         f"{point.couplings} couplings, {point.spans} spans, rule {point.rule}, N = {point.N}, "

@@ -126,6 +126,23 @@ class PointSpec:
         """Attributes written into the point file: the provenance and the hyst version."""
         return {"hyst_version": __version__, **self.provenance()}
 
+    def sample(self, progress=None) -> xr.Dataset:
+        """Sample the point and return its point file's dataset (every observable of its
+        groups tallied, its records, :meth:`attrs`): what ``hyst point`` writes.
+        ``progress(chunks_done, chunks, samples_done, rate)`` is called after each chunk."""
+        from hyst.sampling.sampler import sample_point
+        from hyst.sampling.tallies import tally_to_dataset
+
+        tally = sample_point(
+            self.point,
+            self.samples,
+            self.seed,
+            self.groups,
+            progress=progress,
+            records=dict(self.records),
+        )
+        return tally_to_dataset(tally, self.groups, self.attrs())
+
     @classmethod
     def from_identity(cls, d: dict) -> PointSpec:
         point = Point(d["couplings"], d["spans"], d["rule"], int(d["N"]), float(d["NJ0"]))

@@ -1,0 +1,278 @@
+"""``hyst.System``: one system of N coupled hysterons, looked at closely.
+
+A system has bare thresholds h_i^± and couplings c_ij (field units; quantised to
+multiples of ``2**-40``, so every threshold sum is exact). In state S the element
+thresholds are H_i^±(S) = h_i^± − Σ_j c_ij s_j. The methods wrap what ``hyst system``
+prints and draws: the transition graph under a race-condition rule, its self-loops with
+the field range where each is a cycle of the dynamics, the picture, the saturated
+hysteresis loop m(H), the response to any field protocol, and the file ``hyst system
+--file`` reads.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from hyst.cli.system import SelfLoop, report, self_loops, to_networkx
+from hyst.cli.system_input import load_system, sampled_system, system_from_mapping
+from hyst.model.systems import Systems, dequantize, quantize, rule_code
+from hyst.model.transition_graph import TransitionGraph, transition_graph
+
+if TYPE_CHECKING:  # pragma: no cover - imports for the annotations only
+    import networkx
+    import xarray
+    from matplotlib.figure import Figure
+
+#: Suffixes :meth:`System.to_file` writes and :meth:`System.from_file` reads.
+FILE_FORMATS = (".yaml", ".yml", ".json", ".npz")
+
+
+class System:
+    """One system of N hysterons with bare thresholds h_i^±, couplings c_ij (c_ii = 0).
+
+    Build one from parameters (``System(h_plus, h_minus, couplings)``, field units), from
+    a file (:meth:`from_file`, the YAML/JSON/NPZ that ``hyst system --file`` reads), or
+    re-draw the very system the sampler drew (:meth:`from_ensemble`, as ``hyst system
+    --couplings ... --index`` does). Bad parameters raise ``ValueError`` with one line
+    naming the key and what is allowed.
+
+    >>> import hyst
+    >>> sy = hyst.System([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]])
+    >>> [(loop.L, loop.n_e) for loop in sy.self_loops()]
+    [(4, 2)]
+    """
+
+    def __init__(
+        self,
+        h_plus: Sequence[float],
+        h_minus: Sequence[float],
+        couplings: Sequence[Sequence[float]],
+    ) -> None:
+        self._systems = system_from_mapping(
+            {"h_plus": h_plus, "h_minus": h_minus, "c": couplings}, "System"
+        )
+
+    @classmethod
+    def _wrap(cls, systems: Systems) -> System:
+        self = cls.__new__(cls)
+        self._systems = systems
+        return self
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> System:
+        """Read a YAML, JSON or NPZ file with ``h_plus``, ``h_minus`` (N numbers each) and
+        ``c`` (N × N, zero diagonal), field units: the format of ``hyst system --file``."""
+        return cls._wrap(load_system(path))
+
+    @classmethod
+    def from_ensemble(
+        cls,
+        couplings: str,
+        N: int,
+        NJ0: float,
+        *,
+        samples: int,
+        index: int,
+        seed: int = 0,
+        spans: str = "hysteron",
+    ) -> System:
+        """Sample ``index`` (0-based) of the sweep point (``couplings``, ``spans``, N,
+        N·J0) drawn with base ``seed`` and ``samples`` samples: the system ``hyst point``
+        and the pipeline's sampler drew there (``samples`` matters: it sets the size of
+        the last chunk, which changes that chunk's draw)."""
+        return cls._wrap(sampled_system(couplings, spans, N, NJ0, seed, samples, index))
+
+    # ---- parameters ------------------------------------------------------------------------
+
+    @property
+    def N(self) -> int:
+        """Number of elements."""
+        return self._systems.N
+
+    @property
+    def h_plus(self) -> np.ndarray:
+        """Bare up thresholds h_i^+ (field units), shape (N,)."""
+        return dequantize(self._systems.h_plus[0])
+
+    @property
+    def h_minus(self) -> np.ndarray:
+        """Bare down thresholds h_i^− (field units), shape (N,)."""
+        return dequantize(self._systems.h_minus[0])
+
+    @property
+    def couplings(self) -> np.ndarray:
+        """Couplings c_ij (field units), shape (N, N), zero diagonal."""
+        return dequantize(self._systems.couplings[0])
+
+    @property
+    def systems(self) -> Systems:
+        """The exact integer form (a batch of one) the kernels take."""
+        return self._systems
+
+    def __repr__(self) -> str:
+        return f"<hyst.System N={self.N}>"
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, System):
+            return NotImplemented
+        a, b = self._systems, other._systems
+        return (
+            a.N == b.N
+            and np.array_equal(a.h_plus, b.h_plus)
+            and np.array_equal(a.h_minus, b.h_minus)
+            and np.array_equal(a.couplings, b.couplings)
+        )
+
+    __hash__ = None  # mutable arrays inside: not hashable
+
+    def to_file(self, path: str | Path) -> Path:
+        """Write the parameters to ``path`` (.yaml, .yml, .json or .npz, by its suffix), the
+        format :meth:`from_file` and ``hyst system --file`` read. The values are the exact
+        quantised parameters (floats print them exactly), so reading the file back gives
+        the same system bit for bit. Returns the path."""
+        from hyst.provenance.files import atomic_write, atomic_write_text
+
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix not in FILE_FORMATS:
+            raise ValueError(f"path: unknown format {suffix!r} (use .yaml, .json or .npz)")
+        arrays = {"h_plus": self.h_plus, "h_minus": self.h_minus, "c": self.couplings}
+        if suffix == ".npz":
+            return atomic_write(path, lambda tmp: _save_npz(tmp, arrays))
+        data = {k: v.tolist() for k, v in arrays.items()}
+        if suffix == ".json":
+            return atomic_write_text(path, json.dumps(data, indent=1) + "\n")
+        import yaml
+
+        text = "# hyst.System: bare thresholds h_plus, h_minus and couplings c (field units)\n"
+        return atomic_write_text(path, text + yaml.safe_dump(data, default_flow_style=None))
+
+    # ---- the transition graph -----------------------------------------------------------------
+
+    def transition_graph(self, rule: str = "1") -> TransitionGraph:
+        """Potentially stable states (H^−(S) < H^+(S)) and their up and down transitions
+        under the race-condition ``rule`` ('0', '1', '1p' or '2'), exactly (N ≤ 18)."""
+        return transition_graph(self._systems, 0, rule)
+
+    def self_loops(self, rule: str = "1") -> list[SelfLoop]:
+        """Every distinct self-loop the transition graph meets: its states, length L,
+        number n_e of elements flipping in it, the open range of H where it is a cycle of
+        the dynamics (:meth:`SelfLoop.field_range`, field units; rules 0 and 1) and the
+        transitions that end in it."""
+        return self_loops(self.transition_graph(rule), self._systems)
+
+    def report(self, rule: str = "1") -> str:
+        """The text ``hyst system`` prints: states with their stability ranges, every
+        transition, every self-loop with its field range."""
+        graph = self.transition_graph(rule)
+        return report(graph, self._systems, self_loops(graph, self._systems))
+
+    def to_networkx(self, rule: str = "1") -> networkx.MultiDiGraph:
+        """The transition graph as a networkx MultiDiGraph (what ``hyst system -o`` writes
+        as GraphML and DOT): states as nodes (label, magnetisation m = Σ s_i, stability
+        range), transitions and the self-loops' own steps as edges."""
+        graph = self.transition_graph(rule)
+        return to_networkx(graph, self_loops(graph, self._systems))
+
+    def draw(self, rule: str = "1") -> Figure:
+        """The picture of the transition graph ``hyst system -o`` draws: states by
+        magnetisation, up transitions blue, down red, self-loops orange."""
+        from hyst.plotting.loops import fig_transition_graph
+
+        graph = self.transition_graph(rule)
+        return fig_transition_graph(graph, self_loops(graph, self._systems))
+
+    # ---- driving it ------------------------------------------------------------------------------
+
+    def saturated_loop(self, rule: str = "1") -> xarray.Dataset:
+        """The saturated hysteresis loop, exactly: from all elements down (s_i = −1), raise
+        H through every switching field H^+(S) + 0⁺ until all are up, then lower it
+        through H^−(S) − 0⁺ back down. One entry per avalanche (dimension ``event``):
+        ``branch`` (+1 up, −1 down), the switching field ``H`` (field units), the states
+        before and after (bitmasks, bit i ⇔ s_i = +1; −1 after a self-loop), the
+        magnetisation m = Σ s_i after (NaN after a self-loop), the element flips, and the
+        outcome; a branch stops early in a self-loop or, under
+        rule 0, at an ill-defined transition (``outcome``)."""
+        import xarray as xr
+
+        graph = self.transition_graph(rule)
+        out = {(t.source, t.direction): t for t in graph.transitions}
+        N, full = self.N, (1 << self.N) - 1
+        rows = []
+        for direction, start, end in ((1, 0, full), (-1, full, 0)):
+            state = start
+            while state != end:
+                t = out[(state, direction)]
+                after = t.target if t.outcome == "stable" else -1
+                rows.append((direction, t.field_value, state, after, t.flips, t.outcome))
+                if after < 0:
+                    break
+                state = after
+        branch, H, before, after, flips, outcome = (list(c) for c in zip(*rows, strict=True))
+        m = [2 * bin(s).count("1") - N if s >= 0 else np.nan for s in after]
+        return xr.Dataset(
+            {
+                "branch": ("event", np.array(branch, np.int8)),
+                "H": ("event", np.array(H)),
+                "state_before": ("event", np.array(before, np.int64)),
+                "state_after": ("event", np.array(after, np.int64)),
+                "m": ("event", np.array(m, np.float64)),
+                "flips": ("event", np.array(flips, np.int64)),
+                "outcome": ("event", np.array(outcome, dtype=object).astype(str)),
+            },
+            attrs={"N": N, "rule": str(rule)},
+        )
+
+    def response(
+        self, fields: Sequence[float], start: int | str = "down", rule: str = "1"
+    ) -> xarray.Dataset:
+        """The response to a field protocol: from ``start`` ("down": all s_i = −1, "up",
+        or a bitmask, bit i ⇔ s_i = +1) set the field to each value of ``fields`` in turn
+        (field units, exact: a threshold met exactly counts as a tie and does not switch)
+        and relax under ``rule``. Per step (dimension ``step``): ``H``, the state reached
+        (bitmask; in a self-loop the state where the cycle closed, and the next step starts
+        there), the magnetisation m = Σ s_i, the spins s (step, element), the flips, and
+        the outcome ('stable', 'self_loop' or 'ill_defined')."""
+        import xarray as xr
+
+        from hyst.model.relax import relax_spins
+
+        code = rule_code(rule)
+        N = self.N
+        if start in ("down", "up"):
+            spins = np.full(N, -1 if start == "down" else 1, np.int8)
+        elif isinstance(start, int | np.integer) and 0 <= int(start) < 1 << N:
+            spins = np.where((int(start) >> np.arange(N)) & 1, 1, -1).astype(np.int8)
+        else:
+            raise ValueError(f"start: {start!r} is not allowed ('down', 'up' or a bitmask)")
+        values = np.asarray(fields, dtype=np.float64).reshape(-1)
+        quanta = quantize(values)
+        states, spin_rows, flips, outcome = [], [], [], []
+        for q in quanta.tolist():
+            r, spins = relax_spins(self._systems, spins, (q, 0), code)
+            states.append(r.final_state)
+            spin_rows.append(spins.copy())
+            flips.append(r.flips)
+            outcome.append(r.outcome)
+        s = np.array(spin_rows, np.int8).reshape(len(values), N)
+        return xr.Dataset(
+            {
+                "H": ("step", values),
+                "state": ("step", np.array(states, np.int64)),
+                "m": ("step", s.sum(axis=1, dtype=np.int64)),
+                "s": (("step", "element"), s),
+                "flips": ("step", np.array(flips, np.int64)),
+                "outcome": ("step", np.array(outcome, dtype=str)),
+            },
+            attrs={"N": N, "rule": str(rule)},
+        )
+
+
+def _save_npz(path: str, arrays: dict) -> None:
+    with open(path, "wb") as fh:
+        np.savez(fh, **arrays)
