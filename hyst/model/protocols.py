@@ -284,7 +284,8 @@ class Sweep:
     larger ones); outcomes, transients, periods, loops (L of a self-loop, else 0): per
     amplitude. critical_amplitude: the smallest
     amplitude with period T > 1 (None: none), critical_period its T; preamble: the outcome
-    of the rise from saturation to H = 0 (``done``, or ``self_loop``: no amplitude driven).
+    of the rise from saturation to H = 0 (``done``, or ``self_loop``: no amplitude driven);
+    ties: tied switching fields and ties met in the relaxations of all the drives.
     """
 
     amplitudes: np.ndarray
@@ -296,6 +297,7 @@ class Sweep:
     critical_amplitude: int | None
     critical_period: int
     preamble: str
+    ties: int
 
     def period_at(self, amplitude) -> int:
         """The period T at any amplitude ≥ 0 (−1 where the drive did not reach an orbit,
@@ -316,7 +318,7 @@ def amplitude_sweep(
     """The symmetric drive at every amplitude where its response can change, from A = 0 up,
     until the first period T > 1 (``first_only``) or through all of them."""
     one = _One(systems, index)
-    rows, pre, _ties = kp.sweep(
+    rows, pre, ties = kp.sweep(
         one.v, rule_code(rule), int(max_cycles), bool(first_only), one.summary
     )
     col = {name: rows[:, q] for q, name in enumerate(kp.SWEEP_COLUMNS)}
@@ -333,6 +335,7 @@ def amplitude_sweep(
         critical,
         int(col["period"][multi[0]]) if multi.size else 1,
         outcome_name(int(pre), cyclic=False),
+        int(ties),
     )
 
 
