@@ -90,23 +90,35 @@ def test_symmetric_drive_and_sweep_match_the_reference(seed, N, couplings, spans
 def test_sweep_batch_summarises_the_sweeps():
     rng = np.random.default_rng(7)
     sy = sample_systems("random", "hysteron", 6, 8.0, 40, rng)
-    out = np.zeros((sy.samples, len(kp.SWEEP_SUMMARY_COLUMNS)), np.int64)
-    kp.sweep_batch(sy.kernel_batch(), codes.RULE_1, 10_000, False, out)
-    serial = np.zeros_like(out)
-    kp.sweep_batch.serial(sy.kernel_batch(), codes.RULE_1, 10_000, False, serial)
-    assert np.array_equal(out, serial)
+    out = protocols.sweep_batch(sy, "1")
+    serial = protocols.sweep_batch(sy, "1", parallel=False)
+    assert np.array_equal(out.array, serial.array)
+    held = 0
     for k in range(sy.samples):
         s = protocols.amplitude_sweep(sy, "1", first_only=False, index=k)
-        row = dict(zip(kp.SWEEP_SUMMARY_COLUMNS, out[k].tolist(), strict=True))
+        row = dict(zip(kp.SWEEP_SUMMARY_COLUMNS, out.array[k].tolist(), strict=True))
         assert row["amplitudes"] == len(s.amplitudes)
-        assert (
-            row["critical_amplitude"] == (s.critical_amplitude or -1) if s.amplitudes.size else True
+        assert row["critical_amplitude"] == (
+            -1 if s.critical_amplitude is None else s.critical_amplitude
         )
         loops = [q for q, o in enumerate(s.outcomes) if o == "self_loop"]
         assert row["loop_amplitude"] == (s.amplitudes[loops[0]] if loops else -1)
-        if s.outcomes and s.outcomes[-1] == "orbit":
-            assert row["saturation_field"] == s.amplitudes[-1]
-            assert s.periods[-1] == 1  # both turning points saturate the system
+        if not (s.outcomes and s.outcomes[-1] == "orbit"):
+            assert row["saturation_field"] == codes.INF and row["rpm"] == -1
+            continue
+        saturation = row["saturation_field"]
+        assert saturation == s.amplitudes[-1] and s.periods[-1] == 1  # saturated turning points
+        half = saturation // 2
+        d = protocols.drive(sy, [half, -half, 0, -half, half], "1", index=k)
+        if d.outcome != "done":
+            assert row["rpm"] == -1
+            continue
+        holds = np.array_equal(d.states[1], d.states[3]) and np.array_equal(
+            d.states[0], d.states[4]
+        )
+        assert row["rpm"] == int(holds)
+        held += holds
+    assert held > 0
 
 
 @settings(max_examples=40, deadline=None)
@@ -156,3 +168,25 @@ def test_asymmetric_drive_and_bad_input():
         protocols.drive(sy, [0], start=0)
     with pytest.raises(ValueError, match="sub_field"):
         protocols.return_point_memory(sy, [q], 2 * q)
+
+
+def test_group_multiperiodic_tallies_the_amplitude_sweeps():
+    """The sampler's pass for group multiperiodic: its probabilities equal a direct count
+    over the same systems (drawn as the sampler draws its chunk)."""
+    from hyst.sampling.sampler import Point, draw_chunk, sample_point
+    from hyst.sampling.tallies import tally_to_dataset
+
+    point = Point("weak", "hysteron", "1", 8, 10.0)
+    tally = sample_point(point, 600, 3, ["multiperiodic"])
+    ds = tally_to_dataset(tally, ["multiperiodic"])
+    sy, _spins = draw_chunk(point, 3, 0, 600)
+    cols = protocols.sweep_batch(sy, "1", parallel=False)
+    crit = cols["critical_amplitude"]
+    assert int(ds["multiperiodic_probability_count"]) == int((crit >= 0).sum()) > 0
+    assert int(ds["multiperiodic_probability_trials"]) == 600
+    assert int(ds["multiperiodic_period_hist"].sum()) == int((crit >= 0).sum())
+    assert int(ds["multiperiodic_period_hist"][:2].sum()) == 0  # T > 1 only
+    rpm_trials = int((cols["rpm"] >= 0).sum())
+    assert int(ds["return_point_memory_probability_trials"]) == rpm_trials > 0
+    assert 0 < float(ds["critical_amplitude_relative"]) < 1
+    assert "transient" not in ds  # nothing of the other groups

@@ -131,6 +131,8 @@ SWEEP_SUMMARY_COLUMNS = (
     "saturation_field",  # the last amplitude of a full sweep, an orbit whose turning points
     # saturate the system (INF: the sweep stopped before it)
     "ties",  # ties met in all the drives
+    "rpm",  # return-point memory on the standard nested protocol (``nested_rpm``): 1 holds,
+    # 0 fails, −1 undefined (no saturation field, or the protocol met a self-loop)
 )
 (
     SS_PREAMBLE,
@@ -145,6 +147,7 @@ SWEEP_SUMMARY_COLUMNS = (
     SS_UNCONVERGED,
     SS_SATURATION,
     SS_TIES,
+    SS_RPM,
 ) = range(len(SWEEP_SUMMARY_COLUMNS))
 
 
@@ -443,19 +446,61 @@ def sweep_summary(rows, preamble, ties, out):
 
 
 @jit
+def nested_legs(saturation):
+    """The legs of the standard nested protocol (``nested_rpm``) for the saturation field
+    A_s: up to A_s/2, down to −A_s/2, up to 0, down to −A_s/2, up to A_s/2."""
+    half = saturation // 2
+    legs = np.empty((5, 2), np.int64)
+    for q in range(5):
+        legs[q, 1] = 1 if q % 2 == 0 else -1
+    legs[0, 0], legs[1, 0], legs[2, 0], legs[3, 0], legs[4, 0] = half, -half, 0, -half, half
+    return legs
+
+
+@jit
+def nested_rpm(v, saturation, rule):
+    """Return-point memory on the standard nested protocol, scaled by the saturation field
+    A_s of the amplitude sweep (the smallest amplitude from which on both turning points
+    saturate the system): from all −1 at H = −∞ up to H_1 = A_s/2, down to H_2 = −A_s/2,
+    then the sub-loop up to 0 and back down to H_2, then up to H_1 again. 1 if the state
+    back at H_2 is the one left there and the state back at H_1 the one left there, 0 if
+    not, −1 if the drive stopped (a self-loop, a rule-0 race condition)."""
+    N = v.h_plus.shape[0]
+    s, neg, f, res, ws = system_state(N)
+    st = Spins(s, neg, f)
+    copy = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
+    saturate(st, v, -1)
+    states = np.empty((5, N), np.int8)
+    summary = np.empty(len(DRIVE_COLUMNS), np.int64)
+    events = np.empty((0, len(EVENT_COLUMNS)), np.int64)
+    oc = path(st, v, nested_legs(saturation), rule, ws, res, events, states, copy, summary)
+    if oc != STABLE:
+        return -1
+    for i in range(N):
+        if states[1, i] != states[3, i] or states[0, i] != states[4, i]:
+            return 0
+    return 1
+
+
+@jit
 def sweep_one(k, systems, rule, max_cycles, first_only, out):
     """System k of ``sweep_batch``."""
     N = systems.h_plus.shape[1]
     v = view_of(k, systems, transpose_buffer(systems.form, N))
     summary = np.empty(len(DRIVE_COLUMNS), np.int64)
     rows, preamble, ties = sweep(v, rule, max_cycles, first_only, summary)
-    sweep_summary(rows, preamble, ties, out[k])
+    o = out[k]
+    sweep_summary(rows, preamble, ties, o)
+    o[SS_RPM] = -1
+    if o[SS_SATURATION] < INF:
+        o[SS_RPM] = nested_rpm(v, o[SS_SATURATION], rule)
 
 
 @batch_kernel
 def sweep_batch(systems, rule, max_cycles, first_only, out):
     """``sweep`` of each system of a batch (``operands.SystemBatch``): out[k] =
     ``SWEEP_SUMMARY_COLUMNS``. With ``first_only`` the sweep stops at the first T > 1 (the
-    loop, ill-defined and saturation columns then describe the amplitudes below it)."""
+    loop, ill-defined and saturation columns then describe the amplitudes below it, and the
+    return-point memory is undefined where it stopped before saturation)."""
     for k in prange(systems.h_plus.shape[0]):
         sweep_one(k, systems, rule, max_cycles, first_only, out)

@@ -27,7 +27,9 @@ import numpy as np
 
 from hyst.kernels import codes
 from hyst.kernels import protocols as kp
+from hyst.kernels.jit import on_threads
 from hyst.kernels.relaxation import Spins, system_state, transpose_buffer, view_of
+from hyst.model.batch import Columns
 from hyst.model.relax import StateTables
 from hyst.model.systems import Systems, rule_code
 
@@ -373,3 +375,21 @@ def return_point_memory(
     if d.outcome != "done":
         return ReturnPoint(None, left, d.states[-1], d)
     return ReturnPoint(bool(np.array_equal(d.states[k], d.states[-1])), left, d.states[-1], d)
+
+
+def sweep_batch(
+    systems: Systems,
+    rule="1",
+    max_cycles: int = MAX_CYCLES,
+    first_only: bool = False,
+    *,
+    parallel: bool = True,
+) -> Columns:
+    """The amplitude sweep of every system of a batch (any N), summarised per system
+    (``hyst.kernels.protocols.SWEEP_SUMMARY_COLUMNS``: critical amplitude and period,
+    largest period, the first self-loop, the saturation field, return-point memory on the
+    standard nested protocol ``hyst.kernels.protocols.nested_rpm``)."""
+    out = np.zeros((systems.samples, len(kp.SWEEP_SUMMARY_COLUMNS)), np.int64)
+    kernel = on_threads(kp.sweep_batch, parallel)
+    kernel(systems.kernel_batch(), rule_code(rule), int(max_cycles), bool(first_only), out)
+    return Columns(out, kp.SWEEP_SUMMARY_COLUMNS)
