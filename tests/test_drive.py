@@ -335,13 +335,9 @@ def test_fused_avalanche_and_cyclic_drive_equal_the_separate_kernels(
     sy = sample_systems(couplings, spans, N, float(rng.uniform(0.01, 100)), n, rng)
     starts = np.where(rng.random((n, N)) < 0.5, -1, 1).astype(np.int8)
     for parallel in (False, True):
-        av, cy, umax = batch.avalanche_cyclic_batch(
-            sy, starts, rule, 1000, parallel=parallel
-        )
+        av, cy, umax = batch.avalanche_cyclic_batch(sy, starts, rule, 1000, parallel=parallel)
         av_ref = batch.avalanche_batch(sy, starts, rule, parallel=parallel)
-        cy_ref, umax_ref = batch.cyclic_drive_batch(
-            sy, starts, rule, 1000, parallel=parallel
-        )
+        cy_ref, umax_ref = batch.cyclic_drive_batch(sy, starts, rule, 1000, parallel=parallel)
         assert np.array_equal(av.array, av_ref.array)
         assert np.array_equal(cy.array, cy_ref.array)
         assert np.array_equal(umax, umax_ref)

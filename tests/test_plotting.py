@@ -195,7 +195,26 @@ def datasets():
         "largest_n_avalanches": _large_n_dataset(Ns=(1024,)),
         "large_n_rule0": _large_n_dataset(rules=("0",)),
         "large_n_rule1p": _large_n_dataset(rules=("1p",)),
+        "multiperiodic": _multiperiodic_dataset(),
     }
+
+
+def _multiperiodic_dataset() -> xr.Dataset:
+    """Group multiperiodic over four coupling and two span ensembles; no T > 1 with
+    constant columns (the figure says so)."""
+    ds = make_study(
+        "multiperiodic",
+        couplings=("random", "symmetric", "columns", "rows"),
+        spans=("hysteron", "spin"),
+    )
+    for new, old in (
+        ("multiperiodic_probability", "race_condition_probability"),
+        ("self_loop_before_multiperiodic_probability", "self_loop_probability"),
+    ):
+        for suffix in ("", "_count", "_trials", "_stderr"):
+            ds[new + suffix] = ds[old + suffix]
+    ds["multiperiodic_probability"].loc[{"couplings": "columns"}] = 0.0
+    return ds
 
 
 def assert_written(paths, n=2):
@@ -230,6 +249,7 @@ BINDINGS = {
     "fundamental_loops": ["loops"],
     "self_loop_free_versus_n": ["beyond"],
     "local_slopes": ["random_hysterons"],
+    "multiperiodic_orbits": ["multiperiodic"],
 }
 FIG2 = (
     "gap_probability_at_zero",
@@ -282,6 +302,11 @@ CONTENT = {
     # P_g^0, f_G, both P_sl^0, P_sl, P_sl among well-defined instances and P_RC: three per
     # row, the slope label on the first column
     "local_slopes": (7, [SLOPE, "", "", SLOPE, "", "", SLOPE]),
+    "multiperiodic_orbits": (
+        10,
+        [catalogue.label("multiperiodic_probability"), "", "", "", ""]
+        + [catalogue.label("self_loop_before_multiperiodic_probability"), "", "", "", ""],
+    ),
 }
 
 

@@ -38,6 +38,8 @@ The sampler runs the kernel passes of a chunk's groups and decodes each into a d
 - saturated_loop: ``saturated_<column>`` of ``codes.SATURATED_COLUMNS`` (per sample),
   ``saturated_records`` (source, L, n_e of the recorded self-loops),
   ``saturated_records_total``, ``l4_count``, ``l4_recorded``, ``l4_records``;
+- multiperiodic (the amplitude sweep, :mod:`hyst.catalogue.multiperiodic`):
+  ``mp_<column>`` of ``hyst.kernels.protocols.SWEEP_SUMMARY_COLUMNS`` (per sample);
 - any_self_loop (the self-loop search, when the enumeration does not compute the
   transitions anyway): ``search_self_loop``, ``search_found_by``, ``search_walks``,
   ``search_nodes``, ``search_ties`` (``codes.SEARCH_COLUMNS``).
@@ -66,7 +68,12 @@ from hyst.catalogue.declarations import (
     Scaling,
 )
 from hyst.catalogue.groups import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS, groups_allowing
-from hyst.catalogue.observables import OBSERVABLES
+from hyst.catalogue.multiperiodic import MULTIPERIODIC
+from hyst.catalogue.observables import OBSERVABLES as _OBSERVABLES
+
+#: Every observable: the table of :mod:`hyst.catalogue.observables`, then the group
+#: multiperiodic (:mod:`hyst.catalogue.multiperiodic`).
+OBSERVABLES = _OBSERVABLES + MULTIPERIODIC
 
 __all__ = [
     "groups_allowing",

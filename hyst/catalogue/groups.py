@@ -43,6 +43,14 @@ GROUPS: dict[str, Group] = {
             default=False,
         ),
         Group(
+            "multiperiodic",
+            "the symmetric cyclic drive +-A from saturation at every amplitude where its "
+            "response changes (the amplitude sweep): P(T > 1), the periods, the critical "
+            "amplitude, self-loops before multiperiodic orbits, return-point memory (any N); "
+            "not part of 'all'",
+            default=False,
+        ),
+        Group(
             "float64",
             "the P_sl transitions recomputed in float64 from generic (non-quantised) parameters, "
             "to show what round-off does; not part of 'all'",

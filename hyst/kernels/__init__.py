@@ -5,6 +5,8 @@
 - ``self_loop_search``: P_sl alone without the state table (N ≤ 62);
 - ``relaxation``: event-driven relaxation, any N;
 - ``drive``: avalanches, cyclic drive and the saturated loop built on relaxation;
+- ``protocols``: drive protocols of one system (turning fields, cyclic drives until the
+  orbit repeats, the amplitude sweep of the symmetric drive, return-point memory);
 - ``columns``: those drives for constant columns under rules 0 and 1 in O(N/64) a flip;
 - ``first_loops``: the first self-loop of each saturated branch;
 - ``roundoff``: the floating-point (non-exact) comparison of the enumeration;

@@ -265,6 +265,21 @@ FIGURE_TYPES: dict[str, FigureType] = {
             ),
         ),
         FigureType(
+            "multiperiodic_orbits",
+            "hyst.plotting.multiperiodic:fig_multiperiodic",
+            "Multiperiodic orbits versus N J0 per N: P(T > 1) of the symmetric cyclic drive "
+            "+-A from saturation at some amplitude (Keim & Paulsen 2021, here in the paper's "
+            "ensembles and rules) and P(a self-loop stops the drive first), one column per "
+            "ensemble (random hysterons, random spins, symmetric, constant columns, constant "
+            "rows)",
+            (
+                _sweep_need(
+                    "a points study over ensembles, N and NJ0 with multiperiodic",
+                    ("multiperiodic",),
+                ),
+            ),
+        ),
+        FigureType(
             "cyclic_drive",
             f"{_LARGE}:fig_cyclic_drive",
             "Supplemental: cyclic drive, transient <tau> and period <T> vs J0 (symmetric, "

@@ -194,3 +194,53 @@ def critical_field(hp, hm, c, S, direction, *, scale=1.0):
     except _hy.DegeneracyError:
         return DEGENERACY_ERROR
     return H / scale
+
+
+# ---- the peer's cyclic drive: symmetric ±A from saturation, amplitudes, amplitude sweep ----
+#
+# ``run_event_extended_fast`` starts from all −1 at H = −∞, ramps up to 0 (x_0), then
+# +A, −A, 0 per cycle, and returns the period of the first repeat of the state at 0 (ramps
+# include a threshold exactly at their target). ``possible_amplitudes`` takes the finite
+# |H^±(S)| of all 2^N states, sorted and distinct, and returns the midpoints between
+# neighbours; ``amplitude_sweep`` drives at each midpoint but the first and returns the
+# first period > 1 with its amplitude (or the last period and amplitude).
+
+
+def peer_amplitudes(hp, hm, c):
+    """The peer's distinct amplitudes (midpoints, float) or DEGENERACY_ERROR."""
+    interactions, Hon, Hoff = peer_arrays(hp, hm, c)
+    states = _hy.compute_possible_states(len(hp))
+    try:
+        return _hy.possible_amplitudes(interactions, Hon, Hoff, states)
+    except _hy.DegeneracyError:
+        return DEGENERACY_ERROR
+
+
+def peer_cycles(hp, hm, c, amplitude):
+    """The peer's symmetric drive at ``amplitude``: (period, the state at H = 0 where the
+    orbit closed, as an int bitmask), or STABILITY_ERROR / DEGENERACY_ERROR."""
+    interactions, Hon, Hoff = peer_arrays(hp, hm, c)
+    state = -np.ones(len(hp))
+    try:
+        T = _hy.run_event_extended_fast(
+            state, interactions, Hon, Hoff, float(amplitude), _hy.Recorder(0), -np.inf, False, True
+        )
+    except _hy.StabilityError:
+        return STABILITY_ERROR
+    except _hy.DegeneracyError:
+        return DEGENERACY_ERROR
+    return int(T), _state_mask(state)
+
+
+def peer_sweep(hp, hm, c):
+    """The peer's ``amplitude_sweep``: (period, amplitude) or STABILITY_ERROR /
+    DEGENERACY_ERROR."""
+    interactions, Hon, Hoff = peer_arrays(hp, hm, c)
+    states = _hy.compute_possible_states(len(hp))
+    try:
+        T, A = _hy.amplitude_sweep(interactions, Hon, Hoff, states)
+    except _hy.StabilityError:
+        return STABILITY_ERROR
+    except _hy.DegeneracyError:
+        return DEGENERACY_ERROR
+    return int(T), float(A)

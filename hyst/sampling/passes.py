@@ -29,7 +29,7 @@ import numpy as np
 
 from hyst.catalogue import GROUPS, PROBABILITY, Observable, observables
 from hyst.kernels import codes
-from hyst.model import batch, seeds
+from hyst.model import batch, protocols, seeds
 from hyst.model.systems import QUANTUM, QUANTUM_BITS, Systems
 
 #: Cyclic drive: cycles after which a sample is reported as not converged.
@@ -287,6 +287,21 @@ def decode_saturated_loop(out: batch.SaturatedLoopOutput, chunk: Chunk, _served)
     return d
 
 
+# ---- the amplitude sweep of the symmetric cyclic drive (group multiperiodic) ------------------
+
+
+def call_amplitude_sweep(chunk: Chunk, _served) -> batch.Columns:
+    return protocols.sweep_batch(
+        chunk.systems, chunk.point.rule, MAX_DRIVE_CYCLES, parallel=chunk.parallel
+    )
+
+
+def decode_amplitude_sweep(cols: batch.Columns, _chunk, _served) -> dict:
+    """Named fields of one amplitude-sweep call: ``mp_<column>`` of
+    ``hyst.kernels.protocols.SWEEP_SUMMARY_COLUMNS``."""
+    return {f"mp_{name}": cols[name] for name in cols.names}
+
+
 # ---- the P_sl transitions in float64 (group float64) --------------------------------------------
 
 
@@ -324,6 +339,7 @@ SELF_LOOP_SEARCH = KernelPass("self_loop_search", call_self_loop_search, decode_
 DRIVE = KernelPass("drive", call_drive, decode_drive)
 SATURATED_LOOP = KernelPass("saturated_loop", call_saturated_loop, decode_saturated_loop)
 FLOAT64 = KernelPass("float64", call_float64, decode_float64)
+AMPLITUDE_SWEEP = KernelPass("amplitude_sweep", call_amplitude_sweep, decode_amplitude_sweep)
 
 #: Observable group -> the passes that can compute it, first choice first.
 SOURCES: dict[str, tuple[Source, ...]] = {
@@ -335,6 +351,7 @@ SOURCES: dict[str, tuple[Source, ...]] = {
     "cyclic": (Source(DRIVE),),
     "saturated_loop": (Source(SATURATED_LOOP),),
     "float64": (Source(FLOAT64),),
+    "multiperiodic": (Source(AMPLITUDE_SWEEP),),
 }
 if set(SOURCES) != set(GROUPS):  # pragma: no cover - a declaration error
     raise RuntimeError(f"kernel passes for the groups {sorted(set(GROUPS) ^ set(SOURCES))}")

@@ -1,0 +1,506 @@
+"""Drive protocols for one system of any size: the field H follows a list of turning fields,
+exactly on the int64 grid, every transition relaxed by the event-driven kernels of
+:mod:`hyst.kernels.relaxation` under any rule.
+
+Only ``@jit`` functions over plain arrays live here; conventions as in
+:mod:`hyst.model.systems` (integer fields, units of the quantum).
+
+A *leg* moves H monotonically in a stated direction to a turning field t, which it reaches
+on the far side: H = t + 0⁺ going up, t − 0⁺ going down. Every switching field met on the
+way, thresholds exactly at t included, is an event: H jumps to it (± 0⁺ in the direction of
+the leg) and the state relaxes there. A leg whose turning field lies behind it does nothing.
+A transition that does not end stable (a self-loop; a race condition under rule 0) stops the
+drive: its field, direction, L and n_e are kept, and for a self-loop the field H* where the
+drive breaks it up (``drive._loop_exit``): the loop persists for H between the two.
+
+- ``path``: the legs of a list of turning fields, the state after each;
+- ``cycles``: a preamble of legs, then a cycle of legs repeated until the state at the end
+  of a cycle repeats exactly (x_b = x_a: transient τ = a, period T = b − a);
+- ``sweep``: the symmetric drive 0 → +A → −A → 0 from negative saturation at every amplitude
+  where the response can change, in increasing order (see ``sweep``); ``sweep_batch`` its
+  summary for a batch of systems.
+
+A leg's *stop field* is the switching field beyond its turning field that ended it (±INF if
+none): the response of a leg to t does not change while t stays below it (going up) or
+above it (going down).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from hyst.kernels.codes import (
+    ILL_DEFINED,
+    INF,
+    NOT_CONVERGED,
+    ORBIT,
+    RELAX_E1,
+    RELAX_E2,
+    RELAX_FLIPS,
+    RELAX_L,
+    RELAX_N_E,
+    RELAX_TIES,
+    SELF_LOOP,
+    STABLE,
+    UNDEFINED,
+)
+from hyst.kernels.drive import _loop_exit
+from hyst.kernels.jit import batch_kernel, jit
+from hyst.kernels.relaxation import (
+    Spins,
+    earlier_visit,
+    init_fields,
+    next_down,
+    next_up,
+    relax_event,
+    state_hash,
+    store_visit,
+    system_state,
+    transpose_buffer,
+    up_mask,
+    view_of,
+)
+
+#: Summary of a drive (one int64 row).
+DRIVE_COLUMNS = (
+    "outcome",  # STABLE (path done), ORBIT, NOT_CONVERGED, SELF_LOOP or ILL_DEFINED
+    "legs",  # legs started (the last one is where a drive stopped)
+    "events",  # switching events (avalanches)
+    "flips",
+    "ties",  # tied switching fields and ties met inside the relaxations
+    "L",  # the self-loop that stopped the drive: length
+    "n_e",  # ... elements flipping in it
+    "e1",  # ... its first two flipping elements
+    "e2",
+    "loop_field",  # field where the stopping transition started (its event)
+    "loop_direction",  # ... and the drive's direction there
+    "loop_exit",  # H* where the drive breaks the self-loop up (±INF: never)
+    "transient",  # cycles: τ
+    "period",  # cycles: T
+    "cycles",  # cycles run
+    "next_amplitude",  # cycles: smallest |stop field| of the legs marked as amplitude legs
+)
+(
+    DR_OUTCOME,
+    DR_LEGS,
+    DR_EVENTS,
+    DR_FLIPS,
+    DR_TIES,
+    DR_L,
+    DR_N_E,
+    DR_E1,
+    DR_E2,
+    DR_LOOP_FIELD,
+    DR_LOOP_DIRECTION,
+    DR_LOOP_EXIT,
+    DR_TRANSIENT,
+    DR_PERIOD,
+    DR_CYCLES,
+    DR_NEXT_AMPLITUDE,
+) = range(len(DRIVE_COLUMNS))
+
+#: One switching event of a drive (a row of the event log).
+EVENT_COLUMNS = (
+    "leg",  # index of the leg (of the path; of preamble + cycles for ``cycles``)
+    "field",  # switching field Hc (the event happens at Hc ± 0⁺)
+    "direction",  # +1 up, −1 down
+    "element",  # the element at its threshold (−1: tied with another)
+    "flips",  # avalanche size
+    "outcome",  # STABLE, SELF_LOOP or ILL_DEFINED
+    "magnetisation",  # Σ s_i after the event
+)
+EV_LEG, EV_FIELD, EV_DIRECTION, EV_ELEMENT, EV_FLIPS, EV_OUTCOME, EV_M = range(len(EVENT_COLUMNS))
+
+#: Per amplitude of ``sweep``: one int64 row.
+SWEEP_COLUMNS = ("amplitude", "outcome", "transient", "period", "L", "n_e", "next_amplitude")
+SW_AMPLITUDE, SW_OUTCOME, SW_TRANSIENT, SW_PERIOD, SW_L, SW_N_E, SW_NEXT = range(len(SWEEP_COLUMNS))
+
+#: Summary of one system's sweep (``sweep_batch``).
+SWEEP_SUMMARY_COLUMNS = (
+    "preamble",  # outcome of the rise from saturation to H = 0 (STABLE, SELF_LOOP, ...)
+    "amplitudes",  # amplitudes driven
+    "critical_amplitude",  # smallest amplitude with T > 1 (−1: none)
+    "critical_period",  # its T (0: none)
+    "largest_period",  # largest T at any amplitude driven
+    "loop_amplitude",  # smallest amplitude whose drive stopped at a self-loop (−1: none)
+    "loop_L",  # its L
+    "loop_n_e",  # its n_e
+    "ill_amplitude",  # smallest amplitude stopped by an ill-defined transition (−1: none)
+    "unconverged",  # amplitudes whose orbit was not found within max_cycles
+    "saturation_field",  # the last amplitude of a full sweep, an orbit whose turning points
+    # saturate the system (INF: the sweep stopped before it)
+    "ties",  # ties met in all the drives
+    "rpm",  # return-point memory on the standard nested protocol (``nested_rpm``): 1 holds,
+    # 0 fails, −1 undefined (no saturation field, or the protocol met a self-loop)
+)
+(
+    SS_PREAMBLE,
+    SS_AMPLITUDES,
+    SS_CRITICAL,
+    SS_CRITICAL_PERIOD,
+    SS_LARGEST_PERIOD,
+    SS_LOOP_AMPLITUDE,
+    SS_LOOP_L,
+    SS_LOOP_N_E,
+    SS_ILL_AMPLITUDE,
+    SS_UNCONVERGED,
+    SS_SATURATION,
+    SS_TIES,
+    SS_RPM,
+) = range(len(SWEEP_SUMMARY_COLUMNS))
+
+
+@jit(borrow=True)
+def leg(st, v, q, target, direction, rule, ws, res, events, summary):
+    """Leg q: move H in ``direction`` to ``target`` (reached at target ± 0⁺), relaxing the
+    ``Spins`` st of the ``SystemView`` v at every switching field met. Events are logged in
+    ``events`` while it has room (``EVENT_COLUMNS``) and counted in ``summary``
+    (``DRIVE_COLUMNS``). Returns (outcome, stop field): STABLE and the switching field beyond
+    the target that ended the leg (±INF if none), or the outcome of the transition that did
+    not end stable (a self-loop, whose state st is left at its first repeated state, or a
+    rule-0 race condition) and the field of its event, recorded in ``summary``."""
+    s, neg, f = st
+    hp, hm, form, ct, d = v
+    while True:
+        if direction > 0:
+            Hc, crit, tie = next_up(neg, f, hp)
+            if crit < 0 or Hc > target:
+                return STABLE, Hc
+        else:
+            Hc, crit, tie = next_down(neg, f, hm)
+            if crit < 0 or Hc < target:
+                return STABLE, Hc
+        known = -1 if tie else crit
+        oc = relax_event(known, s, neg, f, Hc, direction, rule, hp, hm, form, ct, d, ws, res)
+        n = summary[DR_EVENTS]
+        if n < events.shape[0]:
+            row = events[n]
+            row[EV_LEG] = q
+            row[EV_FIELD] = Hc
+            row[EV_DIRECTION] = direction
+            row[EV_ELEMENT] = known
+            row[EV_FLIPS] = res[RELAX_FLIPS]
+            row[EV_OUTCOME] = oc
+            m = 0
+            for i in range(s.shape[0]):
+                m += s[i]
+            row[EV_M] = m
+        summary[DR_EVENTS] = n + 1
+        summary[DR_FLIPS] += res[RELAX_FLIPS]
+        summary[DR_TIES] += tie + res[RELAX_TIES]
+        if oc != STABLE:
+            summary[DR_OUTCOME] = oc
+            summary[DR_L] = res[RELAX_L]
+            summary[DR_N_E] = res[RELAX_N_E]
+            summary[DR_E1] = res[RELAX_E1]
+            summary[DR_E2] = res[RELAX_E2]
+            summary[DR_LOOP_FIELD] = Hc
+            summary[DR_LOOP_DIRECTION] = direction
+            return oc, Hc
+
+
+@jit(borrow=True)
+def loop_range(st, v, rule, ws, copy, summary):
+    """After a drive stopped at a self-loop (``summary``): the field H* where the drive
+    breaks it up, found on ``copy`` (``Spins`` work arrays; st is left alone)."""
+    s, neg, f = st
+    for i in range(s.shape[0]):
+        copy.s[i] = s[i]
+        copy.neg[i] = neg[i]
+        copy.f[i] = f[i]
+    direction = summary[DR_LOOP_DIRECTION]
+    Hc = summary[DR_LOOP_FIELD]
+    summary[DR_LOOP_EXIT] = _loop_exit(direction, summary[DR_L], copy, v, Hc, rule, ws[1])
+
+
+@jit(borrow=True)
+def start_summary(summary):
+    """The summary row of a drive before its first leg."""
+    for q in range(summary.shape[0]):
+        summary[q] = 0
+    summary[DR_OUTCOME] = STABLE
+    summary[DR_LOOP_FIELD] = UNDEFINED
+    summary[DR_LOOP_EXIT] = UNDEFINED
+    summary[DR_E1] = -1
+    summary[DR_E2] = -1
+    summary[DR_TRANSIENT] = UNDEFINED
+    summary[DR_PERIOD] = UNDEFINED
+    summary[DR_NEXT_AMPLITUDE] = INF
+
+
+@jit(borrow=True)
+def run_legs(st, v, legs, q0, rule, ws, res, events, states, copy, summary):
+    """Drive the ``Spins`` st along the rows of ``legs`` ((field, direction), or (field,
+    direction, amplitude leg 0/1)), numbered from q0; with rows in ``states``, states[q]
+    receives the state after leg q. Returns (outcome, smallest |stop field| of the
+    amplitude legs): STABLE, or that of the transition that stopped the drive
+    (``summary``; for a self-loop its exit field, ``loop_range``)."""
+    nxt = INF
+    for p in range(legs.shape[0]):
+        q = q0 + p
+        summary[DR_LEGS] = q + 1
+        oc, stop = leg(st, v, q, legs[p, 0], legs[p, 1], rule, ws, res, events, summary)
+        if states.shape[0] > 0:
+            for i in range(st.s.shape[0]):
+                states[q, i] = st.s[i]
+        if oc != STABLE:
+            if oc == SELF_LOOP:
+                loop_range(st, v, rule, ws, copy, summary)
+            return oc, nxt
+        if legs.shape[1] > 2 and legs[p, 2] != 0:
+            nxt = min(nxt, abs(stop))
+    return STABLE, nxt
+
+
+@jit(borrow=True)
+def path(st, v, legs, rule, ws, res, events, states, copy, summary):
+    """Drive the ``Spins`` st along the rows (field, direction) of ``legs``; states[q]
+    receives the state after leg q (after the last leg started, if the drive stopped).
+    Returns the outcome: STABLE, or that of the transition that stopped the drive
+    (``summary``)."""
+    start_summary(summary)
+    oc, _nxt = run_legs(st, v, legs, 0, rule, ws, res, events, states, copy, summary)
+    return oc
+
+
+@jit
+def cycles(st, v, preamble, cycle, rule, max_cycles, ws, res, events, copy, summary, snaps, hashes):
+    """Drive the ``Spins`` st along the legs of ``preamble`` (rows (field, direction)), then
+    repeat the legs of ``cycle`` (rows (field, direction, amplitude leg 0/1)) until the state
+    x_b at the end of cycle b equals an earlier x_a (x_0: after the preamble; exact
+    comparison): transient τ = a, period T = b − a in ``summary``, outcome ORBIT. A
+    transition that does not end stable stops the drive (its outcome), and so does reaching
+    ``max_cycles`` states x (NOT_CONVERGED). summary's next amplitude is the smallest |stop
+    field| of the amplitude legs run. snaps, hashes: work arrays of the states x (grown when
+    full); returns (snaps, hashes, number of states x stored), x_0 … in snaps."""
+    start_summary(summary)
+    keys = ws[0]
+    none = snaps[:0]
+    oc, nxt = run_legs(st, v, preamble, 0, rule, ws, res, events, none, copy, summary)
+    if oc != STABLE:
+        return snaps, hashes, 0
+    nsnap = 0
+    q = preamble.shape[0]
+    while True:
+        h = state_hash(st.neg, keys)
+        a = earlier_visit(snaps, hashes, nsnap, st.s, h)
+        if a >= 0:
+            summary[DR_OUTCOME] = ORBIT
+            summary[DR_TRANSIENT] = a
+            summary[DR_PERIOD] = nsnap - a
+            break
+        if nsnap >= max_cycles:
+            summary[DR_OUTCOME] = NOT_CONVERGED
+            break
+        snaps, hashes = store_visit(snaps, hashes, nsnap, st.s, h)
+        nsnap += 1
+        oc, stop = run_legs(st, v, cycle, q, rule, ws, res, events, none, copy, summary)
+        nxt = min(nxt, stop)
+        q += cycle.shape[0]
+        summary[DR_CYCLES] += 1
+        if oc != STABLE:
+            break
+    summary[DR_NEXT_AMPLITUDE] = nxt
+    return snaps, hashes, nsnap
+
+
+@jit(borrow=True)
+def saturate(st, v, sign):
+    """Set the ``Spins`` st to the saturated state s_i = sign and fill its local fields."""
+    s, neg, f = st
+    for i in range(s.shape[0]):
+        s[i] = sign
+    up_mask(s, neg)
+    init_fields(s, f, v.form, v.ct, v.d)
+
+
+@jit(borrow=True)
+def copy_spins(src, dst):
+    """dst = src (``Spins``)."""
+    for i in range(src.s.shape[0]):
+        dst.s[i] = src.s[i]
+        dst.neg[i] = src.neg[i]
+        dst.f[i] = src.f[i]
+
+
+@jit
+def symmetric_cycle(A):
+    """The legs of one cycle of the symmetric drive of amplitude A: up to +A, down to −A
+    (both amplitude legs), up to 0."""
+    cycle = np.empty((3, 3), np.int64)
+    cycle[0, 0], cycle[0, 1], cycle[0, 2] = A, 1, 1
+    cycle[1, 0], cycle[1, 1], cycle[1, 2] = -A, -1, 1
+    cycle[2, 0], cycle[2, 1], cycle[2, 2] = 0, 1, 0
+    return cycle
+
+
+@jit
+def sweep(v, rule, max_cycles, first_only, summary):
+    """The symmetric cyclic drive of the ``SystemView`` v at every amplitude where its
+    response can change, in increasing order.
+
+    The state all −1 is driven up to H = 0 (the preamble, independent of A: done once;
+    x_0), then cycled 0 → +A → −A → 0 (``cycles``). The first amplitude is A = 0; the next
+    is the smallest |stop field| of the ±A legs driven at the previous one. For every A'
+    between two consecutive amplitudes every comparison of the drive with ±A' comes out as
+    with ±A, so the drive is the same event for event: the amplitudes listed are all the
+    amplitudes where the response changes (a subset of the |thresholds| of all states). A
+    drive that stopped (self-loop, race condition under rule 0) counts its stop fields up
+    to there, which larger amplitudes also reach. The sweep ends when no stop field is
+    left (every larger amplitude gives the same drive: for an orbit, both turning points
+    saturate the system from there on), or with ``first_only`` at the first orbit with
+    T > 1. ``summary`` receives that of the last drive. Returns the rows ``SWEEP_COLUMNS``
+    of the amplitudes driven, the preamble's outcome and the ties met in all drives."""
+    N = v.h_plus.shape[0]
+    s, neg, f, res, ws = system_state(N)
+    st = Spins(s, neg, f)
+    x0 = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
+    copy = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
+    saturate(x0, v, -1)
+    rows = np.empty((8, len(SWEEP_COLUMNS)), np.int64)
+    events = np.empty((0, len(EVENT_COLUMNS)), np.int64)
+    start_summary(summary)
+    oc, _stop = leg(x0, v, 0, 0, 1, rule, ws, res, events, summary)
+    ties = summary[DR_TIES]
+    if oc != STABLE:
+        if oc == SELF_LOOP:
+            loop_range(x0, v, rule, ws, copy, summary)
+        return rows[:0], oc, ties
+    preamble = np.empty((0, 2), np.int64)
+    snaps = np.empty((16, N), np.int8)
+    hashes = np.empty(16, np.uint64)
+    n = 0
+    A = np.int64(0)
+    while True:
+        copy_spins(x0, st)
+        snaps, hashes, _ns = cycles(
+            st,
+            v,
+            preamble,
+            symmetric_cycle(A),
+            rule,
+            max_cycles,
+            ws,
+            res,
+            events,
+            copy,
+            summary,
+            snaps,
+            hashes,
+        )
+        ties += summary[DR_TIES]
+        if n >= rows.shape[0]:
+            grown = np.empty((2 * n, rows.shape[1]), np.int64)
+            grown[:n] = rows[:n]
+            rows = grown
+        row = rows[n]
+        row[SW_AMPLITUDE] = A
+        row[SW_OUTCOME] = summary[DR_OUTCOME]
+        row[SW_TRANSIENT] = summary[DR_TRANSIENT]
+        row[SW_PERIOD] = summary[DR_PERIOD]
+        row[SW_L] = summary[DR_L]
+        row[SW_N_E] = summary[DR_N_E]
+        row[SW_NEXT] = summary[DR_NEXT_AMPLITUDE]
+        n += 1
+        if first_only and summary[DR_OUTCOME] == ORBIT and summary[DR_PERIOD] > 1:
+            break
+        if summary[DR_NEXT_AMPLITUDE] >= INF:
+            break
+        A = summary[DR_NEXT_AMPLITUDE]
+    return rows[:n], STABLE, ties
+
+
+@jit
+def sweep_summary(rows, preamble, ties, out):
+    """Fill one system's ``SWEEP_SUMMARY_COLUMNS`` from the rows of its ``sweep``."""
+    for q in range(out.shape[0]):
+        out[q] = 0
+    out[SS_PREAMBLE] = preamble
+    out[SS_AMPLITUDES] = rows.shape[0]
+    out[SS_CRITICAL] = -1
+    out[SS_LOOP_AMPLITUDE] = -1
+    out[SS_ILL_AMPLITUDE] = -1
+    out[SS_SATURATION] = INF
+    out[SS_TIES] = ties
+    for r in range(rows.shape[0]):
+        row = rows[r]
+        oc = row[SW_OUTCOME]
+        if oc == ORBIT:
+            T = row[SW_PERIOD]
+            out[SS_LARGEST_PERIOD] = max(out[SS_LARGEST_PERIOD], T)
+            if T > 1 and out[SS_CRITICAL] < 0:
+                out[SS_CRITICAL] = row[SW_AMPLITUDE]
+                out[SS_CRITICAL_PERIOD] = T
+        elif oc == SELF_LOOP and out[SS_LOOP_AMPLITUDE] < 0:
+            out[SS_LOOP_AMPLITUDE] = row[SW_AMPLITUDE]
+            out[SS_LOOP_L] = row[SW_L]
+            out[SS_LOOP_N_E] = row[SW_N_E]
+        elif oc == ILL_DEFINED and out[SS_ILL_AMPLITUDE] < 0:
+            out[SS_ILL_AMPLITUDE] = row[SW_AMPLITUDE]
+        elif oc == NOT_CONVERGED:
+            out[SS_UNCONVERGED] += 1
+    last = rows.shape[0] - 1
+    if last >= 0 and rows[last, SW_OUTCOME] == ORBIT and rows[last, SW_NEXT] >= INF:
+        out[SS_SATURATION] = rows[last, SW_AMPLITUDE]
+
+
+@jit
+def nested_legs(saturation):
+    """The legs of the standard nested protocol (``nested_rpm``) for the saturation field
+    A_s: up to A_s/2, down to −A_s/2, up to 0, down to −A_s/2, up to A_s/2."""
+    half = saturation // 2
+    legs = np.empty((5, 2), np.int64)
+    for q in range(5):
+        legs[q, 1] = 1 if q % 2 == 0 else -1
+    legs[0, 0], legs[1, 0], legs[2, 0], legs[3, 0], legs[4, 0] = half, -half, 0, -half, half
+    return legs
+
+
+@jit
+def nested_rpm(v, saturation, rule):
+    """Return-point memory on the standard nested protocol, scaled by the saturation field
+    A_s of the amplitude sweep (the smallest amplitude from which on both turning points
+    saturate the system): from all −1 at H = −∞ up to H_1 = A_s/2, down to H_2 = −A_s/2,
+    then the sub-loop up to 0 and back down to H_2, then up to H_1 again. 1 if the state
+    back at H_2 is the one left there and the state back at H_1 the one left there, 0 if
+    not, −1 if the drive stopped (a self-loop, a rule-0 race condition)."""
+    N = v.h_plus.shape[0]
+    s, neg, f, res, ws = system_state(N)
+    st = Spins(s, neg, f)
+    copy = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
+    saturate(st, v, -1)
+    states = np.empty((5, N), np.int8)
+    summary = np.empty(len(DRIVE_COLUMNS), np.int64)
+    events = np.empty((0, len(EVENT_COLUMNS)), np.int64)
+    oc = path(st, v, nested_legs(saturation), rule, ws, res, events, states, copy, summary)
+    if oc != STABLE:
+        return -1
+    for i in range(N):
+        if states[1, i] != states[3, i] or states[0, i] != states[4, i]:
+            return 0
+    return 1
+
+
+@jit
+def sweep_one(k, systems, rule, max_cycles, first_only, out):
+    """System k of ``sweep_batch``."""
+    N = systems.h_plus.shape[1]
+    v = view_of(k, systems, transpose_buffer(systems.form, N))
+    summary = np.empty(len(DRIVE_COLUMNS), np.int64)
+    rows, preamble, ties = sweep(v, rule, max_cycles, first_only, summary)
+    o = out[k]
+    sweep_summary(rows, preamble, ties, o)
+    o[SS_RPM] = -1
+    if o[SS_SATURATION] < INF:
+        o[SS_RPM] = nested_rpm(v, o[SS_SATURATION], rule)
+
+
+@batch_kernel
+def sweep_batch(systems, rule, max_cycles, first_only, out):
+    """``sweep`` of each system of a batch (``operands.SystemBatch``): out[k] =
+    ``SWEEP_SUMMARY_COLUMNS``. With ``first_only`` the sweep stops at the first T > 1 (the
+    loop, ill-defined and saturation columns then describe the amplitudes below it, and the
+    return-point memory is undefined where it stopped before saturation)."""
+    for k in prange(systems.h_plus.shape[0]):
+        sweep_one(k, systems, rule, max_cycles, first_only, out)

@@ -1,0 +1,395 @@
+"""Drive protocols for one system: thin wrappers over :mod:`hyst.kernels.protocols`.
+
+Fields are integers in units of the quantum (``hyst.model.systems.quantize``). A drive
+starts from a saturated state (all −1 at H = −∞, or all +1 at H = +∞) and follows a list of
+turning fields; each leg reaches its turning field t on the far side (t + 0⁺ going up,
+t − 0⁺ going down), so that a threshold exactly at t switches, and every transition is
+relaxed under the rule. A transition that does not end stable stops the drive and is
+reported (``SelfLoop``), never raised.
+
+Two elements with antisymmetric couplings c_12 = −c_21 = 0.5 (bare thresholds 0.1, 0.3 up
+and −0.1, 0.1 down): driven up from saturation, element 2 switches at H = −0.2 and the pair
+is trapped in an L = 4 self-loop through all four states, which persists until H reaches
+0.4, where the down step of element 1 can no longer happen:
+
+>>> from hyst.model.systems import Systems, quantize
+>>> sy = Systems.from_floats([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]])
+>>> d = drive(sy, quantize([1.0, -1.0]))
+>>> d.outcome, d.loop.L, d.loop.n_e, round(d.loop.field * 2**-40, 6), round(d.loop.exit * 2**-40, 6)
+('self_loop', 4, 2, -0.2, 0.4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from hyst.kernels import codes
+from hyst.kernels import protocols as kp
+from hyst.kernels.jit import on_threads
+from hyst.kernels.relaxation import Spins, system_state, transpose_buffer, view_of
+from hyst.model.batch import Columns
+from hyst.model.relax import StateTables
+from hyst.model.systems import Systems, rule_code
+
+#: Outcome names of a drive that stopped or did not converge.
+STOPPED = {
+    codes.SELF_LOOP: "self_loop",
+    codes.ILL_DEFINED: "ill_defined",
+    codes.NOT_CONVERGED: "not_converged",
+}
+
+
+def outcome_name(code: int, cyclic: bool) -> str:
+    """The name of a drive's outcome code: ``done`` (a path) or ``orbit`` (a cyclic drive)
+    for code 0 (``codes.STABLE`` = ``codes.ORBIT``), else ``STOPPED``."""
+    if code == codes.STABLE:
+        return "orbit" if cyclic else "done"
+    return STOPPED[int(code)]
+
+
+#: Default limit on the cycles of a cyclic drive.
+MAX_CYCLES = 100_000
+
+
+@dataclass(frozen=True)
+class SelfLoop:
+    """The transition that stopped a drive: a self-loop of L states in which n_e elements
+    flip (e1, e2 the first two), met at the switching field ``field`` (the event at
+    field ± 0⁺ in ``direction``); it persists while the drive goes on up to ``exit``, where
+    its first step against the drive breaks (±INF: never). For a rule-0 race condition
+    (``ill_defined``) only field and direction are set."""
+
+    outcome: str
+    field: int
+    direction: int
+    L: int
+    n_e: int
+    e1: int
+    e2: int
+    exit: int
+
+
+@dataclass(frozen=True)
+class Drive:
+    """A drive of one system.
+
+    outcome: ``done`` (a path driven to its end), ``orbit`` (a cyclic drive reached a
+    periodic orbit), ``self_loop`` or ``ill_defined`` (stopped: ``loop``),
+    ``not_converged`` (no repeat within max_cycles).
+    states: int8 (n, N): the state after each leg of a path (the last row is where the drive
+    stopped), or x_0, x_1, … of a cyclic drive (x_0 after the preamble, x_k after cycle k;
+    the orbit is x_τ … x_{τ+T−1}).
+    events: int64 (n, len(``hyst.kernels.protocols.EVENT_COLUMNS``)): every switching
+    event (leg, field, direction, element, flips, outcome, magnetisation after it).
+    transient τ, period T, cycles (cyclic drives; −1 / 0 otherwise), flips, ties.
+    """
+
+    outcome: str
+    states: np.ndarray
+    events: np.ndarray
+    flips: int
+    ties: int
+    loop: SelfLoop | None = None
+    transient: int = -1
+    period: int = -1
+    cycles: int = 0
+
+
+def turning_directions(fields, start: int = -1) -> np.ndarray:
+    """The direction of each leg through the turning ``fields`` from saturation ``start``
+    (−1: from H = −∞, +1: from +∞): up to a field above the previous one, down to one
+    below it, and reversed at a repeated field (a turning point in place)."""
+    dirs = np.empty(len(fields), np.int64)
+    at, direction = start * int(codes.INF), -start
+    for q, t in enumerate(fields):
+        t = int(t)
+        direction = (1 if t > at else -1) if t != at else -direction
+        dirs[q] = direction
+        at = t
+    return dirs
+
+
+class _One:
+    """One system's view and work arrays for the protocol kernels."""
+
+    def __init__(self, systems: Systems, index: int):
+        one = systems[index].kernel_batch()
+        self.N = N = systems.N
+        self.v = view_of(0, one, transpose_buffer(one.form, N))
+        s, neg, f, self.res, self.ws = system_state(N)
+        self.st = Spins(s, neg, f)
+        self.copy = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
+        self.summary = np.zeros(len(kp.DRIVE_COLUMNS), np.int64)
+
+    def saturate(self, start: int):
+        if start not in (-1, 1):
+            raise ValueError(f"start: {start!r} is not -1 or +1 (the saturated state)")
+        kp.saturate(self.st, self.v, np.int8(start))
+
+    def result(self, oc, states, events, cyclic: bool) -> Drive:
+        sm = {name: int(x) for name, x in zip(kp.DRIVE_COLUMNS, self.summary, strict=True)}
+        loop = None
+        if oc in (codes.SELF_LOOP, codes.ILL_DEFINED):
+            keys = ("loop_field", "loop_direction", "L", "n_e", "e1", "e2", "loop_exit")
+            loop = SelfLoop(STOPPED[oc], *(sm[k] for k in keys))
+        return Drive(
+            outcome_name(oc, cyclic),
+            states,
+            events[: sm["events"]],
+            sm["flips"],
+            sm["ties"],
+            loop,
+            sm["transient"],
+            sm["period"],
+            sm["cycles"],
+        )
+
+
+def _legs(fields, directions) -> np.ndarray:
+    return np.stack([np.asarray(fields, np.int64), np.asarray(directions, np.int64)], axis=1)
+
+
+def _run(once, capacity: int = 256):
+    """Run ``once(events)`` with an event log large enough for every event."""
+    while True:
+        events = np.zeros((capacity, len(kp.EVENT_COLUMNS)), np.int64)
+        out = once(events)
+        if out.events.shape[0] < capacity or out.events.shape[0] == 0:
+            return out
+        capacity *= 4
+
+
+def drive(systems: Systems, fields, rule="1", start: int = -1, index: int = 0) -> Drive:
+    """Drive system ``index`` from saturation ``start`` through the turning ``fields``
+    (int, quanta; directions by ``turning_directions``)."""
+    one = _One(systems, index)
+    fields = np.asarray(fields, np.int64).reshape(-1)
+    legs = _legs(fields, turning_directions(fields, start))
+    r = rule_code(rule)
+
+    def once(events):
+        one.saturate(start)
+        states = np.zeros((len(fields), one.N), np.int8)
+        oc = kp.path(one.st, one.v, legs, r, one.ws, one.res, events, states, one.copy, one.summary)
+        done = int(one.summary[kp.DR_LEGS])
+        return one.result(oc, states[:done], events, cyclic=False)
+
+    return _run(once)
+
+
+def cyclic_drive(
+    systems: Systems,
+    cycle,
+    preamble=(),
+    rule="1",
+    start: int = -1,
+    max_cycles: int = MAX_CYCLES,
+    index: int = 0,
+) -> Drive:
+    """Drive system ``index`` from saturation ``start`` through the turning fields of
+    ``preamble``, then through those of ``cycle`` again and again until the state at the
+    end of a cycle repeats (``Drive.transient``, ``Drive.period``). Directions as in
+    ``turning_directions`` over preamble + cycle, the cycle's first leg coming from its
+    last field."""
+    one = _One(systems, index)
+    pre = np.asarray(preamble, np.int64).reshape(-1)
+    cyc = np.asarray(cycle, np.int64).reshape(-1)
+    if cyc.size == 0:
+        raise ValueError("cycle: no turning field")
+    dirs = turning_directions(np.concatenate([pre, cyc, cyc[:1]]), start)
+    pre_legs = _legs(pre, dirs[: pre.size])
+    cyc_dirs = np.concatenate([dirs[-1:], dirs[pre.size + 1 : pre.size + cyc.size]])
+    cyc_legs = np.concatenate([_legs(cyc, cyc_dirs), np.zeros((cyc.size, 1), np.int64)], 1)
+    return _cycles(one, pre_legs, cyc_legs, rule, start, max_cycles)
+
+
+def _cycles(one: _One, pre_legs, cyc_legs, rule, start, max_cycles) -> Drive:
+    r = rule_code(rule)
+
+    def once(events):
+        one.saturate(start)
+        snaps = np.empty((16, one.N), np.int8)
+        hashes = np.empty(16, np.uint64)
+        snaps, _h, n = kp.cycles(
+            one.st,
+            one.v,
+            pre_legs,
+            cyc_legs,
+            r,
+            int(max_cycles),
+            one.ws,
+            one.res,
+            events,
+            one.copy,
+            one.summary,
+            snaps,
+            hashes,
+        )
+        oc = int(one.summary[kp.DR_OUTCOME])
+        return one.result(oc, snaps[:n].copy(), events, cyclic=True)
+
+    return _run(once)
+
+
+def symmetric_drive(
+    systems: Systems, amplitude: int, rule="1", max_cycles: int = MAX_CYCLES, index: int = 0
+) -> Drive:
+    """The symmetric cyclic drive of amplitude A ≥ 0 (the protocol of Keim & Paulsen's
+    ``hysteron``): from all −1 at H = −∞ up to 0 (x_0), then 0 → +A → −A → 0 repeated; x_k
+    is the state at H = 0 (reached from below) after cycle k."""
+    A = int(amplitude)
+    if A < 0:
+        raise ValueError(f"amplitude: {A} is negative (A >= 0)")
+    one = _One(systems, index)
+    pre = np.array([[0, 1]], np.int64)
+    return _cycles(one, pre, kp.symmetric_cycle(A), rule, -1, max_cycles)
+
+
+def asymmetric_drive(
+    systems: Systems,
+    h_min: int,
+    h_max: int,
+    rule="1",
+    max_cycles: int = MAX_CYCLES,
+    index: int = 0,
+) -> Drive:
+    """Cyclic drive between H_min and H_max ≥ H_min: from all −1 at H = −∞ up to H_min
+    (x_0), then H_min → H_max → H_min repeated; x_k is the state at H_min after cycle k
+    (the hysteron latch of Lindeman, Jalowiec & Keim 2024 is its memory)."""
+    lo, hi = int(h_min), int(h_max)
+    if hi < lo:
+        raise ValueError(f"h_max: {hi} is below h_min {lo} (h_max >= h_min)")
+    one = _One(systems, index)
+    pre = np.array([[lo, 1]], np.int64)
+    cyc = np.array([[hi, 1, 0], [lo, -1, 0]], np.int64)
+    return _cycles(one, pre, cyc, rule, -1, max_cycles)
+
+
+def distinct_amplitudes(systems: Systems, index: int = 0) -> np.ndarray:
+    """The sorted distinct finite |H^±(S)| over all 2^N states S (N ≤ 24): the symmetric
+    drive compares its turning fields ±A only with these, so its response is the same for
+    every A from one of them up to the next (each is the lower, included end of such an
+    interval; below the first, nothing switches at the turning points)."""
+    t = StateTables(systems, index)
+    values = np.abs(np.concatenate([t.hplus, t.hminus]))
+    return np.unique(values[values < codes.INF])
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """The amplitude sweep of one system (``hyst.kernels.protocols.sweep``).
+
+    amplitudes: the amplitudes where the response can change, increasing from 0; the
+    response at amplitudes[q] is that of every amplitude up to next_amplitudes[q] (INF: all
+    larger ones); outcomes, transients, periods, loops (L of a self-loop, else 0): per
+    amplitude. critical_amplitude: the smallest
+    amplitude with period T > 1 (None: none), critical_period its T; preamble: the outcome
+    of the rise from saturation to H = 0 (``done``, or ``self_loop``: no amplitude driven);
+    ties: tied switching fields and ties met in the relaxations of all the drives.
+    """
+
+    amplitudes: np.ndarray
+    next_amplitudes: np.ndarray
+    outcomes: tuple
+    transients: np.ndarray
+    periods: np.ndarray
+    loops: np.ndarray
+    critical_amplitude: int | None
+    critical_period: int
+    preamble: str
+    ties: int
+
+    def period_at(self, amplitude) -> int:
+        """The period T at any amplitude ≥ 0 (−1 where the drive did not reach an orbit,
+        or beyond the amplitudes swept)."""
+        q = int(np.searchsorted(self.amplitudes, amplitude, side="right")) - 1
+        if q < 0 or amplitude >= self.next_amplitudes[q] or self.outcomes[q] != "orbit":
+            return -1
+        return int(self.periods[q])
+
+
+def amplitude_sweep(
+    systems: Systems,
+    rule="1",
+    first_only: bool = True,
+    max_cycles: int = MAX_CYCLES,
+    index: int = 0,
+) -> Sweep:
+    """The symmetric drive at every amplitude where its response can change, from A = 0 up,
+    until the first period T > 1 (``first_only``) or through all of them."""
+    one = _One(systems, index)
+    rows, pre, ties = kp.sweep(
+        one.v, rule_code(rule), int(max_cycles), bool(first_only), one.summary
+    )
+    col = {name: rows[:, q] for q, name in enumerate(kp.SWEEP_COLUMNS)}
+    outcomes = tuple(outcome_name(int(oc), cyclic=True) for oc in col["outcome"])
+    multi = np.nonzero((col["outcome"] == kp.ORBIT) & (col["period"] > 1))[0]
+    critical = int(col["amplitude"][multi[0]]) if multi.size else None
+    return Sweep(
+        col["amplitude"].copy(),
+        col["next_amplitude"].copy(),
+        outcomes,
+        col["transient"].copy(),
+        col["period"].copy(),
+        col["L"].copy(),
+        critical,
+        int(col["period"][multi[0]]) if multi.size else 1,
+        outcome_name(int(pre), cyclic=False),
+        int(ties),
+    )
+
+
+@dataclass(frozen=True)
+class ReturnPoint:
+    """Return-point memory at one turning point: the state ``left`` at the last turning
+    field of the path, the state ``returned`` after the sub-loop back to it, and whether
+    they are equal (None if the drive stopped first: ``drive.loop``)."""
+
+    holds: bool | None
+    left: np.ndarray
+    returned: np.ndarray
+    drive: Drive
+
+
+def return_point_memory(
+    systems: Systems, fields, sub_field: int, rule="1", start: int = -1, index: int = 0
+) -> ReturnPoint:
+    """Drive from saturation through the turning ``fields`` to their last one H_k (state
+    S_k), then to ``sub_field`` on the side H_k was reached from (the sub-loop) and back to
+    H_k: return-point memory holds if the state is S_k again."""
+    fields = [int(x) for x in np.asarray(fields, np.int64).reshape(-1)]
+    if not fields:
+        raise ValueError("fields: no turning field")
+    last_dir = int(turning_directions(fields, start)[-1])
+    sub = int(sub_field)
+    if (sub - fields[-1]) * last_dir > 0:
+        raise ValueError(
+            f"sub_field: {sub} is beyond the turning field {fields[-1]} "
+            "(a sub-loop turns back from it)"
+        )
+    d = drive(systems, [*fields, sub, fields[-1]], rule, start, index)
+    k = len(fields) - 1
+    left = d.states[k] if d.states.shape[0] > k else np.zeros(0, np.int8)
+    if d.outcome != "done":
+        return ReturnPoint(None, left, d.states[-1], d)
+    return ReturnPoint(bool(np.array_equal(d.states[k], d.states[-1])), left, d.states[-1], d)
+
+
+def sweep_batch(
+    systems: Systems,
+    rule="1",
+    max_cycles: int = MAX_CYCLES,
+    first_only: bool = False,
+    *,
+    parallel: bool = True,
+) -> Columns:
+    """The amplitude sweep of every system of a batch (any N), summarised per system
+    (``hyst.kernels.protocols.SWEEP_SUMMARY_COLUMNS``: critical amplitude and period,
+    largest period, the first self-loop, the saturation field, return-point memory on the
+    standard nested protocol ``hyst.kernels.protocols.nested_rpm``)."""
+    out = np.zeros((systems.samples, len(kp.SWEEP_SUMMARY_COLUMNS)), np.int64)
+    kernel = on_threads(kp.sweep_batch, parallel)
+    kernel(systems.kernel_batch(), rule_code(rule), int(max_cycles), bool(first_only), out)
+    return Columns(out, kp.SWEEP_SUMMARY_COLUMNS)
