@@ -94,7 +94,7 @@ CONFIGS = [
         "observables-too-large",
         _set("studies.big.observables", ["transitions"]),
         "studies.big.observables: 'transitions' needs N <= 18 (N = 64; at N = 64: avalanche, "
-        "cyclic, saturated_loop (any N))",
+        "cyclic, saturated_loop, multiperiodic (any N))",
     ),
     (
         "records-unknown",
@@ -188,7 +188,7 @@ CONFIGS = [
         "enumeration-limit",
         _set("studies.big.observables", ["zero_field"]),
         "studies.big.observables: 'zero_field' needs N <= 18 (N = 64; at N = 64: avalanche, "
-        "cyclic, saturated_loop (any N))",
+        "cyclic, saturated_loop, multiperiodic (any N))",
     ),
     (
         "any-self-loop-limit",

@@ -121,7 +121,7 @@ def test_config_accepts_the_group_to_its_limit_and_names_the_key_beyond():
         validate(study([24, 40], ["any_self_loop"]))
     assert str(err.value) == (
         "studies.s.observables: 'any_self_loop' needs N <= 32 (N = 40; at N = 40: avalanche, "
-        "cyclic, saturated_loop (any N))"
+        "cyclic, saturated_loop, multiperiodic (any N))"
     )
     with pytest.raises(
         ConfigError,
