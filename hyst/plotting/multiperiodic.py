@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import xarray as xr
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullLocator
 
 from hyst.catalogue.labels import COUPLING_TITLES
 from hyst.plotting.panels import loglog_panel, n_legend, select
@@ -68,6 +69,8 @@ def fig_multiperiodic(
                         va="center",
                         transform=ax.transAxes,
                     )
+                    ax.yaxis.set_major_locator(NullLocator())  # no data: no scale to read
+                    ax.yaxis.set_minor_locator(NullLocator())
                 if i > 0:
                     ax.set_ylabel("")
                 panel_letter(ax, row * len(present) + i, title if row == 0 else None)
