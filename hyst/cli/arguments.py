@@ -41,6 +41,22 @@ def positive_int(name):
     return number_type(name, int, "must be >= 1", lambda v: v >= 1)
 
 
+def count_option(parser, flag: str, help: str, **kwargs) -> None:
+    """An option that takes an integer >= 1; a bad value is one line naming ``flag``."""
+    parser.add_argument(flag, type=positive_int(flag.lstrip("-")), help=help, **kwargs)
+
+
+def subcommand(sub, name: str, help: str, description: str, **kwargs) -> argparse.ArgumentParser:
+    """A subcommand whose --help prints its description (and epilog) as written."""
+    return sub.add_parser(
+        name,
+        help=help,
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        **kwargs,
+    )
+
+
 n_type = number_type("N", int, "N >= 2", lambda v: v >= 2)
 nj0_type = number_type("NJ0", float, "a finite number > 0", lambda v: 0 < v < float("inf"))
 seed_type = number_type("seed", int, "seed >= 0", lambda v: v >= 0)

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from hyst.cli.arguments import number_type, positive_int
+from hyst.cli.arguments import count_option, number_type, subcommand
 from hyst.combinatorics import design, realize, store
 from hyst.combinatorics import structures as S
 from hyst.combinatorics.counts import count_file
@@ -63,14 +63,13 @@ def _variants(text):
     return names
 
 
+#: The one line of ``hyst --help`` for this subcommand.
+SUMMARY = "count fundamental self-loops M(n_e, L) and their realizability M_R, M_W"
+
+
 def add_parser(sub) -> argparse.ArgumentParser:
     """The ``loops`` subcommand of ``hyst``."""
-    p = sub.add_parser(
-        "loops",
-        help="count fundamental self-loops M(n_e, L) and their realizability M_R, M_W",
-        description=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = subcommand(sub, "loops", SUMMARY, HELP)
     p.add_argument("--n-e", required=True, type=_elements, help="number of elements K (2..6)")
     p.add_argument(
         "--L",
@@ -109,12 +108,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         help=f"check realizability of cells with at most this many loops (default {REALIZE_MAX})",
     )
     p.add_argument("--burnside", action="store_true", help="count every cell again by Burnside")
-    p.add_argument(
-        "--threads",
-        type=positive_int("threads"),
-        default=1,
-        help="threads of a local Dask cluster (default 1: none)",
-    )
+    count_option(p, "--threads", "threads of a local Dask cluster (default 1: none)", default=1)
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(run=run)

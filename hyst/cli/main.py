@@ -17,6 +17,7 @@ from hyst._version import __version__
 from hyst.cli.arguments import (
     Parser,
     UsageError,
+    count_option,
     n_type,
     nj0_type,
     output_file,
@@ -103,12 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
         f"comma-separated; NAME from {', '.join(o.name for o in observables(RECORDS))} "
         "(default: none)",
     )
-    p.add_argument(
-        "--threads",
-        type=positive_int("threads"),
-        default=None,
-        help="numba threads (default: all cores)",
-    )
+    count_option(p, "--threads", "numba threads (default: all cores)", default=None)
     p.add_argument(
         "--max-core-hours",
         type=nj0_type,
@@ -177,17 +173,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cl.add_argument("kind", choices=["local", "slurm"], help="where the workers run")
     cl.add_argument("--scheduler-file", required=True, help="scheduler file to write")
-    cl.add_argument(
-        "--workers",
-        type=positive_int("workers"),
-        default=2,
-        help="worker processes (local) or SLURM jobs (slurm); default 2",
+    count_option(
+        cl, "--workers", "worker processes (local) or SLURM jobs (slurm); default 2", default=2
     )
-    cl.add_argument(
-        "--cores",
-        type=positive_int("cores"),
-        default=1,
-        help="slurm: cores per SLURM job (one single-threaded worker each)",
+    count_option(
+        cl, "--cores", "slurm: cores per SLURM job (one single-threaded worker each)", default=1
     )
     cl.add_argument("--memory", default="4GB", help="slurm: memory per SLURM job (e.g. 4GB)")
     cl.add_argument("--walltime", default="02:00:00", help="slurm: wall time per SLURM job")

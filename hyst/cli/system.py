@@ -20,13 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hyst.cli.arguments import (
+    count_option,
     n_type,
     nj0_type,
     number_type,
     output_file,
     plural,
-    positive_int,
     seed_type,
+    subcommand,
 )
 from hyst.combinatorics import design
 from hyst.combinatorics.layout import magnetisation, state_label
@@ -280,11 +281,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     from hyst.model.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES
     from hyst.model.systems import RULE_DESCRIPTIONS
 
-    p = sub.add_parser(
+    p = subcommand(
+        sub,
         "system",
-        help="the transition graph of one system: states, transitions, self-loops",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "the transition graph of one system: states, transitions, self-loops",
+        DESCRIPTION,
         epilog="race-condition rules:\n"
         + "".join(f"  {k:4s} {v}\n" for k, v in RULE_DESCRIPTIONS.items())
         + "examples:\n"
@@ -313,11 +314,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--N", type=n_type, default=None, help="elements (2 <= N <= 18)")
     p.add_argument("--NJ0", type=nj0_type, default=None, help="coupling strength N J0 (> 0)")
     p.add_argument("--seed", type=seed_type, default=0, help="base seed of the point (default 0)")
-    p.add_argument(
+    count_option(
+        p,
         "--samples",
-        type=positive_int("samples"),
+        "samples of the point (the chunk sizes, hence the draw, depend on it)",
         default=None,
-        help="samples of the point (the chunk sizes, hence the draw, depend on it)",
     )
     p.add_argument(
         "--index", type=index_type, default=None, help="sample index (0-based, < --samples)"

@@ -82,6 +82,7 @@ from hyst.kernels.relaxation import (
     flip,
     init_fields,
     next_down,
+    next_switch,
     next_up,
     next_up_down,
     relax,
@@ -190,18 +191,14 @@ def _sweep(st, v, direction, Umax, rule, ws, res, acc):
     (−1). Returns an outcome code."""
     s, neg, f = st
     hp, hm, form, ct, d = v
+    turn = Umax if direction > 0 else 0
     while True:
-        if direction > 0:
-            Hc, crit, tie = next_up(neg, f, hp)
-            if crit < 0 or Hc > Umax:
-                return STABLE
-        else:
-            Hc, crit, tie = next_down(neg, f, hm)
-            if crit < 0 or Hc < 0:
-                return STABLE
-            if Hc == 0:  # threshold exactly at the turning point: a tie, element kept
-                acc[_ACC_TIES] += 1
-                return STABLE
+        Hc, crit, tie = next_switch(neg, f, hp, hm, direction)
+        if crit < 0 or (Hc - turn) * direction > 0:
+            return STABLE
+        if direction < 0 and Hc == 0:  # threshold exactly at the turning point: a tie, kept
+            acc[_ACC_TIES] += 1
+            return STABLE
         acc[_ACC_TIES] += tie
         known = -1 if tie else crit
         oc = relax_event(known, s, neg, f, Hc, direction, rule, hp, hm, form, ct, d, ws, res)

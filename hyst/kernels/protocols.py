@@ -30,17 +30,12 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from hyst.kernels import codes
 from hyst.kernels.codes import (
     ILL_DEFINED,
     INF,
     NOT_CONVERGED,
     ORBIT,
-    RELAX_E1,
-    RELAX_E2,
-    RELAX_FLIPS,
-    RELAX_L,
-    RELAX_N_E,
-    RELAX_TIES,
     SELF_LOOP,
     STABLE,
     UNDEFINED,
@@ -51,8 +46,7 @@ from hyst.kernels.relaxation import (
     Spins,
     earlier_visit,
     init_fields,
-    next_down,
-    next_up,
+    next_switch,
     relax_event,
     state_hash,
     store_visit,
@@ -163,14 +157,9 @@ def leg(st, v, q, target, direction, rule, ws, res, events, summary):
     s, neg, f = st
     hp, hm, form, ct, d = v
     while True:
-        if direction > 0:
-            Hc, crit, tie = next_up(neg, f, hp)
-            if crit < 0 or Hc > target:
-                return STABLE, Hc
-        else:
-            Hc, crit, tie = next_down(neg, f, hm)
-            if crit < 0 or Hc < target:
-                return STABLE, Hc
+        Hc, crit, tie = next_switch(neg, f, hp, hm, direction)
+        if crit < 0 or (Hc - target) * direction > 0:
+            return STABLE, Hc
         known = -1 if tie else crit
         oc = relax_event(known, s, neg, f, Hc, direction, rule, hp, hm, form, ct, d, ws, res)
         n = summary[DR_EVENTS]
@@ -180,21 +169,21 @@ def leg(st, v, q, target, direction, rule, ws, res, events, summary):
             row[EV_FIELD] = Hc
             row[EV_DIRECTION] = direction
             row[EV_ELEMENT] = known
-            row[EV_FLIPS] = res[RELAX_FLIPS]
+            row[EV_FLIPS] = res[codes.RELAX_FLIPS]
             row[EV_OUTCOME] = oc
             m = 0
             for i in range(s.shape[0]):
                 m += s[i]
             row[EV_M] = m
         summary[DR_EVENTS] = n + 1
-        summary[DR_FLIPS] += res[RELAX_FLIPS]
-        summary[DR_TIES] += tie + res[RELAX_TIES]
+        summary[DR_FLIPS] += res[codes.RELAX_FLIPS]
+        summary[DR_TIES] += tie + res[codes.RELAX_TIES]
         if oc != STABLE:
             summary[DR_OUTCOME] = oc
-            summary[DR_L] = res[RELAX_L]
-            summary[DR_N_E] = res[RELAX_N_E]
-            summary[DR_E1] = res[RELAX_E1]
-            summary[DR_E2] = res[RELAX_E2]
+            summary[DR_L] = res[codes.RELAX_L]
+            summary[DR_N_E] = res[codes.RELAX_N_E]
+            summary[DR_E1] = res[codes.RELAX_E1]
+            summary[DR_E2] = res[codes.RELAX_E2]
             summary[DR_LOOP_FIELD] = Hc
             summary[DR_LOOP_DIRECTION] = direction
             return oc, Hc

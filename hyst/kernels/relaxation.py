@@ -265,6 +265,15 @@ def next_down(neg, f, hm):
 
 
 @jit(borrow=True)
+def next_switch(neg, f, hp, hm, direction):
+    """The next switching field going up (direction > 0: ``next_up``) or down
+    (``next_down``): (field, critical element, tie)."""
+    if direction > 0:
+        return next_up(neg, f, hp)
+    return next_down(neg, f, hm)
+
+
+@jit(borrow=True)
 def next_up_down(neg, f, hp, hm):
     """``next_up(neg, f, hp)`` and ``next_down(neg, f, hm)`` together, in two passes
     instead of four (a turning point of the saturated loop asks both)."""
