@@ -128,6 +128,47 @@ CLI_CASES = [
         ["system", "--file", "good.yaml", "--export", "/proc/hyst/s.yaml"],
         "--export: '/proc/hyst/s.yaml' cannot be written",
     ),
+    # hyst system: drive protocols
+    ("system-drive-word", system("--drive", "a,b"), "--drive: 'a,b' is not allowed (comma-sep"),
+    ("system-drive-empty-item", system("--drive", "1,,2"), "--drive: '1,,2' is not allowed"),
+    ("system-drive-inf", system("--drive", "1,inf"), "--drive: '1,inf' is not allowed (finite"),
+    ("system-drive-huge", system("--drive", "1e30"), "--drive: '1e30' is not allowed (finite"),
+    (
+        "system-symmetric-negative",
+        system("--symmetric", "-1"),
+        "--symmetric: '-1' is not allowed (one amplitude A >= 0)",
+    ),
+    (
+        "system-asymmetric-order",
+        system("--asymmetric", "1,0"),
+        "--asymmetric: '1,0' is not allowed (HMIN,HMAX with HMIN <= HMAX)",
+    ),
+    (
+        "system-two-protocols",
+        [*SYSTEM, "--sweep", "--symmetric", "1"],
+        "--symmetric: not allowed with argument --sweep",
+    ),
+    (
+        "system-return-point-alone",
+        [*SYSTEM, "--return-point", "1,-1"],
+        "--return-point: needs --sub-field HS",
+    ),
+    ("system-sub-field-alone", [*SYSTEM, "--sub-field", "0"], "--sub-field: only with --return"),
+    (
+        "system-sub-field-beyond",
+        [*SYSTEM, "--return-point", "1,-1", "--sub-field", "-2"],
+        "--sub-field: -2 is not allowed (a sub-loop turns back from the last turning field -1)",
+    ),
+    (
+        "system-sub-field-nan",
+        [*SYSTEM, "--return-point", "1", "--sub-field", "nan"],
+        "--sub-field: nan is not allowed (a finite field)",
+    ),
+    (
+        "system-max-cycles-zero",
+        [*SYSTEM, "--sweep", "--max-cycles", "0"],
+        "--max-cycles: 0 is not allowed",
+    ),
     # hyst loops
     (
         "loops-results-unwritable",

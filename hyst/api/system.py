@@ -5,8 +5,10 @@ multiples of ``2**-40``, so every threshold sum is exact). In state S the elemen
 thresholds are H_i^±(S) = h_i^± − Σ_j c_ij s_j. The methods wrap what ``hyst system``
 prints and draws: the transition graph under a race-condition rule, its self-loops with
 the field range where each is a cycle of the dynamics, the picture, the saturated
-hysteresis loop m(H), the response to any field protocol, and the file ``hyst system
---file`` reads.
+hysteresis loop m(H), the response to any field protocol, the drive protocols of the peer
+``hysteron`` and more (a path of turning fields, the symmetric and asymmetric cyclic
+drives, the amplitude sweep, return-point memory: exact, any N, self-loops reported), and
+the file ``hyst system --file`` reads.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from hyst.cli import drives
 from hyst.cli.system import SelfLoop, report, self_loops, to_networkx
 from hyst.cli.system_input import load_system, sampled_system, system_from_mapping
+from hyst.model.protocols import MAX_CYCLES
 from hyst.model.systems import Systems, dequantize, quantize, rule_code
 from hyst.model.transition_graph import TransitionGraph, transition_graph
 
@@ -271,6 +275,95 @@ class System:
             },
             attrs={"N": N, "rule": str(rule)},
         )
+
+    # ---- drive protocols (exact, any N: hyst.model.protocols) ----------------------------------
+
+    def drive(
+        self, fields: Sequence[float], start: str = "down", rule: str = "1"
+    ) -> xarray.Dataset:
+        """Drive from saturation (``start`` 'down': all s_i = −1 at H = −∞; 'up': +∞)
+        through the turning ``fields`` (field units), each leg reaching its turning field t
+        on the far side (a threshold exactly at t switches). Every avalanche (dimension
+        ``event``: switching field ``H``, direction, element, flips, magnetisation ``m``
+        after it, outcome), the turning field of each leg and the state after it. A
+        self-loop met on the way stops the drive: attributes ``stopped_by``,
+        ``stop_field``, ``self_loop_L``, ``self_loop_n_e`` and ``self_loop_exit_field``
+        (where the drive would break it up), never an error.
+
+        >>> import hyst
+        >>> sy = hyst.System([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]])
+        >>> d = sy.drive([1.0, -1.0])
+        >>> d.attrs["outcome"], d.attrs["self_loop_L"], round(d.attrs["stop_field"], 9)
+        ('self_loop', 4, -0.2)
+        """
+        return drives.run_drive(self._systems, fields, rule, start)
+
+    def cyclic_drive(
+        self,
+        cycle: Sequence[float],
+        preamble: Sequence[float] = (),
+        rule: str = "1",
+        start: str = "down",
+        max_cycles: int = MAX_CYCLES,
+    ) -> xarray.Dataset:
+        """From saturation through the turning fields of ``preamble``, then those of
+        ``cycle`` again and again until the state x_k at the end of a cycle equals an
+        earlier one: attributes ``transient`` τ and ``period`` T (outcome 'orbit'), the
+        states x_k (dimension ``cycle``) and every avalanche, as in :meth:`drive`."""
+        return drives.run_cyclic(self._systems, cycle, preamble, rule, start, max_cycles)
+
+    def symmetric_drive(
+        self, amplitude: float, rule: str = "1", max_cycles: int = MAX_CYCLES
+    ) -> xarray.Dataset:
+        """The symmetric cyclic drive of amplitude A ≥ 0 (the protocol of Keim & Paulsen's
+        ``hysteron``): from all −1 at H = −∞ up to 0 (x_0), then 0 → +A → −A → 0 until the
+        state at H = 0 repeats: transient τ, period T (T > 1: a multiperiodic orbit)."""
+        return drives.run_symmetric(self._systems, amplitude, rule, max_cycles)
+
+    def asymmetric_drive(
+        self, h_min: float, h_max: float, rule: str = "1", max_cycles: int = MAX_CYCLES
+    ) -> xarray.Dataset:
+        """The cyclic drive H_min → H_max → H_min from all −1 at H = −∞ until the state
+        at H_min repeats (its memory is the hysteron latch of Lindeman, Jalowiec & Keim
+        2024)."""
+        return drives.run_asymmetric(self._systems, h_min, h_max, rule, max_cycles)
+
+    def distinct_amplitudes(self) -> np.ndarray:
+        """The distinct |H^±(S)| over all 2^N states (field units, increasing, N ≤ 24):
+        the symmetric drive's response is the same for every A from one to the next."""
+        from hyst.model.protocols import distinct_amplitudes
+
+        return dequantize(distinct_amplitudes(self._systems))
+
+    def amplitude_sweep(
+        self, rule: str = "1", first_only: bool = False, max_cycles: int = MAX_CYCLES
+    ) -> xarray.Dataset:
+        """The symmetric drive at every amplitude where its response can change, from
+        A = 0 up (until the first T > 1 with ``first_only``): per amplitude (dimension
+        ``amplitude``) the outcome, τ, T and the L of a self-loop that stopped it; the
+        critical amplitude A_c (smallest with T > 1; NaN: none) and its period as
+        attributes. The peer ``hysteron``'s ``amplitude_sweep`` gives the same A_c where it
+        applies (rule 1, no self-loop; ``tests/test_peer_protocols.py``)."""
+        return drives.run_sweep(self._systems, rule, first_only, max_cycles)
+
+    def return_point_memory(
+        self, fields: Sequence[float], sub_field: float, rule: str = "1", start: str = "down"
+    ) -> xarray.Dataset:
+        """Drive through ``fields`` to their last one H_k (state S_k), into a sub-loop to
+        ``sub_field`` (on the side H_k was reached from) and back to H_k. Attribute
+        ``return_point_memory``: 'holds' (the state is S_k again), 'fails', or
+        'undetermined' (a self-loop stopped the drive first); the drive as in
+        :meth:`drive`."""
+        return drives.run_return_point(self._systems, fields, sub_field, rule, start)
+
+    @staticmethod
+    def draw_drive(ds: xarray.Dataset) -> Figure:
+        """The picture of a drive's dataset: m(H) along the drive (up legs blue, down red,
+        a cyclic drive's transient grey, a self-loop that stopped it marked), or T(A) for
+        an amplitude sweep; what ``hyst system --symmetric A -o OUTPUT`` draws."""
+        from hyst.plotting.drives import fig_response, fig_sweep
+
+        return fig_sweep(ds) if "amplitude" in ds.dims else fig_response(ds)
 
 
 def _save_npz(path: str, arrays: dict) -> None:

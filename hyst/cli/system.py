@@ -29,6 +29,13 @@ from hyst.cli.arguments import (
     seed_type,
     subcommand,
 )
+from hyst.cli.drives import (
+    add_protocol_options,
+    chosen_protocol,
+    protocol_text,
+    run_protocol,
+    write_protocol,
+)
 from hyst.combinatorics import design
 from hyst.combinatorics.layout import magnetisation, state_label
 from hyst.model.relax import StateTables
@@ -273,6 +280,11 @@ of the point (--couplings, --spans, --N, --NJ0) with --seed and --samples.
 
 With -o, the graph is also written as GraphML and DOT (networkx) and drawn as a PNG:
 states by magnetisation, up transitions blue, down red, self-loops orange.
+
+With a drive protocol (--drive, --symmetric, --asymmetric, --sweep or --return-point) it
+drives the system instead, exactly, and prints every avalanche, the states and the outcome
+(the period T of a cyclic drive; a self-loop that stops a drive, with L, n_e and where it
+started); -o then writes the drive as a dataset (OUTPUT.nc) and draws m(H) (OUTPUT.png).
 """
 
 
@@ -291,7 +303,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
         + "examples:\n"
         "  hyst system --couplings random --N 4 --NJ0 16 --samples 100 --index 3 "
         "--export s.yaml\n"
-        "  hyst system --file s.yaml --rule 0 -o graph",
+        "  hyst system --file s.yaml --rule 0 -o graph\n"
+        "  hyst system --file s.yaml --symmetric 0.5 -o drive\n"
+        "  hyst system --file s.yaml --sweep",
     )
     p.add_argument(
         "--file",
@@ -339,6 +353,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         help="write the system's h_plus, h_minus and c to FILE (.yaml, .json or .npz), the "
         "format --file reads",
     )
+    add_protocol_options(p)
     p.set_defaults(run=run)
     return p
 
@@ -354,7 +369,8 @@ def run(args) -> int:
         systems, where = parse_args_system(args)
     except (SystemInputError, ValueError) as err:
         raise UsageError(str(err)) from None
-    if systems.N > MAX_N:
+    protocol = chosen_protocol(args)
+    if protocol is None and systems.N > MAX_N:
         key = "--N" if args.file is None else f"{args.file}: c"
         raise UsageError(
             f"{key}: N = {systems.N} is not allowed (a transition graph enumerates the 2^N "
@@ -362,6 +378,8 @@ def run(args) -> int:
         )
     if args.export:
         check_export(args.export)
+    if protocol is not None:
+        return run_drive_protocol(args, systems, where, protocol)
     graph = transition_graph(systems, 0, args.rule)
     loops = self_loops(graph, systems)
     print(f"system: {where}")
@@ -381,6 +399,23 @@ def run(args) -> int:
 
         save_system(systems, args.export)
         print(f"wrote {args.export} (h_plus, h_minus and c: read it back with --file)")
+    return 0
+
+
+def run_drive_protocol(args, systems: Systems, where: str, protocol: str) -> int:
+    """``hyst system`` with a drive protocol: its table, and with -o its dataset and m(H)."""
+    if args.output and not Path(args.output).parent.exists():
+        print(f"hyst system: created the folder {Path(args.output).parent}", file=sys.stderr)
+    ds = run_protocol(args, systems, protocol)
+    print(f"system: {where}")
+    print(protocol_text(ds))
+    paths = write_protocol(ds, args.output) if args.output else []
+    if args.export:
+        from hyst.cli.system_input import save_system
+
+        paths.append(save_system(systems, args.export))
+    if paths:
+        print("wrote " + ", ".join(str(p) for p in paths))
     return 0
 
 

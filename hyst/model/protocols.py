@@ -21,7 +21,7 @@ is trapped in an L = 4 self-loop through all four states, which persists until H
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -84,6 +84,10 @@ class Drive:
     events: int64 (n, len(``hyst.kernels.protocols.EVENT_COLUMNS``)): every switching
     event (leg, field, direction, element, flips, outcome, magnetisation after it).
     transient τ, period T, cycles (cyclic drives; −1 / 0 otherwise), flips, ties.
+    legs: int64 (legs started, 2): the turning field and direction (+1 up, −1 down) of each
+    leg started, numbered as the events' ``leg`` (preamble, then cycle after cycle).
+    preamble_legs: the legs before the first state x_0 of a cyclic drive (0 for a path);
+    cycle_legs: the legs of one cycle (0 for a path).
     """
 
     outcome: str
@@ -95,6 +99,9 @@ class Drive:
     transient: int = -1
     period: int = -1
     cycles: int = 0
+    legs: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
+    preamble_legs: int = 0
+    cycle_legs: int = 0
 
 
 def turning_directions(fields, start: int = -1) -> np.ndarray:
@@ -128,8 +135,15 @@ class _One:
             raise ValueError(f"start: {start!r} is not -1 or +1 (the saturated state)")
         kp.saturate(self.st, self.v, np.int8(start))
 
-    def result(self, oc, states, events, cyclic: bool) -> Drive:
+    def result(self, oc, states, events, legs, cyclic: bool, preamble_legs: int = 0) -> Drive:
+        """The ``Drive`` of the last run; ``legs``: the rows (field, direction, …) of the
+        path, or of the preamble followed by one cycle, repeated as the drive ran."""
         sm = {name: int(x) for name, x in zip(kp.DRIVE_COLUMNS, self.summary, strict=True)}
+        started = np.asarray(legs, np.int64)[:, :2]
+        if sm["legs"] > started.shape[0]:
+            cycle = started[preamble_legs:]
+            repeats = -(-(sm["legs"] - preamble_legs) // cycle.shape[0])
+            started = np.concatenate([started[:preamble_legs], np.tile(cycle, (repeats, 1))])
         loop = None
         if oc in (codes.SELF_LOOP, codes.ILL_DEFINED):
             keys = ("loop_field", "loop_direction", "L", "n_e", "e1", "e2", "loop_exit")
@@ -144,6 +158,9 @@ class _One:
             sm["transient"],
             sm["period"],
             sm["cycles"],
+            started[: sm["legs"]].copy(),
+            preamble_legs,
+            legs.shape[0] - preamble_legs if cyclic else 0,
         )
 
 
@@ -174,7 +191,7 @@ def drive(systems: Systems, fields, rule="1", start: int = -1, index: int = 0) -
         states = np.zeros((len(fields), one.N), np.int8)
         oc = kp.path(one.st, one.v, legs, r, one.ws, one.res, events, states, one.copy, one.summary)
         done = int(one.summary[kp.DR_LEGS])
-        return one.result(oc, states[:done], events, cyclic=False)
+        return one.result(oc, states[:done], events, legs, cyclic=False)
 
     return _run(once)
 
@@ -228,7 +245,8 @@ def _cycles(one: _One, pre_legs, cyc_legs, rule, start, max_cycles) -> Drive:
             hashes,
         )
         oc = int(one.summary[kp.DR_OUTCOME])
-        return one.result(oc, snaps[:n].copy(), events, cyclic=True)
+        legs = np.concatenate([pre_legs[:, :2], cyc_legs[:, :2]])
+        return one.result(oc, snaps[:n].copy(), events, legs, True, pre_legs.shape[0])
 
     return _run(once)
 
