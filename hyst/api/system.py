@@ -329,8 +329,9 @@ class System:
         return drives.run_asymmetric(self._systems, h_min, h_max, rule, max_cycles)
 
     def distinct_amplitudes(self) -> np.ndarray:
-        """The distinct |H^±(S)| over all 2^N states (field units, increasing, N ≤ 24):
-        the symmetric drive's response is the same for every A from one to the next."""
+        """The distinct absolute values of the thresholds H_i^±(S) over all 2^N states S
+        (field units, increasing, N ≤ 24): the symmetric drive's response is the same
+        for every amplitude A from one of them up to the next."""
         from hyst.model.protocols import distinct_amplitudes
 
         return dequantize(distinct_amplitudes(self._systems))
