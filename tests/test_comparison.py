@@ -428,7 +428,7 @@ def test_bad_comparison_bindings_are_one_line(edit, line):
 
 def test_presets_bind_every_section_type():
     """Both presets bind every section type, the combinatorics to their loops study."""
-    for name in ("config.yaml", "quick.yaml"):
+    for name in ("config.yaml", "medium.yaml", "quick.yaml"):
         cfg = validate(yaml.safe_load((REPO / "config" / name).read_text()))
         bound = {b["type"] for b in cfg["comparison"].values()}
         assert bound == set(SECTION_TYPES)

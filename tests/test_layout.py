@@ -24,7 +24,7 @@ def test_no_study_of_the_presets_is_named_in_the_package_or_the_workflow():
     """Studies and figure bindings are configuration. (Names without an underscore, such as
     "rules" or "spins", are ordinary words and are not searched for.)"""
     names = set()
-    for preset in ("config.yaml", "quick.yaml"):
+    for preset in ("config.yaml", "medium.yaml", "quick.yaml"):
         config = yaml.safe_load((REPO / "config" / preset).read_text())
         names |= {n for n in (*config["studies"], *config["figures"]) if "_" in n}
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names))) + r")\b")

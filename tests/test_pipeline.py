@@ -246,14 +246,15 @@ def test_snakemake_lint_is_clean():
 def test_presets_bind_every_figure_type_and_use_the_papers_sample_counts():
     presets = {
         name: validate(yaml.safe_load((REPO / "config" / name).read_text()))
-        for name in ("config.yaml", "quick.yaml")
+        for name in ("config.yaml", "medium.yaml", "quick.yaml")
     }
     for config in presets.values():
         bound = {binding["type"] for binding in config["figures"].values()}
         assert bound == set(FIGURE_TYPES)  # every paper figure is rendered
     # the quick preset is the paper preset at reduced sizes: same studies, same figures
-    assert presets["quick.yaml"]["studies"].keys() == presets["config.yaml"]["studies"].keys()
-    assert presets["quick.yaml"]["figures"] == presets["config.yaml"]["figures"]
+    for name in ("medium.yaml", "quick.yaml"):
+        assert presets[name]["studies"].keys() == presets["config.yaml"]["studies"].keys()
+        assert presets[name]["figures"] == presets["config.yaml"]["figures"]
     paper = presets["config.yaml"]
     for study in paper["studies"].values():  # the paper's Monte Carlo: 10^5 per point, N <= 10
         if study.get("kind", "points") == "points" and max(study["N"]) <= 10:
@@ -309,6 +310,13 @@ def test_quick_preset_datasets_describe_themselves(quick_run):
         kinds.add(ds.attrs.get("kind", "analysis"))
     assert kinds == {"points", "pairs", "networks", "loops", "analysis"}
     assert set(tree["datasets"].children) == set(cfg["studies"])
+    # the per-point files that the points jobs write (results/points/) too
+    points = sorted((work / "results" / "points").rglob("*.nc"))
+    assert len(points) > 100
+    for path in points:
+        ds = read_dataset(path)
+        assert undescribed(ds) == [], path
+        assert ds.attrs["Conventions"] == CONVENTIONS, path
 
 
 def test_quick_preset_renders_every_figure_with_captions_and_report(quick_run):

@@ -46,7 +46,6 @@ def sample_point(
     >>> float(ds.self_loop_probability) == int(ds.self_loop_probability_count) / 200
     True
     """
-    from hyst.catalogue.variables import describe
     from hyst.cli.arguments import UsageError
     from hyst.cli.main import parse_records
     from hyst.sampling.sampler import Point, resolve_groups
@@ -72,4 +71,4 @@ def sample_point(
         if not isinstance(threads, int) or threads < 1:
             raise ValueError(f"threads: {threads!r} is not allowed (an integer >= 1)")
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    return describe(PointSpec(point, samples, groups, seed, caps).sample(progress))
+    return PointSpec(point, samples, groups, seed, caps).sample(progress)

@@ -211,7 +211,6 @@ def parse_records(text: str, groups) -> tuple:
 def cmd_point(args) -> int:
     import numba
 
-    from hyst.catalogue.variables import describe
     from hyst.provenance.files import write_dataset
     from hyst.sampling.sampler import Point, resolve_groups
     from hyst.studies.points import PointSpec
@@ -243,7 +242,7 @@ def cmd_point(args) -> int:
 
     t0 = time.perf_counter()
     spec = PointSpec(point, args.samples, groups, args.seed, records)
-    ds = describe(spec.sample(progress))
+    ds = spec.sample(progress)
     if created is not None:
         created.mkdir(parents=True, exist_ok=True)
         print(f"hyst point: created the folder {created}", file=sys.stderr)

@@ -38,6 +38,7 @@ import numpy as np
 import xarray as xr
 
 from hyst.catalogue import CATALOGUE, COUNT, HISTOGRAM, MEAN, OBSERVABLES, PROBABILITY, RECORDS
+from hyst.catalogue.variables import describe
 from hyst.model.seeds import record_keys
 
 #: Column of a record table holding its bottom-k key (never stored in a dataset).
@@ -196,7 +197,9 @@ def tally_to_dataset(tally: Tally, groups, attrs: dict | None = None) -> xr.Data
     """Statistics of a point as an xarray Dataset (scalars, histograms, records).
 
     Probabilities and means appear for every requested group (NaN without trials);
-    histograms, records and counts where the tally has them.
+    histograms, records and counts where the tally has them. Every variable and
+    coordinate is described from the catalogue (``long_name``, ``description``, ``units``:
+    :func:`hyst.catalogue.variables.describe`), the per-point files of a run included.
     """
     groups = set(groups)
     data = {}
@@ -231,4 +234,4 @@ def tally_to_dataset(tally: Tally, groups, attrs: dict | None = None) -> xr.Data
                     data[f"{o.name}_{k}"] = xr.DataArray(np.asarray(v), dims=(o.dim,))
     ds = xr.Dataset(data)
     ds.attrs.update(attrs or {})
-    return ds
+    return describe(ds)
