@@ -245,6 +245,19 @@ def slope_line(
     )
 
 
+def _on_scale(ax, xy: np.ndarray) -> np.ndarray:
+    """Data points with a non-positive coordinate on a log axis moved to that axis's lower
+    limit, where matplotlib draws them (an error bar reaching 0 ends at the bottom edge)."""
+    xy = np.array(xy, float)
+    for k, (scale, lim) in enumerate(
+        ((ax.get_xscale(), ax.get_xlim()), (ax.get_yscale(), ax.get_ylim()))
+    ):
+        if scale == "log" and xy.size:
+            low = min(lim)
+            xy[:, k] = np.where(xy[:, k] <= 0, low, xy[:, k])
+    return xy
+
+
 def occupied(ax) -> np.ndarray:
     """Axes-fraction coordinates of everything drawn: line points (densified) and texts."""
     pts = []
@@ -265,7 +278,7 @@ def occupied(ax) -> np.ndarray:
     for coll in ax.collections:  # error bars: their segments, densified
         if isinstance(coll, mpl.collections.LineCollection):
             for seg in coll.get_segments():
-                seg = np.asarray(seg, float)
+                seg = _on_scale(ax, np.asarray(seg, float).reshape(-1, 2))
                 seg = seg[np.all(np.isfinite(seg), axis=1)]
                 if seg.shape[0] > 1:
                     a = to_axes.transform(ax.transData.transform(seg))
@@ -305,9 +318,10 @@ _INSET_BOXES = (
 )
 
 
-def free_box(ax, boxes=_INSET_BOXES, margin=(0.12, 0.09)) -> tuple:
-    """The first candidate inset box (axes fraction, with room for its labels)
-    that covers no drawn point, else the least covered one."""
+def free_box(ax, boxes=_INSET_BOXES, margin=(0.12, 0.09), top=0.07) -> tuple:
+    """The first candidate inset box (axes fraction, with room for its labels: ``margin``
+    left and below, ``top`` above for its title) that covers no drawn point, else the least
+    covered one."""
     pts = occupied(ax)
     best, best_n = boxes[0], None
     for b in boxes:
@@ -317,7 +331,7 @@ def free_box(ax, boxes=_INSET_BOXES, margin=(0.12, 0.09)) -> tuple:
                 (pts[:, 0] > x0 - margin[0])
                 & (pts[:, 0] < x0 + w + 0.02)
                 & (pts[:, 1] > y0 - margin[1])
-                & (pts[:, 1] < y0 + h + 0.02)
+                & (pts[:, 1] < y0 + h + top)
             )
             if pts.size
             else np.array([], bool)
