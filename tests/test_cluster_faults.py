@@ -128,6 +128,35 @@ def test_worker_out_of_memory_fails_in_one_line_and_leaves_only_complete_points(
     print(f"{message}\n{restarts} worker restarts; failed after {seconds:.1f} s")
 
 
+def test_a_chunk_out_of_memory_in_the_jobs_own_cluster_is_one_line_and_writes_nothing(
+    tmp_path, monkeypatch
+):
+    """A chunk that raises MemoryError on a worker of the job's own LocalCluster (threads in
+    the job's process: no nanny to restart them) stops the job with one line; the other
+    chunks are cancelled and no file is written."""
+    from hyst.sampling import chunks
+    from hyst.sampling.tallies import Tally
+
+    def chunk_task(point, seed, chunk, size, groups, records=None):
+        if chunk == 1:
+            raise MemoryError("Unable to allocate 128. MiB for an array with shape (16, 1048576)")
+        return Tally()
+
+    monkeypatch.setattr(chunks, "_chunk_task", chunk_task)
+    spec = PointSpec(Point("random", "hysteron", "1", 1024, 1.0), 64, ("avalanche",), 7)
+    results = tmp_path / "results"
+    job = Job("points", "faults", {"points": [spec.identity()]})
+    with pytest.raises(SamplingFailed) as failed:
+        KIND.run(job, results, config={}, threads=2, log=lambda line: None)
+    assert str(failed.value) == (
+        "chunk 1 of the point (random couplings, hysteron spans, rule 1, N = 1024, NJ0 = 1) "
+        "ran out of memory (MemoryError: Unable to allocate 128. MiB for an array with shape "
+        "(16, 1048576)): a process sampling a chunk at N = 1024 needs about 912.0 MiB (raise "
+        "resources.mem_mb or the workers' memory)"
+    )
+    assert leftovers(results) == []
+
+
 #: A pipeline of one points job of four points of 12 chunks each (N = 12, transitions), run
 #: under SLURM.
 SLURM_CONFIG = {
