@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 import xarray as xr
+import yaml
 from dask_processes import dask_processes
-from workflow_runs import slurm_available, snakemake, snakemake_cmd
+from workflow_runs import REPO, slurm_available, snakemake, snakemake_cmd
 
 from hyst.provenance.files import read_dataset, write_dataset
 from hyst.sampling.chunks import SamplingFailed
@@ -157,13 +158,12 @@ def test_a_chunk_out_of_memory_in_the_jobs_own_cluster_is_one_line_and_writes_no
     assert leftovers(results) == []
 
 
-#: A pipeline of one points job of four points of 12 chunks each (N = 12, transitions), run
-#: under SLURM.
+#: The pipeline tests' configuration with one study and no figure: one points job of four
+#: points of 12 chunks each (N = 12, transitions), run under SLURM.
 SLURM_CONFIG = {
-    "seed": 7,
-    "results": "results",
+    **yaml.safe_load((REPO / "config" / "test.yaml").read_text()),
     "batch": {"max_points": 4},
-    "resources": {"threads": 2, "mem_mb": 2000, "runtime": 10},
+    "figures": {},
     "studies": {
         "cancelled": {
             "description": "random hysterons at N = 12, a job cancelled by scancel",
