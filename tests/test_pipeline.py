@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 import xarray as xr
 import yaml
-from workflow_runs import REPO, snakemake, snakemake_cmd
+from dask_processes import dask_processes
+from workflow_runs import REPO, slurm_available, snakemake, snakemake_cmd
 
 from hyst.pipeline.config import validate
 from hyst.plotting import FIGURE_TYPES
@@ -143,77 +144,22 @@ def test_killed_run_restarts_to_identical_datasets(local_run, tmp_path):
 
 
 def test_existing_dask_cluster_via_scheduler_file(local_run, tmp_path):
-    _, ds, _ = local_run
-    sched_file = tmp_path / "scheduler.json"
-    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
-    bin_dir = Path(sys.executable).parent
-    procs = [
-        subprocess.Popen(
-            [
-                str(bin_dir / "dask"),
-                "scheduler",
-                "--scheduler-file",
-                str(sched_file),
-                "--port",
-                "0",
-                "--no-dashboard",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env=env,
-        )
-    ]
-    try:
-        deadline = time.time() + 60
-        while not sched_file.exists() and time.time() < deadline:
-            time.sleep(0.2)
-        for _ in range(2):
-            procs.append(
-                subprocess.Popen(
-                    [
-                        str(bin_dir / "dask"),
-                        "worker",
-                        "--scheduler-file",
-                        str(sched_file),
-                        "--nthreads",
-                        "1",
-                        "--no-dashboard",
-                    ],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                    env=env,
-                )
-            )
-        from distributed import Client
+    from distributed import Client
 
-        with Client(scheduler_file=str(sched_file), timeout="60s") as client:
-            client.wait_for_workers(2, timeout=120)
+    _, ds, _ = local_run
+    with dask_processes(tmp_path / "cluster", 2) as (sched_file, _pids, _procs):
         cfg = copy.deepcopy(BASE)
         cfg["dask"] = {"scheduler_file": str(sched_file)}
         snakemake(tmp_path / "dask", cfg)
         with Client(scheduler_file=str(sched_file), timeout="60s") as client:
             assert len(client.scheduler_info()["workers"]) == 2
-    finally:
-        for p in reversed(procs):
-            p.terminate()
-        for p in procs:
-            p.wait(timeout=30)
     assert_same_datasets(datasets(tmp_path / "dask"), ds)
-
-
-def _slurm_available() -> bool:
-    try:
-        return subprocess.run(
-            ["sinfo", "-h", "-o", "%T"], capture_output=True, text=True, timeout=20
-        ).stdout.strip() in ("idle", "mixed", "allocated")
-    except (FileNotFoundError, subprocess.TimeoutExpired):
-        return False
 
 
 def test_slurm_profile_runs_every_job_through_sbatch(local_run, tmp_path):
     if os.environ.get("HYST_NO_SLURM") == "1":
         pytest.skip("HYST_NO_SLURM=1: no local SLURM on this machine (scripts/start-slurm)")
-    assert _slurm_available(), "SLURM is not running: start it with `bash scripts/start-slurm`"
+    assert slurm_available(), "SLURM is not running: start it with `bash scripts/start-slurm`"
     _, ds, _ = local_run
     work = tmp_path / "slurm"
     snakemake(work, BASE, profile="slurm", timeout=1200)

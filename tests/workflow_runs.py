@@ -46,6 +46,16 @@ def snakemake(workdir: Path, config: dict, *extra, profile="default", check=True
     return proc
 
 
+def slurm_available() -> bool:
+    """Whether a SLURM node is up (``bash scripts/start-slurm`` starts one on this machine)."""
+    try:
+        return subprocess.run(
+            ["sinfo", "-h", "-o", "%T"], capture_output=True, text=True, timeout=20
+        ).stdout.strip() in ("idle", "mixed", "allocated")
+    except (FileNotFoundError, subprocess.TimeoutExpired):
+        return False
+
+
 def planned_jobs(dry_run_output: str) -> list[tuple[str, str]]:
     """(rule, first output below the results folder) of every job a dry run planned
     (``localrule all`` left out), sorted."""

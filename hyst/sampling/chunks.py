@@ -4,6 +4,16 @@ Every chunk of every point is one task (:func:`hyst.sampling.sampler.sample_chun
 serial: the worker threads run chunks side by side); each point's chunk tallies are
 merged in chunk order, so the outcome never depends on the cluster or the scheduling.
 The client comes from :mod:`hyst.sampling.cluster`.
+
+Faults of the cluster. A worker that dies (killed, its node lost) takes its running and
+queued chunks with it; the scheduler gives them to the other workers (or to a worker that
+joins later), and since a chunk's result depends only on its point, its index and the seed,
+the tallies are those of an undisturbed run. A chunk whose result the client has gathered
+is released at once, so a worker lost later does not make the scheduler recompute it. A
+chunk that kills every worker that runs it (``distributed.scheduler.allowed-failures`` + 1
+of them: Dask's ``KilledWorker``; most often a worker's memory limit), or that runs out of
+memory, stops the job with :class:`SamplingFailed`, whose message is one line; the chunks
+still queued are cancelled.
 """
 
 from __future__ import annotations
@@ -12,32 +22,80 @@ import time
 from collections.abc import Callable
 
 from hyst.model import seeds
+from hyst.sampling.cost import bytes_text, chunk_bytes
 from hyst.sampling.sampler import Point, chunk_bounds, chunk_size, sample_chunk
 from hyst.sampling.tallies import Tally
+
+
+class SamplingFailed(RuntimeError):
+    """A chunk the cluster could not compute; the message is one line for the user."""
 
 
 def _chunk_task(point: Point, seed: int, chunk: int, size: int, groups, records=None) -> Tally:
     return sample_chunk(point, seed, chunk, size, groups, parallel=False, records=records)
 
 
+def point_text(point: Point) -> str:
+    """A point for a message: "random couplings, hysteron spans, rule 1, N = 512, NJ0 = 1"."""
+    return (
+        f"{point.couplings} couplings, {point.spans} spans, rule {point.rule}, "
+        f"N = {point.N}, NJ0 = {point.NJ0:g}"
+    )
+
+
+def failure_text(dask_client, point: Point, chunk: int, err: BaseException) -> str:
+    """One line saying which chunk failed, why, and what to change."""
+    from distributed.scheduler import KilledWorker
+
+    what = f"chunk {chunk} of the point ({point_text(point)})"
+    need = (
+        f"a process sampling a chunk at N = {point.N} needs about "
+        f"{bytes_text(chunk_bytes(point.N))}"
+    )
+    if isinstance(err, KilledWorker):
+        attempts = err.allowed_failures + 1  # the scheduler's allowed-failures, + 1
+        limits = sorted(
+            {w.get("memory_limit") or 0 for w in dask_client.scheduler_info()["workers"].values()}
+        )
+        have = ", ".join(bytes_text(m) if m else "none" for m in limits) or "no worker left"
+        return (
+            f"{what} killed every Dask worker that ran it ({attempts} workers, Dask's "
+            f"KilledWorker), most often because a worker ran out of memory: {need}; the "
+            f"workers' memory limits: {have} (give them more, e.g. dask worker "
+            "--memory-limit or hyst cluster --memory, or see the workers' logs)"
+        )
+    return (
+        f"{what} ran out of memory ({type(err).__name__}: {str(err).splitlines()[0]}): "
+        f"{need} (raise resources.mem_mb or the workers' memory)"
+    )
+
+
 def sample_points(
     dask_client,
     jobs: list[tuple],
     log: Callable[[str], None] = print,
+    point_done: Callable[[int, Tally], None] | None = None,
 ) -> list[Tally]:
     """Tally several (point, samples, seed, groups[, records]) on a Dask client (records:
     records kept per point by name, see :func:`hyst.sampling.sampler.sample_chunk`).
 
-    Every chunk of every point is submitted at once; each point's chunks are
-    merged in chunk order. Logs chunk progress with samples/s.
+    Every chunk of every point is submitted at once; each point's chunks are merged in chunk
+    order, and ``point_done(j, tally)`` is called as soon as point ``j`` is complete (before
+    the other points end: its result can be saved). Logs chunk progress with samples/s.
+    Raises :class:`SamplingFailed` for a chunk the cluster cannot compute (see the module
+    docstring), after cancelling the other chunks.
     """
     from distributed import as_completed
+    from distributed.scheduler import KilledWorker
 
     futures, owners = [], {}
+    chunks_of = []
     for j, (point, samples, seed, groups, *rest) in enumerate(jobs):
         records = rest[0] if rest else None
         tag = seeds.digest([samples, list(groups), records or {}], 8)
-        for k, size in chunk_bounds(samples, chunk_size(point.N)):
+        bounds = chunk_bounds(samples, chunk_size(point.N))
+        chunks_of.append(len(bounds))
+        for k, size in bounds:
             f = dask_client.submit(
                 _chunk_task,
                 point,
@@ -54,18 +112,28 @@ def sample_points(
     total = len(futures)
     t0 = time.perf_counter()
     done = samples_done = 0
-    results: dict[tuple[int, int], Tally] = {}
-    for fut in as_completed(futures):
-        j, k, size = owners[fut.key]
-        results[(j, k)] = fut.result()
-        done += 1
-        samples_done += size
-        rate = samples_done / max(time.perf_counter() - t0, 1e-9)
-        log(f"chunk {done}/{total} done ({samples_done} samples, {rate:,.0f} samples/s)")
-    tallies = []
-    for j, (point, samples, *_rest) in enumerate(jobs):
-        tally = Tally()
-        for k, _size in chunk_bounds(samples, chunk_size(point.N)):
-            tally.merge(results[(j, k)])
-        tallies.append(tally)
+    results: dict[int, dict[int, Tally]] = {j: {} for j in range(len(jobs))}
+    tallies: list[Tally | None] = [None] * len(jobs)
+    try:
+        for fut in as_completed(futures):
+            j, k, size = owners[fut.key]
+            try:
+                results[j][k] = fut.result()
+            except (KilledWorker, MemoryError) as err:
+                raise SamplingFailed(failure_text(dask_client, jobs[j][0], k, err)) from None
+            fut.release()  # gathered: a worker lost from now on costs no recomputation
+            done += 1
+            samples_done += size
+            rate = samples_done / max(time.perf_counter() - t0, 1e-9)
+            log(f"chunk {done}/{total} done ({samples_done} samples, {rate:,.0f} samples/s)")
+            if len(results[j]) == chunks_of[j]:
+                tally = Tally()
+                for chunk in range(chunks_of[j]):
+                    tally.merge(results[j][chunk])
+                tallies[j], results[j] = tally, {}
+                if point_done is not None:
+                    point_done(j, tally)
+    except BaseException:
+        dask_client.cancel(futures)
+        raise
     return tallies

@@ -449,7 +449,11 @@ class PointsKind(StudyKind):
         return jobs, needs
 
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
-        """Ensure every point file of a job exists with matching provenance."""
+        """Ensure every point file of a job exists with matching provenance. Each point's
+        file is written (atomically) as soon as its chunks are in, so a job that fails or
+        is cancelled leaves its finished points for the rerun to reuse, and no other file;
+        a chunk the cluster cannot compute raises
+        :class:`hyst.sampling.chunks.SamplingFailed` (one line)."""
         from hyst.provenance.files import write_dataset
         from hyst.sampling.chunks import sample_points
         from hyst.sampling.cluster import job_client
@@ -468,19 +472,23 @@ class PointsKind(StudyKind):
         )
         if todo:
             samples = sum(s.samples for s in todo)
-            with job_client(config, threads) as c:
-                t1 = time.perf_counter()
-                tallies = sample_points(
-                    c,
-                    [(s.point, s.samples, s.seed, s.groups, dict(s.records)) for s in todo],
-                    log=log,
-                )
-                dt = time.perf_counter() - t1
-            for spec, tally in zip(todo, tallies, strict=True):
+
+            def save(j, tally):  # each point's file as soon as its chunks are in
+                spec = todo[j]
                 check_self_loop_free(spec.point, tally)
                 write_dataset(
                     tally_to_dataset(tally, spec.groups, spec.attrs()), spec.path(results)
                 )
+
+            with job_client(config, threads) as c:
+                t1 = time.perf_counter()
+                sample_points(
+                    c,
+                    [(s.point, s.samples, s.seed, s.groups, dict(s.records)) for s in todo],
+                    log=log,
+                    point_done=save,
+                )
+                dt = time.perf_counter() - t1
             log(
                 f"job {job.name}: sampled {samples} systems in {dt:.1f} s "
                 f"({samples / max(dt, 1e-9):,.0f} samples/s); total "

@@ -1,13 +1,15 @@
 """Run one job of a study kind (thin wrapper over hyst.studies.run_job). Its progress goes to
 the job's log; a long job (rule job_long) also shows it on the console, at most every
 CONSOLE_SECONDS and at its first and last lines, so that the first minutes of a run are not
-silent."""
+silent. A chunk that the cluster cannot compute (hyst.sampling.chunks.SamplingFailed) ends the
+job with one line on the console and in the log, no traceback."""
 
 import json
 import sys
 import time
 
 from hyst.provenance.files import atomic_write_text
+from hyst.sampling.chunks import SamplingFailed
 from hyst.studies import run_job
 
 #: Seconds between two progress lines of a long job on the console.
@@ -28,13 +30,17 @@ def log(line, log_file):
 
 
 with open(sm.log[0], "w") as log_file:
-    info = run_job(
-        kind,
-        json.loads(sm.params.payload),
-        name,
-        sm.params.results,
-        config=json.loads(sm.params.config),
-        threads=sm.threads,
-        log=lambda line: log(line, log_file),
-    )
+    try:
+        info = run_job(
+            kind,
+            json.loads(sm.params.payload),
+            name,
+            sm.params.results,
+            config=json.loads(sm.params.config),
+            threads=sm.threads,
+            log=lambda line: log(line, log_file),
+        )
+    except SamplingFailed as err:  # the cluster could not compute a chunk: one line, no traceback
+        print(f"job {name} failed: {err}", file=log_file, flush=True)
+        sys.exit(f"hyst: {name}: {err}")
 atomic_write_text(sm.output[0], json.dumps({"kind": kind, "job": name, **info}, indent=1))

@@ -1,0 +1,249 @@
+"""Faults of the distributed engine, as users on a shared cluster meet them: a Dask worker
+killed in the middle of a batch, a worker that runs out of memory, and a sampling job
+cancelled by SLURM. Each ends either with results identical to an undisturbed run's or
+with one clear line and no partial file.
+
+Point files are compared byte for byte: a point file is a pure function of its tallies
+and attributes (:func:`hyst.provenance.files.write_dataset` writes netCDF4 with fixed
+compression, and netCDF-C stores no time stamps), so equal bytes mean the disturbed run
+computed exactly what the undisturbed one did. Datasets of a pipeline run are compared
+with ``xarray.testing.assert_identical`` (data and attributes), as the pipeline tests do.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import xarray as xr
+import yaml
+from dask_processes import dask_processes
+from workflow_runs import REPO, slurm_available, snakemake, snakemake_cmd
+
+from hyst.provenance.files import read_dataset, write_dataset
+from hyst.sampling.chunks import SamplingFailed
+from hyst.sampling.sampler import Point
+from hyst.studies.base import Job
+from hyst.studies.points import KIND, PointSpec
+
+#: A point of 12 chunks of 10,000 systems (N = 12: enumerated transitions, about 0.5 s of
+#: one core per chunk), so that a worker is killed with chunks running and queued.
+MANY_CHUNKS = PointSpec(Point("random", "hysteron", "1", 12, 1.0), 120_000, ("transitions",), 7)
+
+
+def run_points_job(specs, results: Path, scheduler_file: Path, log=None) -> dict:
+    """Run one points job of ``specs`` on the cluster of ``scheduler_file``."""
+    job = Job("points", "faults", {"points": [s.identity() for s in specs]})
+    config = {"dask": {"scheduler_file": str(scheduler_file)}}
+    return KIND.run(job, results, config=config, threads=1, log=log or (lambda line: None))
+
+
+def leftovers(results: Path) -> list[str]:
+    """Every file below ``results``, relative to it."""
+    return sorted(str(p.relative_to(results)) for p in results.rglob("*") if p.is_file())
+
+
+@pytest.mark.slow
+def test_killed_dask_worker_mid_batch_gives_the_undisturbed_point_file(tmp_path):
+    """Three `dask worker` processes (no nanny: a killed worker stays dead, as a lost node
+    does); after 3 of 12 chunks one of the workers running chunks is killed with SIGKILL.
+    The scheduler hands its chunks to the two others; the point file is byte-identical to
+    that of the same job run undisturbed on the same cluster."""
+    from distributed import Client
+
+    with dask_processes(tmp_path / "cluster", 3, "--no-nanny") as (sched, pids, _procs):
+        quiet = run_points_job([MANY_CHUNKS], tmp_path / "quiet", sched)  # also warms them
+        killed = {}
+        lines = []
+        with Client(scheduler_file=str(sched), timeout="60s") as watcher:
+
+            def kill_one_busy_worker(line):
+                lines.append(line)
+                if line.startswith("chunk 3/") and not killed:
+                    running = watcher.processing()
+                    address = max(running, key=lambda a: len(running[a]))
+                    killed.update(address=address, chunks=list(running[address]))
+                    os.kill(pids[address], signal.SIGKILL)
+
+            t0 = time.perf_counter()
+            disturbed = run_points_job(
+                [MANY_CHUNKS], tmp_path / "disturbed", sched, log=kill_one_busy_worker
+            )
+            seconds = time.perf_counter() - t0
+            left = set(watcher.nthreads())
+    assert killed["chunks"], "the killed worker had no chunk to lose"
+    assert left == set(pids) - {killed["address"]}  # the worker is gone for good
+    assert sum(line.startswith("chunk ") for line in lines) == 12  # each chunk counted once
+    quiet_file, disturbed_file = Path(quiet["files"][0]), Path(disturbed["files"][0])
+    assert disturbed_file.read_bytes() == quiet_file.read_bytes()
+    scheduler_log = (tmp_path / "cluster" / "scheduler.log").read_text()
+    assert f"Remove worker addr: {killed['address']}" in scheduler_log
+    # a gathered chunk is released at once: the lost worker cost no recomputation of it
+    assert "lose already computed task" not in scheduler_log
+    print(f"killed {killed['address']} running {killed['chunks']}; the job took {seconds:.1f} s")
+
+
+@pytest.mark.slow
+def test_worker_out_of_memory_fails_in_one_line_and_leaves_only_complete_points(tmp_path):
+    """Two `dask worker` processes whose nanny restarts them above 95 % of a 320 MB memory
+    limit: a worker with the kernels loaded holds about 230 MB, and sampling a chunk at
+    N = 512 (2^24 couplings) takes it to about 360 MB (both measured), so the chunk kills
+    every worker that runs it. (Dask's pause at 80 % is turned off: it would stop a worker
+    between chunks, not kill it, and the job would wait.) After Dask's allowed-failures
+    the job stops with one line saying which chunk, why and what to change; the other
+    point of the job, complete, is written (and identical to its undisturbed file), and
+    nothing else: no file of the failed point, no temporary file."""
+    small = PointSpec(Point("random", "hysteron", "1", 16, 1.0), 100, ("saturated_loop",), 7)
+    big = PointSpec(Point("random", "hysteron", "1", 512, 1.0), 256, ("saturated_loop",), 7)
+    results = tmp_path / "results"
+    no_pause = {"DASK_DISTRIBUTED__WORKER__MEMORY__PAUSE": "False"}
+    cluster = dask_processes(tmp_path / "cluster", 2, "--memory-limit", "320MB", env=no_pause)
+    with cluster as (sched, *_):
+        t0 = time.perf_counter()
+        with pytest.raises(SamplingFailed) as failed:
+            run_points_job([small, big], results, sched)
+        seconds = time.perf_counter() - t0
+    message = str(failed.value)
+    assert "\n" not in message
+    assert re.match(
+        r"chunk \d of the point \(random couplings, hysteron spans, rule 1, N = 512, NJ0 = 1\) "
+        r"killed every Dask worker that ran it \(4 workers, Dask's KilledWorker\), most often "
+        r"because a worker ran out of memory: .* needs about 912\.0 MiB; the workers' memory "
+        r"limits: 305\.2 MiB \(give them more",
+        message,
+    ), message
+    assert leftovers(results) == [str(small.path(results).relative_to(results))]
+    quiet = write_dataset(small.sample(), tmp_path / "quiet.nc")
+    assert small.path(results).read_bytes() == quiet.read_bytes()
+    restarts = sum(
+        f.read_text().count("exceeded 95% memory budget")
+        for f in (tmp_path / "cluster").glob("worker-*.log")
+    )
+    assert restarts >= 4
+    print(f"{message}\n{restarts} worker restarts; failed after {seconds:.1f} s")
+
+
+def test_a_chunk_out_of_memory_in_the_jobs_own_cluster_is_one_line_and_writes_nothing(
+    tmp_path, monkeypatch
+):
+    """A chunk that raises MemoryError on a worker of the job's own LocalCluster (threads in
+    the job's process: no nanny to restart them) stops the job with one line; the other
+    chunks are cancelled and no file is written."""
+    from hyst.sampling import chunks
+    from hyst.sampling.tallies import Tally
+
+    def chunk_task(point, seed, chunk, size, groups, records=None):
+        if chunk == 1:
+            raise MemoryError("Unable to allocate 128. MiB for an array with shape (16, 1048576)")
+        return Tally()
+
+    monkeypatch.setattr(chunks, "_chunk_task", chunk_task)
+    spec = PointSpec(Point("random", "hysteron", "1", 1024, 1.0), 64, ("avalanche",), 7)
+    results = tmp_path / "results"
+    job = Job("points", "faults", {"points": [spec.identity()]})
+    with pytest.raises(SamplingFailed) as failed:
+        KIND.run(job, results, config={}, threads=2, log=lambda line: None)
+    assert str(failed.value) == (
+        "chunk 1 of the point (random couplings, hysteron spans, rule 1, N = 1024, NJ0 = 1) "
+        "ran out of memory (MemoryError: Unable to allocate 128. MiB for an array with shape "
+        "(16, 1048576)): a process sampling a chunk at N = 1024 needs about 912.0 MiB (raise "
+        "resources.mem_mb or the workers' memory)"
+    )
+    assert leftovers(results) == []
+
+
+#: The pipeline tests' configuration with one study and no figure: one points job of four
+#: points of 12 chunks each (N = 12, transitions), run under SLURM.
+SLURM_CONFIG = {
+    **yaml.safe_load((REPO / "config" / "test.yaml").read_text()),
+    "batch": {"max_points": 4},
+    "figures": {},
+    "studies": {
+        "cancelled": {
+            "description": "random hysterons at N = 12, a job cancelled by scancel",
+            "couplings": ["random"],
+            "N": [12],
+            "NJ0": [0.5, 1.0, 2.0, 4.0],
+            "samples": 120_000,
+            "observables": ["transitions"],
+        }
+    },
+}
+
+
+def slurm_job_id(log: Path, other_than=()) -> str | None:
+    """The SLURM job id a job's log names (None before it does, or while it names only ids
+    in ``other_than``)."""
+    found = re.search(r"SLURM_JOB_ID=(\d+)", log.read_text()) if log.exists() else None
+    return found.group(1) if found and found.group(1) not in other_than else None
+
+
+def wait_for(condition, what: str, seconds: float = 300):
+    """Poll ``condition()`` until it returns something true, and return that."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.5)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.mark.slow
+def test_scancel_mid_job_then_rerunning_the_same_command_gives_identical_datasets(tmp_path):
+    """The points job is cancelled with scancel once it has written one of its four points,
+    and its retry (the profile's ``retries: 1``) again once it has written one more: the
+    run fails. The same command run again resubmits the job, which reuses the points
+    written before the cancellations and samples the rest; the dataset is identical to that
+    of an undisturbed local run."""
+    if os.environ.get("HYST_NO_SLURM") == "1":
+        pytest.skip("HYST_NO_SLURM=1: no local SLURM on this machine (scripts/start-slurm)")
+    assert slurm_available(), "SLURM is not running: start it with `bash scripts/start-slurm`"
+    work = tmp_path / "slurm"
+    cmd = snakemake_cmd(work, SLURM_CONFIG, profile="slurm")
+    run = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    logs, points = work / "results" / "logs" / "points", work / "results" / "points"
+    cancelled, written = [], []
+    try:
+        for attempt in (1, 2):
+            job_id = wait_for(
+                lambda: next(
+                    (i for f in logs.glob("*.log") if (i := slurm_job_id(f, cancelled))), None
+                ),
+                f"attempt {attempt} of the job to start under SLURM",
+            )
+            before = len(list(points.rglob("*.nc")))
+            wait_for(
+                lambda: len(list(points.rglob("*.nc"))) > before,  # noqa: B023 (called here)
+                f"attempt {attempt} to write a point",
+            )
+            subprocess.run(["scancel", job_id], check=True, timeout=30)
+            cancelled.append(job_id)
+            written.append(len(list(points.rglob("*.nc"))))
+        out, _ = run.communicate(timeout=300)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert run.returncode != 0, out  # two cancellations: the job failed, and so did the run
+    assert not (work / "results" / "datasets").exists()
+    assert not [p for p in points.rglob("*") if p.name.endswith(".tmp")]
+    rerun = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    log = next(logs.glob("*.log")).read_text()
+    reused = int(re.search(r"4 points, (\d) reused", log).group(1))
+    assert reused >= written[-1] >= 2
+    assert slurm_job_id(next(logs.glob("*.log")), cancelled)  # a third SLURM job did it
+    local = tmp_path / "local"
+    snakemake(local, copy.deepcopy(SLURM_CONFIG))
+    xr.testing.assert_identical(
+        read_dataset(work / "results" / "datasets" / "cancelled.nc"),
+        read_dataset(local / "results" / "datasets" / "cancelled.nc"),
+    )
+    print(f"cancelled SLURM jobs {cancelled} after {written} points; the rerun reused {reused}")
