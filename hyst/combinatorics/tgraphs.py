@@ -29,8 +29,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from hyst.combinatorics import lp
+from hyst.kernels import tgraph_orders
 from hyst.model import design_order
 from hyst.model.general import SwitchingFields, TGraph, Transition, goe_reduced, resolve
+from hyst.model.systems import rule_code
 
 
 def main_loop_up(n: int) -> dict:
@@ -209,3 +211,48 @@ def census_by_candidates(n: int) -> Census:
         orders_ns,
         goe_ns,
     )
+
+
+#: Definitions of a well-defined t-graph whose orders ``exact_orders`` counts (the first
+#: three of :data:`hyst.sampling.orders.DEFINITIONS`; the reachable one is global).
+EXACT_DEFINITIONS = {
+    "all_states_stable": tgraph_orders.ALL_STATES_STABLE,
+    "all_transitions": tgraph_orders.ALL_TRANSITIONS,
+    "stable_states": tgraph_orders.STABLE_STATES,
+}
+#: The dynamic programming over sets of fields reaches too many sets beyond this n.
+EXACT_MAX_N = 3
+
+
+@dataclass(frozen=True)
+class OrderCount:
+    """``good`` of ``total`` total orders of the n·2^n switching fields give a well-defined
+    t-graph (both up to relabelling the hysterons, i.e. divided by n!; with
+    ``no_simple`` only the orders without simple self-loops count, total divided by
+    2^(n·2^(n−1))); ``sets``: the sets of fields the dynamic programming reached."""
+
+    good: int
+    total: int
+    sets: int
+
+    @property
+    def share(self) -> float:
+        return self.good / self.total
+
+
+def exact_orders(n: int, rule="0", definition="all_states_stable", no_simple=False):
+    """The exact number of total orders that give a well-defined t-graph under rule '0' or
+    '2' (:mod:`hyst.kernels.tgraph_orders`), n ≤ 3."""
+    if not 1 <= n <= EXACT_MAX_N:
+        raise ValueError(f"n: {n} is not allowed (exact counts of total orders for 1 <= n <= 3)")
+    if str(rule) not in design_order.RULES_WITH_ORDER:
+        raise ValueError(f"rule: {rule!r} is not allowed (exact counts for rules 0 and 2)")
+    sizes = np.zeros((n << n) + 1, np.int64)
+    hi, lo = tgraph_orders.count_layers(
+        n, rule_code(rule), EXACT_DEFINITIONS[definition], bool(no_simple), sizes, 2**62
+    )
+    relabel = math.factorial(n)
+    total = math.factorial(n << n) // relabel
+    if no_simple:
+        total >>= n << (n - 1)
+    return OrderCount((int(hi) * 2**62 + int(lo)) // relabel, total, int(sizes.sum()))
