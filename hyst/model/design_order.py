@@ -43,38 +43,51 @@ from hyst.model.general import TGraph
 RULES_WITH_ORDER = ("0", "2")
 
 
+def scaffold_pairs(n: int, A: int, d: int, k: int, stable: bool) -> list:
+    """The pairs (a, b), U_a > U_b, that make k the critical hysteron of state A in direction
+    d (and, with ``stable``, give A a stability interval)."""
+    pairs = []
+    for i in range(n):
+        if i == k:
+            continue
+        if ((A >> i) & 1) == ((A >> k) & 1):  # the critical one is the extreme of its kind
+            pairs.append((A * n + i, A * n + k) if d > 0 else (A * n + k, A * n + i))
+        elif stable:  # U^+ above U^-
+            pairs.append((A * n + k, A * n + i) if d > 0 else (A * n + i, A * n + k))
+    return pairs
+
+
+def avalanche_pairs(n: int, path: tuple, outcome: str = "stable") -> list:
+    """The pairs (a, b), U_a > U_b, of the avalanche ``path`` at the driving field U_k(A) of
+    its first flip: in each later state the hysterons that flip next are unstable and the
+    others stable; the final state (``outcome`` 'stable') is stable."""
+    A = path[0]
+    k = (A ^ path[1]).bit_length() - 1
+    fk = A * n + k
+    pairs = []
+
+    def at_field(B, flipping):
+        for i in range(n):
+            # U > U_i^+(B) (down, flips) or U > U_i^-(B) (up, stays); else the reverse
+            below = ((B >> i) & 1) != ((flipping >> i) & 1)
+            pairs.append((fk, B * n + i) if below else (B * n + i, fk))
+
+    for B, C in zip(path[1:-1], path[2:], strict=True):
+        at_field(B, B ^ C)
+    if outcome == "stable":
+        at_field(path[-1], 0)
+    elif outcome != "self_loop":
+        raise ValueError(f"design inequalities: a transition ends in a {outcome}")
+    return pairs
+
+
 def _comparisons(graph: TGraph, stable: bool):
     """The pairs (a, b), U_a > U_b, of the design inequalities of ``graph``."""
-    n = graph.n
     pairs = []
-    f = lambda S, i: S * n + i  # noqa: E731 - the field index of U_i(S)
-
-    def at_field(B, A, k, d, flipping):
-        # every hysteron of B at U = U_k(A): flipping ones unstable, the others stable
-        for i in range(n):
-            up = (B >> i) & 1
-            unstable = (flipping >> i) & 1
-            if up != unstable:  # U > U_i^+(B) (down, flips) or U > U_i^-(B) (up, stays)
-                pairs.append((f(A, k), f(B, i)))
-            else:
-                pairs.append((f(B, i), f(A, k)))
-
     for (A, d), t in graph.items():
         k = (t.path[0] ^ t.path[1]).bit_length() - 1
-        for i in range(n):
-            if i == k:
-                continue
-            same = ((A >> i) & 1) == ((A >> k) & 1)
-            if same:  # the critical one is the extreme of its kind
-                pairs.append((f(A, i), f(A, k)) if d > 0 else (f(A, k), f(A, i)))
-            elif stable:  # A has a stability interval: U^+ above U^-
-                pairs.append((f(A, k), f(A, i)) if d > 0 else (f(A, i), f(A, k)))
-        for B, C in zip(t.path[1:-1], t.path[2:], strict=True):
-            at_field(B, A, k, d, B ^ C)
-        if t.outcome == "stable":
-            at_field(t.path[-1], A, k, d, 0)
-        elif t.outcome != "self_loop":
-            raise ValueError(f"design inequalities: a transition ends in a {t.outcome}")
+        pairs += scaffold_pairs(graph.n, A, d, k, stable)
+        pairs += avalanche_pairs(graph.n, t.path, t.outcome)
     return pairs
 
 
