@@ -6,42 +6,42 @@ import math
 import numpy as np
 import pytest
 
-from hyst.combinatorics import tgraphs
+from hyst.combinatorics import tgraph_search, tgraphs
 from hyst.model import design_order as do
 from hyst.model.general import TGraph, Transition
 
 
 def test_two_hysterons_by_search():
-    per_scaffold = [tgraphs.scaffold_census(s) for s in tgraphs.scaffolds(2)]
+    per_scaffold = [tgraph_search.scaffold_census(s) for s in tgraphs.scaffolds(2)]
     assert [c.candidates for c in per_scaffold] == [36, 81]
-    assert sum(c.realizable for c in per_scaffold) == 35
+    assert sum(c.graphs for c in per_scaffold) == 35
     assert all(c.candidates > c.branches > c.pruned > 0 for c in per_scaffold[1:])
-    assert tgraphs.reduced_census(2)[0] == 13
-    assert tgraphs.reduced_census(2, reduced=False)[0] == 35
+    assert tgraph_search.graph_census(2).graphs == 13
+    assert tgraph_search.graph_census(2, reduced=False).graphs == 35
 
 
 def test_three_hysterons():
     """96 scaffolds, the peer's 4,725,217,377,852 candidates, 16,351,177 realizable t-graphs
     (all states stable, rule 0), 125,453 after Garden-of-Eden reduction."""
-    census = [tgraphs.scaffold_census(s) for s in tgraphs.scaffolds(3)]
+    census = [tgraph_search.scaffold_census(s) for s in tgraphs.scaffolds(3)]
     assert len(census) == 96
     assert sum(c.candidates for c in census) == 4_725_217_377_852
-    assert sum(c.realizable for c in census) == 16_351_177
-    assert tgraphs.reduced_census(3)[0] == 125_453
+    assert sum(c.graphs for c in census) == 16_351_177
+    assert tgraph_search.graph_census(3).graphs == 125_453
 
 
 @pytest.mark.slow
 def test_three_hysterons_without_scaffolds():
     """The same total when every transition takes any critical hysteron and any avalanche
     (the scaffold's consistency left to the inequalities): 36 s."""
-    assert tgraphs.reduced_census(3, reduced=False)[0] == 16_351_177
+    assert tgraph_search.graph_census(3, reduced=False).graphs == 16_351_177
 
 
 def test_pruned_search_against_random_candidates():
     """The share of realizable candidates of one n = 3 scaffold, from 4,000 candidates drawn
     uniformly and tested one by one with networkx, agrees with the search's exact count."""
     scaffold = tgraphs.scaffolds(3)[0]
-    census = tgraphs.scaffold_census(scaffold)
+    census = tgraph_search.scaffold_census(scaffold)
     trees = {key: tgraphs.avalanches(scaffold, *key) for key in scaffold}
     rng = np.random.default_rng(3)
     draws, hits = 4_000, 0
@@ -50,6 +50,6 @@ def test_pruned_search_against_random_candidates():
         for key, tree in trees.items():
             g[key] = Transition(tree[rng.integers(len(tree))], "stable")
         hits += do.realizable(do.design_order(g))
-    p = census.realizable / census.candidates
+    p = census.graphs / census.candidates
     assert census.candidates == math.prod(len(t) for t in trees.values())
     assert abs(hits - draws * p) <= 4 * math.sqrt(draws * p * (1 - p)) + 1

@@ -240,128 +240,25 @@ class OrderCount:
         return self.good / self.total
 
 
-def exact_orders(n: int, rule="0", definition="all_states_stable", no_simple=False):
+def exact_orders(
+    n: int, rule="0", definition="all_states_stable", no_simple=False, scaffold=None
+) -> OrderCount:
     """The exact number of total orders that give a well-defined t-graph under rule '0' or
-    '2' (:mod:`hyst.kernels.tgraph_orders`), n ≤ 3."""
+    '2' (:mod:`hyst.kernels.tgraph_orders`), n ≤ 3; with ``scaffold`` ({(S, d): k}) only the
+    orders of that scaffold (then not divided by n!: a scaffold is one labelling)."""
     if not 1 <= n <= EXACT_MAX_N:
         raise ValueError(f"n: {n} is not allowed (exact counts of total orders for 1 <= n <= 3)")
     if str(rule) not in design_order.RULES_WITH_ORDER:
         raise ValueError(f"rule: {rule!r} is not allowed (exact counts for rules 0 and 2)")
     sizes = np.zeros((n << n) + 1, np.int64)
+    want = np.full((1 << n, 2), -1, np.int64)
+    for (S, d), k in (scaffold or {}).items():
+        want[S, 0 if d > 0 else 1] = k
     hi, lo = tgraph_orders.count_layers(
-        n, rule_code(rule), EXACT_DEFINITIONS[definition], bool(no_simple), sizes, 2**62
+        n, rule_code(rule), EXACT_DEFINITIONS[definition], bool(no_simple), want, sizes, 2**62
     )
-    relabel = math.factorial(n)
+    relabel = 1 if scaffold else math.factorial(n)
     total = math.factorial(n << n) // relabel
     if no_simple:
         total >>= n << (n - 1)
     return OrderCount((int(hi) * 2**62 + int(lo)) // relabel, total, int(sizes.sum()))
-
-
-@dataclass(frozen=True)
-class ScaffoldCensus:
-    """The realizable t-graphs of one scaffold (rule 0, every state stable somewhere):
-    ``realizable`` of ``candidates``; ``branches`` tried and ``pruned`` by the search."""
-
-    candidates: int
-    realizable: int
-    branches: int
-    pruned: int
-
-
-def scaffold_census(scaffold: dict) -> ScaffoldCensus:
-    """Count the realizable candidates of ``scaffold`` by depth-first search over its
-    transitions with pruning (:mod:`hyst.kernels.tgraph_census`): the transitions with the
-    fewest avalanches first, so that the branches near the root are few."""
-    from hyst.kernels import tgraph_census
-
-    n = scaffold_n(scaffold)
-    base = [
-        p for (S, d), k in scaffold.items() for p in design_order.scaffold_pairs(n, S, d, k, True)
-    ]
-    trees = sorted(
-        (
-            [design_order.avalanche_pairs(n, p) for p in avalanches(scaffold, S, d)]
-            for (S, d) in scaffold
-        ),
-        key=len,
-    )
-    opt_first = np.cumsum([0] + [len(t) for t in trees]).astype(np.int64)
-    options = [o for t in trees for o in t]
-    edge_first = np.cumsum([0] + [len(o) for o in options]).astype(np.int64)
-    edges = np.array([e for o in options for e in o], np.int64).reshape(-1, 2)
-    N = n << n
-    out = np.zeros(3, np.int64)
-    ok = tgraph_census.census(
-        N,
-        np.array(base, np.int64).reshape(-1, 2),
-        opt_first,
-        edge_first,
-        edges,
-        np.zeros((len(trees) + 1, N), np.int64),
-        np.zeros(len(trees), np.int64),
-        out,
-    )
-    realizable = int(out[0]) if ok else 0
-    return ScaffoldCensus(math.prod(len(t) for t in trees), realizable, int(out[1]), int(out[2]))
-
-
-def free_avalanches(n: int, S: int, d: int) -> list:
-    """Every rule-0 avalanche path of the transition (S, d) with any critical hysteron and any
-    next flip (the up flips of the main loop's fixed boundary excepted), without a state met
-    again: the options of the Garden-of-Eden-reduced census (consistency between them is
-    left to the design inequalities)."""
-    fixed = main_loop_up(n)
-
-    def flips(B, direction):
-        if direction > 0 and B in fixed:
-            return [fixed[B]]
-        return [i for i in range(n) if ((B >> i) & 1) == (direction < 0)]
-
-    out = []
-    stack = [(S, S ^ (1 << k)) for k in flips(S, d)]
-    while stack:
-        path = stack.pop()
-        B = path[-1]
-        if B in path[:-1]:
-            continue
-        out.append(path)
-        for e in (1, -1):
-            stack += [path + (B ^ (1 << i),) for i in flips(B, e)]
-    return sorted(out, key=lambda p: (len(p), p))
-
-
-def reduced_census(n: int, reduced: bool = True) -> tuple[int, int, int]:
-    """(graphs, branches, pruned): the realizable Garden-of-Eden-reduced t-graphs of n
-    hysterons (rule 0; distinct reduced graphs, as the peer counts 13 for n = 2); with
-    ``reduced`` False the full t-graphs, every transition chosen with any critical
-    hysteron (a count of the scaffold census's total without enumerating scaffolds)."""
-    from hyst.kernels import tgraph_census
-
-    opt_first, finals, options = [0], [], []
-    for S in range(1 << n):
-        for d in (1, -1):
-            paths = (
-                free_avalanches(n, S, d) if (S != (1 << n) - 1 or d < 0) and (S or d > 0) else []
-            )
-            for p in paths:
-                k = (p[0] ^ p[1]).bit_length() - 1
-                options.append(
-                    design_order.scaffold_pairs(n, S, d, k, True)
-                    + design_order.avalanche_pairs(n, p)
-                )
-                finals.append(p[-1])
-            opt_first.append(opt_first[-1] + len(paths))
-    edge_first = np.cumsum([0] + [len(o) for o in options]).astype(np.int64)
-    edges = np.array([e for o in options for e in o], np.int64).reshape(-1, 2)
-    N = n << n
-    depth = 2 << n
-    out = np.zeros(3, np.int64)
-    reach, pending = np.zeros(depth + 1, np.int64), np.zeros(depth + 1, np.int64)
-    reach[0] = 1 if reduced else (1 << (1 << n)) - 1
-    pending[0] = 1 if reduced else ((1 << depth) - 1) & ~(1 << (depth - 2)) & ~2
-    tgraph_census.reduced_census(
-        N, n, np.array(opt_first, np.int64), np.array(finals, np.int64), edge_first, edges,
-        np.zeros((depth + 1, N), np.int64), reach, pending, np.zeros(depth + 1, np.int64), out,
-    )  # fmt: skip
-    return int(out[0]), int(out[1]), int(out[2])

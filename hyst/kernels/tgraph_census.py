@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from hyst.kernels.jit import jit
+from hyst.kernels.tgraph_orders import merge_layer
 
 
 @jit(borrow=True)
@@ -43,11 +44,13 @@ def add_option(below, o, edge_first, edges, N):
 
 
 @jit(borrow=True)
-def census(N, base, opt_first, edge_first, edges, levels, choice, out):
+def census(N, base, opt_first, edge_first, edges, levels, choice, out, leaves, closures):
     """Count the option combinations (one per transition) whose inequalities together with
     ``base`` are acyclic. levels: (T + 1, N) int64 work array; choice: (T,) int64.
     out[0]: realizable combinations, out[1]: branches tried (options added), out[2]: the
-    branches pruned. Returns False if ``base`` alone has a cycle."""
+    branches pruned; the first ``leaves.shape[0]`` realizable combinations (their option
+    of each transition) go to ``leaves`` (T columns), their closed orders to ``closures``
+    (as many rows, N columns). Returns False if ``base`` alone has a cycle."""
     T = opt_first.shape[0] - 1
     levels[0, :] = 0
     for e in range(base.shape[0]):
@@ -75,6 +78,11 @@ def census(N, base, opt_first, edge_first, edges, levels, choice, out):
             out[2] += 1
             choice[depth] += 1
         elif depth == T - 1:
+            if out[0] < leaves.shape[0]:
+                for x in range(T):
+                    leaves[out[0], x] = choice[x]
+                for x in range(N):
+                    closures[out[0], x] = levels[depth + 1, x]
             out[0] += 1
             choice[depth] += 1
         else:
@@ -85,7 +93,19 @@ def census(N, base, opt_first, edge_first, edges, levels, choice, out):
 
 @jit(borrow=True)
 def reduced_census(
-    N, n, opt_first, opt_final, edge_first, edges, levels, reach, pending, choice, out
+    N,
+    n,
+    opt_first,
+    opt_final,
+    edge_first,
+    edges,
+    levels,
+    reach,
+    pending,
+    choice,
+    out,
+    leaves,
+    closures,
 ):
     """Count the realizable Garden-of-Eden-reduced t-graphs: the transitions of the states
     reachable from the all-down state only, grown from it: a state joins when a transition
@@ -96,7 +116,8 @@ def reduced_census(
     levels (depth + 1, N), reach, pending, choice (depth + 1), with reach[0] and pending[0]
     the start (the all-down state and its up transition: 1 and 1; every state and every
     transition: the full t-graphs without a scaffold given). out[0]: graphs, out[1]:
-    branches tried, out[2]: pruned."""
+    branches tried, out[2]: pruned; the options of the first ``leaves.shape[0]`` graphs go
+    to ``leaves`` (−1 after the last), their closed orders to ``closures``."""
     full = (1 << n) - 1
     levels[0, :] = 0
     out[0] = 0
@@ -135,6 +156,11 @@ def reduced_census(
             if F != 0:
                 q |= np.int64(1) << (2 * F + 1)
         if q == 0:
+            if out[0] < leaves.shape[0]:
+                for x in range(leaves.shape[1]):
+                    leaves[out[0], x] = choice[x] if x <= depth else -1
+                for x in range(N):
+                    closures[out[0], x] = levels[depth + 1, x]
             out[0] += 1
             choice[depth] += 1
             continue
@@ -146,3 +172,28 @@ def reduced_census(
             t += 1
         choice[depth] = opt_first[t]
     return out[0]
+
+
+@jit(borrow=False)
+def linear_extensions(below, N):
+    """(hi, lo): the number hi·2^62 + lo of linear extensions of the closed order ``below``
+    (N ≤ 63 elements, ``below[j]`` the bitmask of the elements below j), by dynamic
+    programming over its down-sets, layer by layer: element j may join a down-set that
+    holds everything below it."""
+    keys = np.zeros(1, np.int64)
+    lo = np.ones(1, np.int64)
+    hi = np.zeros(1, np.int64)
+    for k in range(N):
+        m = keys.shape[0]
+        out_keys = np.empty(m * (N - k), np.int64)
+        out_from = np.empty(m * (N - k), np.int64)
+        t = 0
+        for j in range(m):
+            X = keys[j]
+            for f in range(N):
+                if (X >> f) & 1 == 0 and (below[f] & ~X) == 0:
+                    out_keys[t] = X | (np.int64(1) << f)
+                    out_from[t] = j
+                    t += 1
+        keys, lo, hi = merge_layer(out_keys[:t], out_from[:t], lo, hi)
+    return hi[0], lo[0]

@@ -61,9 +61,10 @@ def avalanche_ok(X, n, A, k, rule):
 
 
 @jit(borrow=True)
-def step_ok(X, f, n, rule, definition, no_simple):
+def step_ok(X, f, n, rule, definition, no_simple, want):
     """Whether field f may join the set X of fields below (f not in X): the transitions it
-    triggers pass (see the module docstring)."""
+    triggers pass (see the module docstring). want[S, e]: the critical hysteron state S
+    must have in direction e (0 up, 1 down), −1 for any (a given scaffold's orders)."""
     full = (1 << n) - 1
     A = f // n
     k = f % n
@@ -74,6 +75,8 @@ def step_ok(X, f, n, rule, definition, no_simple):
             return False  # U_k^-(A + k) must lie below U_k^+(A)
         if mine & ~A & full & ~bit:
             return True  # not the lowest up field of A: no transition
+        if want[A, 0] >= 0 and want[A, 0] != k:
+            return False
         stable = (mine & A) == A
         if not stable:
             if definition == ALL_STATES_STABLE:
@@ -84,6 +87,8 @@ def step_ok(X, f, n, rule, definition, no_simple):
     # a down field U_k^-(A)
     if (mine & A & ~bit) != (A & ~bit):
         return True  # not the highest down field of A: no transition
+    if want[A, 1] >= 0 and want[A, 1] != k:
+        return False
     stable = (mine & ~A & full) == 0
     if not stable:
         if definition == ALL_STATES_STABLE:
@@ -94,7 +99,30 @@ def step_ok(X, f, n, rule, definition, no_simple):
 
 
 @jit(borrow=False)
-def count_layers(n, rule, definition, no_simple, sizes, cap):
+def merge_layer(out_keys, out_from, lo, hi):
+    """The next layer of a count over sets: the distinct ``out_keys`` (sorted), each with the
+    sum of the counts (lo, hi limbs) of the sets ``out_from`` it grew from."""
+    t = out_keys.shape[0]
+    order = np.argsort(out_keys, kind="mergesort")
+    new_keys = np.empty(t, np.int64)
+    new_lo = np.zeros(t, np.int64)
+    new_hi = np.zeros(t, np.int64)
+    u = -1
+    for r in range(t):
+        key = out_keys[order[r]]
+        j = out_from[order[r]]
+        if u < 0 or key != new_keys[u]:
+            u += 1
+            new_keys[u] = key
+        s = new_lo[u] + lo[j]
+        carry = s >= LIMB
+        new_lo[u] = s - LIMB if carry else s
+        new_hi[u] += hi[j] + carry
+    return new_keys[: u + 1].copy(), new_lo[: u + 1].copy(), new_hi[: u + 1].copy()
+
+
+@jit(borrow=False)
+def count_layers(n, rule, definition, no_simple, want, sizes, cap):
     """The number of good total orders, (hi, lo) with count = hi·2^62 + lo, layer by layer:
     the sets of k fields below U that a good order reaches (sorted int64 bit patterns, so
     N ≤ 63: n ≤ 3) with the number of good orderings of each; each step adds one field.
@@ -115,29 +143,12 @@ def count_layers(n, rule, definition, no_simple, sizes, cap):
         for j in range(m):
             X = keys[j]
             for f in range(N):
-                if (X >> f) & 1 == 0 and step_ok(X, f, n, rule, definition, no_simple):
+                if (X >> f) & 1 == 0 and step_ok(X, f, n, rule, definition, no_simple, want):
                     out_keys[t] = X | (np.int64(1) << f)
                     out_from[t] = j
                     t += 1
         if t == 0:
             return np.int64(0), np.int64(0)
-        order = np.argsort(out_keys[:t], kind="mergesort")
-        new_keys = np.empty(t, np.int64)
-        new_lo = np.zeros(t, np.int64)
-        new_hi = np.zeros(t, np.int64)
-        u = -1
-        for r in range(t):
-            key = out_keys[order[r]]
-            j = out_from[order[r]]
-            if u < 0 or key != new_keys[u]:
-                u += 1
-                new_keys[u] = key
-            s = new_lo[u] + lo[j]
-            carry = s >= LIMB
-            new_lo[u] = s - LIMB if carry else s
-            new_hi[u] += hi[j] + carry
-        keys = new_keys[: u + 1].copy()
-        lo = new_lo[: u + 1].copy()
-        hi = new_hi[: u + 1].copy()
-        sizes[k + 1] = u + 1
+        keys, lo, hi = merge_layer(out_keys[:t], out_from[:t], lo, hi)
+        sizes[k + 1] = keys.shape[0]
     return hi[0], lo[0]

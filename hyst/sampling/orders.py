@@ -93,9 +93,9 @@ class Share:
         return float(stats.beta.ppf(0.975, self.k + 1, self.m - self.k)) if self.k < self.m else 1.0
 
     def text(self) -> str:
-        """'4.22 ± 0.05 %', or '< 1.5e-04 (95 %)' when none was found."""
+        """'4.22 ± 0.05 %', or '< 0.015 % (95 % CL)' when none was found."""
         if self.k == 0:
-            return f"< {self.upper:.2g} (95 %)"
+            return f"< {100 * self.upper:.2g} % (95 % CL)"
         return f"{100 * self.value:.3g} ± {100 * self.error:.2g} %"
 
 
