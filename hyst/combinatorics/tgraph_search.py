@@ -53,9 +53,9 @@ def _flat(options):
     return edge_first, edges
 
 
-def scaffold_census(scaffold: dict, keep: int | None = 0) -> Census:
+def scaffold_census(scaffold: dict, keep: int | None = 0, pick=None) -> Census:
     """The realizable candidates of ``scaffold`` (the first ``keep`` of them kept; None:
-    all, counted first)."""
+    all, counted first; ``pick``: only those of these indices, in this order)."""
     if keep is None:
         keep = scaffold_census(scaffold).graphs
     n = scaffold_n(scaffold)
@@ -76,11 +76,12 @@ def scaffold_census(scaffold: dict, keep: int | None = 0) -> Census:
         closures,
     )  # fmt: skip
     found = int(out[0]) if ok else 0
+    rows = np.arange(min(keep, found)) if pick is None else np.asarray(pick, np.int64)
     kept = [
-        TGraph(n, {options[o][0]: Transition(options[o][1], "stable") for o in row})
-        for row in leaves[: min(keep, found)]
+        TGraph(n, {options[o][0]: Transition(options[o][1], "stable") for o in leaves[r]})
+        for r in rows
     ]
-    found_kept = closures[: min(keep, found)]
+    found_kept = closures[rows]
     return Census(
         math.prod(len(t) for t in trees), found, int(out[1]), int(out[2]), kept, found_kept
     )

@@ -75,8 +75,8 @@ def _uniform_graphs(n: int, counts: list, k: int, seed: int) -> list:
     for j, scaffold in enumerate(tgraphs.scaffolds(n)):
         mine = picks[(picks >= offsets[j]) & (picks < offsets[j + 1])] - offsets[j]
         if len(mine):
-            kept = tgraph_search.scaffold_census(scaffold, keep=int(mine.max()) + 1).kept
-            graphs += [kept[i] for i in mine]
+            keep = int(mine.max()) + 1
+            graphs += tgraph_search.scaffold_census(scaffold, keep=keep, pick=mine).kept
     return graphs
 
 
