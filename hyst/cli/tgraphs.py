@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 
-from hyst.cli.arguments import count_option, number_type, seed_type, subcommand
+from hyst.cli.arguments import (
+    count_option,
+    number_type,
+    progress,
+    results_cache,
+    seed_type,
+    subcommand,
+)
 
 #: The one line of ``hyst --help`` for this subcommand.
 SUMMARY = "census of the general model's t-graphs for n hysterons (exact or sampled)"
@@ -68,26 +74,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from pathlib import Path
-
-    from hyst.cli.arguments import UsageError
-    from hyst.pipeline.config import ConfigError, check_results
     from hyst.studies.tgraphs import KIND, census_rows, census_tables
 
-    try:
-        check_results(args.results, key="--results")
-    except ConfigError as err:
-        raise UsageError(str(err)) from None
-    if not Path(args.results).exists():
-        Path(args.results).mkdir(parents=True)
-        print(
-            f"hyst tgraphs: created the folder {args.results} (the cache, --results)",
-            file=sys.stderr,
-        )
-
-    def log(line):
-        if not args.quiet:
-            print(f"  {line}", file=sys.stderr, flush=True)
+    results_cache(args.results, "tgraphs")
+    log = progress(args.quiet)
 
     study = {
         "census": [args.n] if args.n <= 3 else [],

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hyst.combinatorics.tgraphs import avalanches, main_loop_up, scaffold_n, scaffolds
+from hyst.combinatorics.tgraphs import avalanches, main_loop_up, paths, scaffold_n, scaffolds
 from hyst.kernels import tgraph_census
 from hyst.model import design_order
 from hyst.model.general import TGraph, Transition
@@ -98,17 +98,7 @@ def free_avalanches(n: int, S: int, d: int) -> list:
             return [fixed[B]]
         return [i for i in range(n) if ((B >> i) & 1) == (direction < 0)]
 
-    out = []
-    stack = [(S, S ^ (1 << k)) for k in flips(S, d)]
-    while stack:
-        path = stack.pop()
-        B = path[-1]
-        if B in path[:-1]:
-            continue
-        out.append(path)
-        for e in (1, -1):
-            stack += [path + (B ^ (1 << i),) for i in flips(B, e)]
-    return sorted(out, key=lambda p: (len(p), p))
+    return paths(S, d, flips)
 
 
 def graph_census(n: int, reduced: bool = True, keep: int | None = 0) -> Census:

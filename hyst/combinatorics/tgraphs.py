@@ -75,8 +75,15 @@ def avalanches(scaffold: dict, S: int, d: int) -> list:
     """The candidate paths (state tuples) of the transition (S, d) of ``scaffold`` under
     rule 0: each state after the first flip either is the end or flips its critical up or
     down hysteron next; paths that meet a state again are left out."""
+    return paths(S, d, lambda B, e: [scaffold[(B, e)]] if (B, e) in scaffold else [])
+
+
+def paths(S: int, d: int, flips) -> list:
+    """Every avalanche path from S in direction d that meets no state again, sorted by
+    length: the first flip any of ``flips(S, d)``, then in each state B either the end or
+    one of ``flips(B, +1)`` (up) and ``flips(B, −1)`` (down)."""
     out = []
-    stack = [(S, S ^ (1 << scaffold[(S, d)]))]
+    stack = [(S, S ^ (1 << k)) for k in flips(S, d)]
     while stack:
         path = stack.pop()
         B = path[-1]
@@ -84,8 +91,7 @@ def avalanches(scaffold: dict, S: int, d: int) -> list:
             continue
         out.append(path)
         for e in (1, -1):
-            if (B, e) in scaffold:
-                stack.append(path + (B ^ (1 << scaffold[(B, e)]),))
+            stack += [path + (B ^ (1 << i),) for i in flips(B, e)]
     return sorted(out, key=lambda p: (len(p), p))
 
 
@@ -171,32 +177,31 @@ class Census:
     orders_goe_no_simple: int
 
 
+def _weights(graphs) -> tuple[int, int, int]:
+    """(realizable graphs, their linear extensions, the same with simple self-loops
+    forbidden) of some t-graphs."""
+    count = weight = weight_ns = 0
+    for g in graphs:
+        order = design_order.design_order(g)
+        if design_order.realizable(order):
+            count += 1
+            weight += design_order.count_linear_extensions(order)
+            no_simple = design_order.add_no_simple_self_loops(order, g.n)
+            weight_ns += design_order.count_linear_extensions(no_simple)
+    return count, weight, weight_ns
+
+
 def census_by_candidates(n: int) -> Census:
     """The census by testing every candidate (the peer's method; n = 2 only in practice)."""
     all_scaffolds = scaffolds(n)
     counts = [count_candidates(s) for s in all_scaffolds]
-    realizable = orders = orders_ns = 0
     reduced = {}
     for s in all_scaffolds:
         for g in candidates(s):
-            order = design_order.design_order(g)
-            if design_order.realizable(order):
-                realizable += 1
-                orders += design_order.count_linear_extensions(order)
-                orders_ns += design_order.count_linear_extensions(
-                    design_order.add_no_simple_self_loops(order, n)
-                )
             r = goe_reduced(g)
             reduced.setdefault(r.key(), r)
-    goe = goe_orders = goe_ns = 0
-    for r in reduced.values():
-        order = design_order.design_order(r)
-        if design_order.realizable(order):
-            goe += 1
-            goe_orders += design_order.count_linear_extensions(order)
-            goe_ns += design_order.count_linear_extensions(
-                design_order.add_no_simple_self_loops(order, n)
-            )
+    realizable, orders, orders_ns = _weights(g for s in all_scaffolds for g in candidates(s))
+    goe, goe_orders, goe_ns = _weights(reduced.values())
     total = math.factorial(n << n) // math.factorial(n)
     return Census(
         n,
@@ -255,8 +260,9 @@ def exact_orders(
     for (S, d), k in (scaffold or {}).items():
         want[S, 0 if d > 0 else 1] = k
     hi, lo = tgraph_orders.count_layers(
-        n, rule_code(rule), EXACT_DEFINITIONS[definition], bool(no_simple), want, sizes, 2**62
-    )
+        n, rule_code(rule), EXACT_DEFINITIONS[definition], bool(no_simple), want,
+        np.zeros(0, np.int64), sizes, 2**62,
+    )  # fmt: skip
     relabel = 1 if scaffold else math.factorial(n)
     total = math.factorial(n << n) // relabel
     if no_simple:

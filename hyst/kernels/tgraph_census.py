@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from hyst.kernels.jit import jit
-from hyst.kernels.tgraph_orders import merge_layer
+from hyst.kernels.tgraph_orders import count_layers
 
 
 @jit(borrow=True)
@@ -174,26 +174,11 @@ def reduced_census(
     return out[0]
 
 
-@jit(borrow=False)
 def linear_extensions(below, N):
     """(hi, lo): the number hi·2^62 + lo of linear extensions of the closed order ``below``
     (N ≤ 63 elements, ``below[j]`` the bitmask of the elements below j), by dynamic
-    programming over its down-sets, layer by layer: element j may join a down-set that
-    holds everything below it."""
-    keys = np.zeros(1, np.int64)
-    lo = np.ones(1, np.int64)
-    hi = np.zeros(1, np.int64)
-    for k in range(N):
-        m = keys.shape[0]
-        out_keys = np.empty(m * (N - k), np.int64)
-        out_from = np.empty(m * (N - k), np.int64)
-        t = 0
-        for j in range(m):
-            X = keys[j]
-            for f in range(N):
-                if (X >> f) & 1 == 0 and (below[f] & ~X) == 0:
-                    out_keys[t] = X | (np.int64(1) << f)
-                    out_from[t] = j
-                    t += 1
-        keys, lo, hi = merge_layer(out_keys[:t], out_from[:t], lo, hi)
-    return hi[0], lo[0]
+    programming over its down-sets (``tgraph_orders.count_layers``): element j may join a
+    down-set that holds everything below it."""
+    return count_layers(
+        0, 0, 0, False, np.zeros((1, 2), np.int64), below, np.zeros(N + 1, np.int64), 2**62
+    )

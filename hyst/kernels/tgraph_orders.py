@@ -121,14 +121,24 @@ def merge_layer(out_keys, out_from, lo, hi):
     return new_keys[: u + 1].copy(), new_lo[: u + 1].copy(), new_hi[: u + 1].copy()
 
 
+@jit(borrow=True)
+def may_join(X, f, n, rule, definition, no_simple, want, below):
+    """Whether element f may join the set X: with an order ``below`` given (closed
+    bitmasks), when everything below f is in X (a linear extension); else ``step_ok``."""
+    if below.shape[0] > 0:
+        return (below[f] & ~X) == 0
+    return step_ok(X, f, n, rule, definition, no_simple, want)
+
+
 @jit(borrow=False)
-def count_layers(n, rule, definition, no_simple, want, sizes, cap):
+def count_layers(n, rule, definition, no_simple, want, below, sizes, cap):
     """The number of good total orders, (hi, lo) with count = hi·2^62 + lo, layer by layer:
     the sets of k fields below U that a good order reaches (sorted int64 bit patterns, so
     N ≤ 63: n ≤ 3) with the number of good orderings of each; each step adds one field.
+    With a closed order ``below`` (N bitmasks; empty: none) its linear extensions instead.
     sizes[k]: the sets reached with k fields (N + 1 entries). (−1, −1) when a layer would
     hold more than ``cap`` sets (sizes then hold the layers so far)."""
-    N = n << n
+    N = below.shape[0] if below.shape[0] > 0 else n << n
     keys = np.zeros(1, np.int64)
     lo = np.ones(1, np.int64)
     hi = np.zeros(1, np.int64)
@@ -143,7 +153,9 @@ def count_layers(n, rule, definition, no_simple, want, sizes, cap):
         for j in range(m):
             X = keys[j]
             for f in range(N):
-                if (X >> f) & 1 == 0 and step_ok(X, f, n, rule, definition, no_simple, want):
+                if (X >> f) & 1 == 0 and may_join(
+                    X, f, n, rule, definition, no_simple, want, below
+                ):
                     out_keys[t] = X | (np.int64(1) << f)
                     out_from[t] = j
                     t += 1
