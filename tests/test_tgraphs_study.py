@@ -69,3 +69,17 @@ def test_bad_options_are_one_line(argv, message, capsys):
     assert err.value.code == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and message in lines[0]
+
+
+def test_share_figure_renders_in_the_house_style(tmp_path):
+    from figure_layout import layout_problems
+
+    from hyst import plotting
+
+    ds = hyst.tgraphs.census(2, samples=2000)
+    fig = hyst.tgraphs.plot_shares(ds)
+    panels = [ax for ax in fig.axes if ax.get_subplotspec() is not None]
+    assert [ax.get_ylabel() for ax in panels] == ["share well defined", ""]
+    assert [len(ax.get_legend().get_texts()) for ax in panels] == [4, 4]
+    assert layout_problems(fig) == []
+    assert plotting.save(fig, tmp_path / "shares", dpi=50)

@@ -31,6 +31,7 @@ __all__ = [
     "goe_reduced",
     "linear_extensions",
     "pairwise_realize",
+    "plot_shares",
     "realize",
     "sampled_share",
     "scaffolds",
@@ -183,3 +184,17 @@ def table(ds: xr.Dataset, fmt: str = "md") -> str:
     | scaffolds | 2 |
     """
     return study.census_tables(ds)[fmt]
+
+
+def plot_shares(ds: xr.Dataset, points: xr.Dataset | None = None, **params):
+    """The share of well-defined parameter space versus n, one curve per rule, next to the
+    pairwise model's 1 − P_sl at large coupling when a points dataset (N, NJ0) is given
+    (:func:`hyst.plotting.tgraphs.fig_tgraph_shares`); a matplotlib Figure.
+
+    >>> fig = plot_shares(census(2, samples=1000))
+    >>> [ax.get_title(loc="left") for ax in fig.axes]
+    ['(a) simple self-loops allowed', '(b) simple self-loops forbidden']
+    """
+    from hyst.plotting.tgraphs import fig_tgraph_shares
+
+    return fig_tgraph_shares(ds, points, **params)
