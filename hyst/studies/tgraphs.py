@@ -288,7 +288,7 @@ class TGraphsKind(StudyKind):
         return ds
 
     def tables(self, ds: xr.Dataset) -> dict:
-        """The study's table: {"md": Markdown, "tex": LaTeX} (``census_tables``)."""
+        """The study's table: {"md", "tex", "rst"} (``census_tables``)."""
         return census_tables(ds)
 
     def summary(self, ds: xr.Dataset) -> str:
@@ -483,7 +483,7 @@ def _pairwise_cell(ds, n, exact_n, which) -> str:
 
 
 def census_tables(ds: xr.Dataset) -> dict:
-    """{"md": Markdown, "tex": LaTeX} of the issue's table."""
+    """{"md": Markdown, "tex": LaTeX, "rst": reStructuredText} of the issue's table."""
     cols, rows = census_rows(ds)
     head = ["quantity", *[f"n = {n}" for n in cols]]
     md = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -511,4 +511,7 @@ def census_tables(ds: xr.Dataset) -> dict:
     ]  # noqa: E501
     tx += [" & ".join([tex(q), *[tex(cells[n]) for n in cols]]) + r" \\" for q, cells in rows]
     tx += [r"\hline", r"\end{tabular}"]
-    return {"md": "\n".join(md) + "\n", "tex": "\n".join(tx) + "\n"}
+    rst = [".. list-table::", "   :header-rows: 1", ""]
+    for line in [head, *[[q, *[cells[n] for n in cols]] for q, cells in rows]]:
+        rst += [f"   * - {line[0]}", *[f"     - {c}" for c in line[1:]]]
+    return {"md": "\n".join(md) + "\n", "tex": "\n".join(tx) + "\n", "rst": "\n".join(rst) + "\n"}
