@@ -79,7 +79,7 @@ def test_share_figure_renders_in_the_house_style(tmp_path):
     ds = hyst.tgraphs.census(2, samples=2000)
     fig = hyst.tgraphs.plot_shares(ds)
     panels = [ax for ax in fig.axes if ax.get_subplotspec() is not None]
-    assert [ax.get_ylabel() for ax in panels] == ["share well defined", ""]
+    assert [ax.get_ylabel() for ax in panels] == ["share well defined (reachable states)", ""]
     assert [len(ax.get_legend().get_texts()) for ax in panels] == [4, 4]
     assert layout_problems(fig) == []
     assert plotting.save(fig, tmp_path / "shares", dpi=50)

@@ -19,6 +19,13 @@ from hyst.plotting.style import new_figure, panel_letter, style
 RULE_STYLE = {"0": ("#d62728", "o"), "1": ("#1f5fbf", "s"), "1p": ("#2ca02c", "^"),
               "2": ("#9467bd", "D")}  # fmt: skip
 RULE_NAMES = {"0": "rule 0", "1": "rule 1", "1p": "rule 1′", "2": "rule 2"}
+#: The y label of each definition of a well-defined t-graph.
+Y_LABELS = {
+    "all_states_stable": "share well defined (every state)",
+    "all_transitions": "share well defined (every transition)",
+    "stable_states": "share well defined (stable states)",
+    "reachable": "share well defined (reachable states)",
+}
 
 
 def _exact(ds, rule, definition, simple):
@@ -58,8 +65,9 @@ def _curve(ax, ds, rule, definition, simple, m) -> list:
             errs += [s.error]
         else:
             bounds.append((n, s.upper))
-    ax.errorbar(ns, vals, yerr=errs, color=color, marker=marker, ms=3.5, lw=0.9,
-                elinewidth=0.6, label=RULE_NAMES[rule])  # fmt: skip
+    lower = np.minimum(errs, np.asarray(vals) * (1 - 1e-6))  # a log axis: above zero
+    ax.errorbar(ns, vals, yerr=np.vstack([lower, errs]) if ns else None, color=color,
+                marker=marker, ms=3.5, lw=0.9, elinewidth=0.6, label=RULE_NAMES[rule])  # fmt: skip
     if bounds:
         bn, bv = zip(*bounds, strict=True)
         ax.plot(bn, bv, ls="none", marker="v", mfc="none", mec=color, ms=4, mew=0.7)
@@ -74,7 +82,8 @@ def _pairwise(ax, points: xr.Dataset, at: float) -> list:
     v = np.asarray(res["complement"].values, float)
     e = np.asarray(res["complement_stderr"].values, float)
     ok = np.isfinite(v) & (v > 0)
-    ax.errorbar(n[ok], v[ok], yerr=np.where(np.isfinite(e[ok]), e[ok], 0), color="k",
+    e = np.where(np.isfinite(e), e, 0.0)
+    ax.errorbar(n[ok], v[ok], yerr=np.vstack([np.minimum(e, v * (1 - 1e-6))[ok], e[ok]]), color="k",
                 marker="s", mfc="none", ms=3.5, lw=0.8, elinewidth=0.6,
                 label=rf"pairwise $1-P_{{sl}}$, $NJ_0 = {at:g}$")  # fmt: skip
     return list(v[ok])
@@ -116,5 +125,5 @@ def fig_tgraph_shares(
             ax.xaxis.set_major_locator(mpl.ticker.MaxNLocator(integer=True))
             ax.legend(loc="lower left", fontsize=6)
             panel_letter(ax, 0 if simple == "allowed" else 1, title)
-        axes.ravel()[0].set_ylabel("share well defined")
+        axes.ravel()[0].set_ylabel(Y_LABELS[definition])
     return fig

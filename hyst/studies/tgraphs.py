@@ -394,7 +394,7 @@ def census_rows(ds: xr.Dataset) -> tuple[list, list]:
     per = json.loads(ds.attrs["candidates_per_scaffold"])
     row(
         "scaffolds",
-        lambda n: f"{tgraphs.count_scaffolds(n):,}" + ("" if n in exact_n else " (analytic)"),
+        lambda n: _big(tgraphs.count_scaffolds(n)) + ("" if n in exact_n else " (analytic)"),
     )
     row(
         "candidate t-graphs",
@@ -458,6 +458,14 @@ def census_rows(ds: xr.Dataset) -> tuple[list, list]:
                 lambda n, r=rule, d=definition: orders(n, r, d),
             )  # noqa: E501
     return cols, rows
+
+
+def _big(x: int) -> str:
+    """An exact integer with thousands separators, or m × 10^k beyond 10^24."""
+    if x < 10**24:
+        return f"{x:,}"
+    k = len(str(x)) - 1
+    return f"{x / 10**k:.3f} × 10^{k}" if k < 300 else f"≈ 10^{k}"
 
 
 def _log10_orders(n: int) -> float:
