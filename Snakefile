@@ -70,5 +70,5 @@ rule all:
             ext=["png", *FIGURE_FILES["formats"]],
         ),
         captions=expand(f"{RESULTS}/figures/{{figure}}.caption.rst", figure=sorted(FIGURES)),
-        tables=LOOP_TABLES,
+        tables=TABLES,
         comparison=[f"{RESULTS}/paper_comparison.md"] if COMPARISON else [],

@@ -14,6 +14,8 @@ The public API (everything else is internal):
   point, the ``xarray.Dataset`` that ``hyst point`` writes;
 - ``hyst.open_results(folder)``: every dataset, analysis and table of a results folder
   as one ``xarray.DataTree``;
+- ``hyst.tgraphs``: transition graphs of the general model (switching fields per state),
+  their design, realizability, census and statistics (the module :mod:`hyst.api.tgraphs`);
 - ``hyst.__version__`` and ``hyst.RELEASE``.
 
 ``import hyst`` stays cheap: the API is imported on first use.
@@ -30,6 +32,8 @@ from hyst._version import RELEASE
 #: imported here: every code fingerprint includes this module's imports
 #: (hyst.provenance.fingerprints), and the API imports the command line and every layer.
 _LAZY = {"System": "hyst.api", "sample_point": "hyst.api", "open_results": "hyst.api"}
+#: Public modules imported on first use: name -> module.
+_LAZY_MODULES = {"tgraphs": "hyst.api.tgraphs"}
 
 
 def __getattr__(name: str):
@@ -37,10 +41,13 @@ def __getattr__(name: str):
         from hyst import _version
 
         return _version.__version__
-    if name in _LAZY:
+    if name in _LAZY or name in _LAZY_MODULES:
         import importlib
 
-        value = getattr(importlib.import_module(_LAZY[name]), name)
+        if name in _LAZY:
+            value = getattr(importlib.import_module(_LAZY[name]), name)
+        else:
+            value = importlib.import_module(_LAZY_MODULES[name])
         globals()[name] = value
         return value
     raise AttributeError(f"module 'hyst' has no attribute {name!r}")
@@ -50,4 +57,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-__all__ = ["RELEASE", "System", "__version__", "open_results", "sample_point"]
+__all__ = ["RELEASE", "System", "__version__", "open_results", "sample_point", "tgraphs"]

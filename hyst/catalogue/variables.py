@@ -181,6 +181,68 @@ VARIABLES: dict[str, Variable] = {
     "loop_L": _number("L of the loop", "length (states) of the stored loop"),
     "loop_start": _number("start state", "bitmask of the loop's first state"),
     "loop_flips": _number("flips", "element flipped at each step (-1: beyond L)"),
+    # ---- study kind tgraphs: t-graphs of the general model (switching fields per state) -----
+    "n": _number("hysterons n", "number of hysterons of the exact census"),
+    "n_sampled": _number("hysterons n (sampled)", "number of hysterons of the sampled shares"),
+    "definition": _label(
+        "well-defined t-graph: definition",
+        "all_states_stable: every transition ends in a stable state and every state has a "
+        "stability interval (the peer's); all_transitions: every transition, stability not "
+        "asked (the peer's make_graph); stable_states: the transitions of states with a "
+        "stability interval; reachable: the transitions of the states reachable from the "
+        "all-down state (the Garden-of-Eden-reduced graph)",
+    ),
+    "simple_self_loops": _label(
+        "simple self-loops",
+        "allowed, or forbidden: only total orders with U_i^+(S) > U_i^-(S + i) for all S, i",
+    ),
+    "sampled_what": _label(
+        "what a sample counts",
+        "a definition of a well-defined t-graph, or self_loop / race (some transition ends "
+        "in a self-loop / a rule-0 race condition), ties (equal fields met)",
+    ),
+    "scaffolds": _number("scaffolds", "scaffolds up to relabelling the hysterons"),
+    "candidates": _number(
+        "candidate t-graphs", "rule-0 avalanche combinations of all scaffolds (no self-loop)"
+    ),
+    "realizable": _number(
+        "realizable t-graphs", "candidates whose design inequalities are consistent"
+    ),
+    "goe_realizable": _number(
+        "realizable reduced t-graphs", "distinct realizable Garden-of-Eden-reduced t-graphs"
+    ),
+    "branches": _number("search branches", "options tried by the census's depth-first search"),
+    "pruned": _number("pruned branches", "branches cut for a cycle in the design order"),
+    "pairwise_full": _number(
+        "pairwise-realizable t-graphs",
+        "of the pairwise_full_of realizable t-graphs tested (all for n = 2, a uniform "
+        "sample for n = 3), those pairwise hysterons realize (LP, re-resolved)",
+    ),
+    "pairwise_full_of": _number("t-graphs tested", "realizable t-graphs given to the pairwise LP"),
+    "pairwise_goe": _number(
+        "pairwise-realizable reduced t-graphs",
+        "Garden-of-Eden-reduced t-graphs pairwise hysterons realize (-1: not tested)",
+    ),
+    "weight_full": _label(
+        "summed weight of the t-graphs",
+        "sum of the linear extensions of every realizable t-graph (decimal; -1: not "
+        "computed); equals orders_good for all_states_stable, rule 0",
+    ),
+    "orders_good": _label(
+        "well-defined total orders",
+        "total orders of the switching fields, up to relabelling, with a well-defined "
+        "t-graph (decimal; empty: not counted exactly)",
+    ),
+    "orders_total": _label(
+        "total orders",
+        "total orders up to relabelling ((n 2^n)!/n!, over 2^(n 2^(n-1)) "
+        "when simple self-loops are forbidden; decimal)",
+    ),
+    "share_exact": _number("share (exact)", "orders_good / orders_total (NaN: not counted)"),
+    "sampled": _number(
+        "samples counted",
+        "random sets of switching fields (of the attribute samples) that count, by what",
+    ),
     # ---- coordinates of an analysis dataset (hyst.analysis) -----------------------------------
     "collapse_a_grid": _number(
         "collapse exponent a (grid)",

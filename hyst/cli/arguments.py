@@ -83,3 +83,31 @@ def output_file(path: str, option: str):
     if Path(path).is_dir():
         raise UsageError(f"{option}: {path!r} is not allowed (a folder; give a file)")
     return None if folder.exists() else folder
+
+
+def results_cache(results: str, command: str, what: str = "the cache") -> None:
+    """Check that the cache folder ``results`` (option --results) can be written, before
+    anything is computed, and create it (saying so: ``what`` it holds) where missing."""
+    import sys
+    from pathlib import Path
+
+    from hyst.pipeline.config import ConfigError, check_results
+
+    try:
+        check_results(results, key="--results")
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
+    if not Path(results).exists():
+        Path(results).mkdir(parents=True)
+        print(f"hyst {command}: created the folder {results} ({what}, --results)", file=sys.stderr)
+
+
+def progress(quiet: bool):
+    """A log function printing indented lines on stderr, or nothing if ``quiet``."""
+    import sys
+
+    def log(line):
+        if not quiet:
+            print(f"  {line}", file=sys.stderr, flush=True)
+
+    return log

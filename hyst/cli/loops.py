@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
-from pathlib import Path
 
-from hyst.cli.arguments import count_option, number_type, subcommand
+from hyst.cli.arguments import count_option, number_type, progress, results_cache, subcommand
 from hyst.combinatorics import design, realize, store
 from hyst.combinatorics import structures as S
 from hyst.combinatorics.counts import count_file
@@ -134,25 +132,10 @@ def _lengths(args) -> list[int]:
 
 
 def run(args) -> int:
-    from hyst.cli.arguments import UsageError
-    from hyst.pipeline.config import ConfigError, check_results
-
     n = args.n_e
     lengths = _lengths(args)
-    try:
-        check_results(args.results, key="--results")
-    except ConfigError as err:
-        raise UsageError(str(err)) from None
-    if not Path(args.results).exists():
-        Path(args.results).mkdir(parents=True)
-        print(
-            f"hyst loops: created the folder {args.results} (the cache of cells, --results)",
-            file=sys.stderr,
-        )
-
-    def log(line):
-        if not args.quiet:
-            print(f"  {line}", file=sys.stderr, flush=True)
+    results_cache(args.results, "loops", "the cache of cells")
+    log = progress(args.quiet)
 
     rows = []
     with client_if_parallel(args.threads) as client:

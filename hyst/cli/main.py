@@ -159,9 +159,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from hyst.cli.loops import add_parser as add_loops_parser
     from hyst.cli.system import add_parser as add_system_parser
+    from hyst.cli.tgraphs import add_parser as add_tgraphs_parser
 
     add_loops_parser(sub)
     add_system_parser(sub)
+    add_tgraphs_parser(sub)
 
     cl = sub.add_parser(
         "cluster",

@@ -23,6 +23,7 @@ KIND_MODULES = {
     "pairs": "hyst.studies.pairs",
     "networks": "hyst.studies.networks",
     "loops": "hyst.studies.loops",
+    "tgraphs": "hyst.studies.tgraphs",
 }
 
 

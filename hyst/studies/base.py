@@ -163,3 +163,8 @@ class StudyKind(ABC):
     def summary(self, ds: xr.Dataset) -> str:
         """What a collected dataset holds, in a few words, for captions ("": nothing)."""
         return ""
+
+    def tables(self, ds: xr.Dataset) -> dict | None:
+        """The study's tables from its collected dataset, {"md", "tex", "rst"} (texts), which
+        the workflow writes as ``results/tables/<study>.<format>``; None: the kind has none."""
+        return None

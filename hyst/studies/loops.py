@@ -29,7 +29,7 @@ from hyst.combinatorics import design, realize, store
 from hyst.combinatorics import structures as S
 from hyst.combinatorics.counts import count_file
 from hyst.combinatorics.realizations import realize_file
-from hyst.combinatorics.tables import PAPER_M, PAPER_MR, PAPER_MW
+from hyst.combinatorics.tables import PAPER_M, PAPER_MR, PAPER_MW, report_tables
 from hyst.model import seeds
 from hyst.provenance.files import read_dataset
 from hyst.sampling.cluster import client_if_parallel
@@ -351,6 +351,10 @@ class LoopsKind(StudyKind):
 
     def sweep(self, study: dict) -> dict:
         return {"x": None, "dims": ("n_e", "L"), "groups": ()}
+
+    def tables(self, ds: xr.Dataset) -> dict:
+        """Table I and the Supplemental's tables (``combinatorics.tables.report_tables``)."""
+        return report_tables(ds)
 
     def summary(self, ds: xr.Dataset) -> str:
         counted = int((ds.M >= 0).sum())

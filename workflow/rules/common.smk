@@ -14,6 +14,7 @@ from hyst.provenance.fingerprints import code_fingerprint, file_imports
 from hyst.plotting.captions import CaptionFile
 from hyst.plotting.registry import FIGURE_TYPES
 from hyst.studies import KIND_MODULES, KINDS, kind_of, plan
+from hyst.studies.base import StudyKind
 
 if "studies" not in config:
     # no --configfile: the paper preset, with any --config overrides on top
@@ -63,7 +64,7 @@ CODE = {
         f"caption/{name}": code("figure_caption.py", *kind_modules(binding["studies"]))
         for name, binding in FIGURES.items()
     },
-    "tables": code("loops_tables.py"),
+    "tables": code("study_tables.py"),
     "comparison": code(
         "paper_comparison.py",
         *sorted({SECTION_TYPES[b["type"]].module for b in CONFIG["comparison"].values()}),

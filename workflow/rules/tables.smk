@@ -1,12 +1,15 @@
-# Stage: tables. Each study of kind `loops` gets its tables (Table I and the
-# Supplemental's tables) as Markdown, LaTeX and reStructuredText.
+# Stage: tables. Each study whose kind has tables (StudyKind.tables: `loops`, Table I and
+# the Supplemental's tables; `tgraphs`, the census table) gets them as Markdown, LaTeX and
+# reStructuredText.
 
 
-LOOP_STUDIES = sorted(n for n, s in STUDIES.items() if kind_of(s).name == "loops")
-LOOP_TABLES = expand(f"{RESULTS}/tables/{{study}}.md", study=LOOP_STUDIES)
+TABLE_STUDIES = sorted(
+    n for n, s in STUDIES.items() if type(kind_of(s)).tables is not StudyKind.tables
+)
+TABLES = expand(f"{RESULTS}/tables/{{study}}.md", study=TABLE_STUDIES)
 
 
-rule loops_tables:
+rule study_tables:
     input:
         f"{RESULTS}/datasets/{{study}}.nc",
     output:
@@ -21,7 +24,7 @@ rule loops_tables:
         caption=lambda wc: CaptionFile(f"{RESULTS}/tables/{wc.study}.rst"),
         code=CODE["tables"],
     wildcard_constraints:
-        study="|".join(LOOP_STUDIES) if LOOP_STUDIES else "NONE",
+        study="|".join(TABLE_STUDIES) if TABLE_STUDIES else "NONE",
     resources:
         mem_mb=1000,
         runtime=10,
@@ -32,4 +35,4 @@ rule loops_tables:
     benchmark:
         f"{RESULTS}/benchmarks/tables/{{study}}.tsv"
     script:
-        "../scripts/loops_tables.py"
+        "../scripts/study_tables.py"

@@ -1,0 +1,200 @@
+"""``hyst.tgraphs``: transition graphs (t-graphs) of the general hysteron model, in which every
+state S of n hysterons has its own switching fields U_i^±(S) (Teunisse & van Hecke, R. Soc.
+Open Sci. 2025; the pairwise model of hyst is the special case U_i^±(S) = h_i^± −
+Σ_j c_ij s_j). States are bitmasks (bit i set ⇔ hysteron i + 1 up) and labels s_1 … s_n.
+
+>>> from hyst import tgraphs
+>>> f = tgraphs.switching_fields({"00": [7, 6], "01": [4, 2], "10": [3, 8], "11": [1, 5]})
+>>> g = tgraphs.tgraph(f)
+>>> g.well_defined, tgraphs.linear_extensions(g), tgraphs.realize(g).reproduces
+(True, 18, True)
+"""
+
+from __future__ import annotations
+
+import xarray as xr
+
+from hyst.combinatorics import tgraph_pairwise, tgraphs
+from hyst.model import design_order
+from hyst.model.general import SwitchingFields, TGraph, field_label, goe_reduced, resolve
+from hyst.sampling import orders
+from hyst.studies import tgraphs as study
+
+__all__ = [
+    "SwitchingFields",
+    "TGraph",
+    "candidates",
+    "census",
+    "design_inequalities",
+    "exact_share",
+    "from_system",
+    "goe_reduced",
+    "linear_extensions",
+    "pairwise_realize",
+    "plot_shares",
+    "realize",
+    "sampled_share",
+    "scaffolds",
+    "switching_fields",
+    "table",
+    "tgraph",
+]
+
+
+def switching_fields(rows: dict) -> SwitchingFields:
+    """Switching fields from {state label: [U_1(S), …, U_n(S)]} (integers, any units): U_i^+
+    for a hysteron down in S, U_i^− for one up.
+
+    >>> switching_fields({"0": [2], "1": [1]}).values.tolist()
+    [[2], [1]]
+    """
+    n = len(next(iter(rows)))
+    return SwitchingFields.from_rows(n, rows)
+
+
+def from_system(system) -> SwitchingFields:
+    """The switching fields of a pairwise :class:`hyst.System` (its parameters' integer
+    quanta, exactly): U_i^±(S) = h_i^± − Σ_j c_ij s_j.
+
+    >>> import hyst
+    >>> f = from_system(hyst.System([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]]))
+    >>> tgraph(f, rule="1")[(0, 1)].outcome  # the L = 4 self-loop of this pair
+    'self_loop'
+    """
+    sy = system.systems
+    return SwitchingFields.from_pairwise(sy.h_plus[0], sy.h_minus[0], sy.couplings[0])
+
+
+def tgraph(fields: SwitchingFields, rule: str = "0") -> TGraph:
+    """The t-graph of ``fields`` under a race-condition rule ('0', '1', '1p', '2'):
+    {(state, direction ±1): Transition(path, outcome)}, self-loops detected exactly.
+
+    >>> g = tgraph(switching_fields({"0": [2], "1": [1]}))
+    >>> g[(0, 1)].path, g[(1, -1)].path
+    ((0, 1), (1, 0))
+    """
+    return resolve(fields, rule)
+
+
+def design_inequalities(graph: TGraph, reduced: bool = True) -> list[str]:
+    """The design inequalities of a t-graph (rule 0, every state with a transition stable),
+    as text: the transitive reduction (the fewest) or the closure (every implied one).
+
+    >>> design_inequalities(tgraph(switching_fields({"0": [2], "1": [1]})))
+    ['U_1^+(0) > U_1^-(1)']
+    """
+    order = design_order.design_order(graph)
+    order = design_order.reduction(order) if reduced else design_order.closure(order)
+    return sorted(f"{field_label(a, graph.n)} > {field_label(b, graph.n)}" for a, b in order.edges)
+
+
+def linear_extensions(graph: TGraph, no_simple_self_loops: bool = False) -> int:
+    """The number of total orders of the n·2^n switching fields that give ``graph`` (its
+    statistical weight; divide by (n·2^n)! for its probability), optionally with simple
+    self-loops forbidden.
+
+    >>> linear_extensions(tgraph(switching_fields({"0": [2], "1": [1]})))
+    1
+    """
+    order = design_order.design_order(graph)
+    if no_simple_self_loops:
+        order = design_order.add_no_simple_self_loops(order, graph.n)
+    return design_order.count_linear_extensions(order)
+
+
+def realize(graph: TGraph) -> tgraphs.Realization:
+    """Realizability in the general model by LP, with integer switching fields checked by
+    resolving their t-graph again.
+
+    >>> realize(tgraph(switching_fields({"0": [2], "1": [1]}))).fields.values.tolist()
+    [[1], [0]]
+    """
+    return tgraphs.realize(graph)
+
+
+def pairwise_realize(graph: TGraph, positive_spans: bool = False):
+    """Whether pairwise hysterons (h^±, c) realize ``graph``, with their parameters.
+
+    >>> pairwise_realize(tgraph(switching_fields({"0": [2], "1": [1]}))).feasible
+    True
+    """
+    return tgraph_pairwise.pairwise_realize(graph, positive_spans=positive_spans)
+
+
+def scaffolds(n: int) -> list[dict]:
+    """Every scaffold {(state, direction): critical hysteron (0-based)} of n hysterons, up
+    to relabelling (the main loop's up boundary fixed).
+
+    >>> len(scaffolds(2)), len(scaffolds(3))
+    (2, 96)
+    """
+    return tgraphs.scaffolds(n)
+
+
+def candidates(scaffold: dict):
+    """Every candidate t-graph of a scaffold (rule 0 avalanches without self-loops).
+
+    >>> sum(realize(g).feasible for s in scaffolds(2) for g in candidates(s))
+    35
+    """
+    return tgraphs.candidates(scaffold)
+
+
+def exact_share(n: int, rule="0", definition="all_states_stable", no_simple_self_loops=False):
+    """The exact count of total orders (up to relabelling) that give a well-defined t-graph
+    (n ≤ 3, rules 0 and 2): ``good``, ``total``, ``share``.
+
+    >>> c = exact_share(2)
+    >>> c.good, c.total, round(100 * c.share, 2)
+    (850, 20160, 4.22)
+    """
+    return tgraphs.exact_orders(n, rule, definition, no_simple_self_loops)
+
+
+def sampled_share(n: int, samples: int, rule="0", definition="all_states_stable", seed=0,
+                  no_simple_self_loops=False) -> orders.Share:  # fmt: skip
+    """The share of ``samples`` random sets of switching fields (a uniformly random total
+    order) with a well-defined t-graph (definitions: ``hyst.sampling.orders.DEFINITIONS``).
+
+    >>> s = sampled_share(2, 20_000, seed=1)
+    >>> abs(s.value - 850 / 20160) < 4 * s.error
+    True
+    """
+    return orders.sample_shares(n, samples, seed, no_simple_self_loops)[str(rule)][definition]
+
+
+def census(n: int, samples: int = 20_000, seed: int = 0, pairwise_sample: int = 0) -> xr.Dataset:
+    """The census dataset of n hysterons (exact for n ≤ 3, sampled shares for any n), as
+    the ``tgraphs`` study collects it.
+
+    >>> ds = census(2, samples=1000)
+    >>> int(ds.realizable.sel(n=2)), int(ds.goe_realizable.sel(n=2))
+    (35, 13)
+    """
+    exact = n <= tgraphs.EXACT_MAX_N
+    quiet = lambda _line: None  # noqa: E731
+    records = [study.census_record(n, pairwise_sample, False, seed, log=quiet)] if exact else []
+    return study.census_dataset(records, {n: study.sample_record(n, samples, seed)}, samples)
+
+
+def table(ds: xr.Dataset, fmt: str = "md") -> str:
+    """The census table of a dataset of ``census`` (``fmt`` 'md' or 'tex').
+
+    >>> print(table(census(2, samples=1000)).splitlines()[2])
+    | scaffolds | 2 |
+    """
+    return study.census_tables(ds)[fmt]
+
+
+def plot_shares(ds: xr.Dataset, points: xr.Dataset | None = None, **params):
+    """The share of well-defined parameter space versus n, one curve per rule, next to the
+    pairwise model's 1 − P_sl at large coupling when a points dataset (N, NJ0) is given
+    (:func:`hyst.plotting.tgraphs.fig_tgraph_shares`); a matplotlib Figure.
+
+    >>> fig = plot_shares(census(2, samples=1000))
+    >>> [ax.get_title(loc="left") for ax in fig.axes]
+    ['(a) simple self-loops allowed', '(b) simple self-loops forbidden']
+    """
+    from hyst.plotting.tgraphs import fig_tgraph_shares
+
+    return fig_tgraph_shares(ds, points, **params)

@@ -1,0 +1,140 @@
+"""Pairwise hysterons in the terms of the general model (issue 30, item 2): which general-model
+t-graphs pairwise interacting hysterons realize, with their parameters.
+
+The pairwise model (hyst's, :mod:`hyst.model.systems`) has thresholds
+U_i^±(S) = h_i^± − Σ_{j≠i} c_ij s_j with s_j = ±1: 2n + n(n − 1) parameters instead of the
+general model's n·2^n fields (:meth:`hyst.model.general.SwitchingFields.from_pairwise`).
+``to_pairwise`` reads the parameters back from switching fields that have this form.
+
+A t-graph is pairwise realizable iff its design inequalities U_a > U_b, written in the
+parameters, have a solution: an LP (the elastic form of :mod:`hyst.combinatorics.lp`, HiGHS;
+an infeasible answer carries a checked Farkas certificate). A solution, scaled to the integer
+grid (``GRID_SCALE`` quanta per unit of the smallest margin) and rounded, is checked in
+integers against every inequality and by resolving its t-graph again (rule 0), as
+:mod:`hyst.combinatorics.realize` does for self-loops.
+
+>>> from hyst.combinatorics import tgraphs
+>>> graphs = [g for s in tgraphs.scaffolds(2) for g in tgraphs.candidates(s)
+...           if tgraphs.realize(g).feasible]
+>>> sum(pairwise_realize(g).feasible for g in graphs), len(graphs)
+(29, 35)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from hyst.combinatorics import lp
+from hyst.combinatorics.tgraphs import reproduces
+from hyst.model import design_order
+from hyst.model.general import SwitchingFields, TGraph
+
+#: Quanta per unit margin of the LP point on the integer grid.
+GRID_SCALE = 2**20
+
+
+def parameter_names(n: int) -> list[str]:
+    """The LP's columns: h_1^+ … h_n^+, h_1^− … h_n^−, then c_ij (i ≠ j) row by row."""
+    pairs = [f"c_{i + 1}{j + 1}" for i in range(n) for j in range(n) if i != j]
+    return [f"h_{i + 1}^+" for i in range(n)] + [f"h_{i + 1}^-" for i in range(n)] + pairs
+
+
+def field_rows(n: int) -> np.ndarray:
+    """(n·2^n, columns) int64: field f = S·n + i as a linear form of the parameters."""
+    cols = {name: k for k, name in enumerate(parameter_names(n))}
+    rows = np.zeros((n << n, len(cols)), np.int64)
+    for S in range(1 << n):
+        for i in range(n):
+            up = (S >> i) & 1
+            rows[S * n + i, cols[f"h_{i + 1}^{'-' if up else '+'}"]] = 1
+            for j in range(n):
+                if j != i:
+                    rows[S * n + i, cols[f"c_{i + 1}{j + 1}"]] = -(2 * ((S >> j) & 1) - 1)
+    return rows
+
+
+def unpack(n: int, x) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(h_plus, h_minus, couplings) from a vector in ``parameter_names`` order."""
+    x = np.asarray(x)
+    c = np.zeros((n, n), x.dtype)
+    c[~np.eye(n, dtype=bool)] = x[2 * n :]
+    return x[:n], x[n : 2 * n], c
+
+
+def to_pairwise(fields: SwitchingFields):
+    """(h_plus, h_minus, couplings) if ``fields`` are exactly pairwise (integers), else None:
+    c_ij = (U_i(S) − U_i(S + j)) / 2 read at the all-down state, then every field checked."""
+    n, U = fields.n, fields.values
+    c = np.zeros((n, n), np.int64)
+    for i in range(n):
+        for j in range(n):
+            if j != i:
+                diff = int(U[0, i]) - int(U[1 << j, i])
+                if diff % 2:
+                    return None
+                c[i, j] = diff // 2
+    hp = np.array([U[0, i] - c[i].sum() for i in range(n)], np.int64)  # all s_j = −1
+    hm = np.array([U[1 << i, i] - c[i].sum() for i in range(n)], np.int64)
+    if not np.array_equal(SwitchingFields.from_pairwise(hp, hm, c).values, U):
+        return None
+    return hp, hm, c
+
+
+@dataclass(frozen=True)
+class PairwiseRealization:
+    """``feasible``: pairwise parameters exist; then h_plus, h_minus, couplings (int64, on the
+    grid), ``rows_hold`` (every design inequality in integers) and ``reproduces`` (the
+    t-graph of the parameters, read as switching fields, is the graph)."""
+
+    feasible: bool
+    h_plus: np.ndarray | None = None
+    h_minus: np.ndarray | None = None
+    couplings: np.ndarray | None = None
+    rows_hold: bool = False
+    reproduces: bool = False
+
+
+def strict_rows(graph: TGraph, stable: bool = True) -> np.ndarray:
+    """The design inequalities of ``graph`` as rows r·x > 0 in the pairwise parameters."""
+    rows = field_rows(graph.n)
+    edges = np.array(list(design_order.design_order(graph, stable).edges), np.int64)
+    return rows[edges[:, 0]] - rows[edges[:, 1]]
+
+
+def _check(graph: TGraph, strict: np.ndarray, answer: lp.LPAnswer, stable: bool):
+    if not answer.feasible:
+        if not answer.ok:
+            raise RuntimeError(f"pairwise LP: {answer.message}")
+        return PairwiseRealization(False)
+    x = np.rint(answer.x * GRID_SCALE).astype(np.int64)
+    hp, hm, c = unpack(graph.n, x)
+    fields = SwitchingFields.from_pairwise(hp, hm, c)
+    ok = bool(np.all(strict @ x > 0))
+    return PairwiseRealization(True, hp, hm, c, ok, reproduces(graph, fields, stable))
+
+
+def span_rows(n: int, positive_spans: bool) -> np.ndarray:
+    """Weak rows h_i^+ − h_i^− ≥ 0 (hysteretic elements) when ``positive_spans``."""
+    rows = np.zeros((n if positive_spans else 0, 2 * n + n * (n - 1)), np.int64)
+    for i in range(rows.shape[0]):
+        rows[i, i], rows[i, n + i] = 1, -1
+    return rows
+
+
+def pairwise_realize(graph: TGraph, stable: bool = True, positive_spans: bool = False):
+    """Whether pairwise hysterons realize ``graph`` (rule 0), with their parameters (spans
+    h_i^+ − h_i^− of any sign, as hyst allows, or positive ones)."""
+    strict = strict_rows(graph, stable)
+    answer = lp.solve(strict, span_rows(graph.n, positive_spans))
+    return _check(graph, strict, answer, stable)
+
+
+def pairwise_realize_many(graphs, stable: bool = True, positive_spans: bool = False) -> list:
+    """``pairwise_realize`` of many graphs, their LPs stacked (``lp.solve_many``)."""
+    stricts = [strict_rows(g, stable) for g in graphs]
+    answers = lp.solve_many(
+        [(s, span_rows(g.n, positive_spans), None) for g, s in zip(graphs, stricts, strict=True)]
+    )
+    return [_check(g, s, a, stable) for g, s, a in zip(graphs, stricts, answers, strict=True)]

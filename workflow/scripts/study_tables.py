@@ -1,0 +1,12 @@
+"""Render a study's tables (Markdown, LaTeX, reStructuredText) from its dataset: its kind's
+(``StudyKind.tables``; the dataset's attribute ``kind`` names it)."""
+
+from hyst.provenance.files import atomic_write_text, read_dataset, write_log
+from hyst.studies import KINDS
+
+sm = snakemake  # noqa: F821 (injected by Snakemake)
+ds = read_dataset(sm.input[0])
+tables = KINDS[ds.attrs["kind"]].tables(ds)
+for fmt in ("md", "tex", "rst"):
+    atomic_write_text(getattr(sm.output, fmt), tables[fmt])
+write_log(sm.log[0], tables["md"])
