@@ -196,7 +196,15 @@ def datasets():
         "large_n_rule0": _large_n_dataset(rules=("0",)),
         "large_n_rule1p": _large_n_dataset(rules=("1p",)),
         "multiperiodic": _multiperiodic_dataset(),
+        "tgraphs": _tgraphs_dataset(),
     }
+
+
+def _tgraphs_dataset() -> xr.Dataset:
+    """The exact census of n = 2 with its sampled shares (hyst.tgraphs.census)."""
+    import hyst
+
+    return hyst.tgraphs.census(2, samples=2000)
 
 
 def _multiperiodic_dataset() -> xr.Dataset:
@@ -250,6 +258,7 @@ BINDINGS = {
     "self_loop_free_versus_n": ["beyond"],
     "local_slopes": ["random_hysterons"],
     "multiperiodic_orbits": ["multiperiodic"],
+    "tgraph_shares": ["tgraphs", "random_hysterons"],
 }
 FIG2 = (
     "gap_probability_at_zero",
@@ -307,6 +316,7 @@ CONTENT = {
         [catalogue.label("multiperiodic_probability"), "", "", "", ""]
         + [catalogue.label("self_loop_before_multiperiodic_probability"), "", "", "", ""],
     ),
+    "tgraph_shares": (2, ["share well defined (reachable states)", ""]),
 }
 
 

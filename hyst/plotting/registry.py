@@ -265,6 +265,22 @@ FIGURE_TYPES: dict[str, FigureType] = {
             ),
         ),
         FigureType(
+            "tgraph_shares",
+            "hyst.plotting.tgraphs:fig_tgraph_shares",
+            "General-model t-graphs (Teunisse & van Hecke): the share of random switching "
+            "fields with a well-defined t-graph versus n per race-condition rule, simple "
+            "self-loops allowed and forbidden, next to the pairwise model's 1 - P_sl at "
+            "N J0 = 100 versus N",
+            (
+                Need("a tgraphs study", kind="tgraphs"),
+                _sweep_need(
+                    "a points study over N and NJ0 (random couplings, hysterons, rule 1)",
+                    (),
+                    optional=True,
+                ),
+            ),
+        ),
+        FigureType(
             "multiperiodic_orbits",
             "hyst.plotting.multiperiodic:fig_multiperiodic",
             "Multiperiodic orbits versus N J0 per N: P(T > 1) of the symmetric cyclic drive "
