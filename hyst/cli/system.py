@@ -276,7 +276,10 @@ is a cycle of the dynamics (exact for rules 1 and 0; not computed for rules 1' a
 
 The system comes from a file (--file: YAML, JSON or NPZ with h_plus, h_minus and c, in
 field units; --export writes one) or is the very system the sampler drew: sample --index
-of the point (--couplings, --spans, --N, --NJ0) with --seed and --samples.
+of the point (--couplings, --spans, --N, --NJ0) with --seed and --samples. A YAML or JSON
+file with switching_fields (one row U_1(S) ... U_n(S) of integers per state label
+s_1 ... s_n) is a system of the general model: its t-graph, design inequalities,
+statistical weight, realizability and pairwise form are printed.
 
 With -o, the graph is also written as GraphML and DOT (networkx) and drawn as a PNG:
 states by magnetisation, up transitions blue, down red, self-loops orange.
@@ -365,6 +368,16 @@ def run(args) -> int:
     from hyst.cli.arguments import UsageError
     from hyst.cli.system_input import SystemInputError
 
+    if args.file is not None:
+        from hyst.cli.general_system import is_general, run_general
+        from hyst.cli.system_input import read_mapping
+
+        try:
+            data = read_mapping(args.file)
+        except SystemInputError as err:
+            raise UsageError(str(err)) from None
+        if is_general(data):
+            return run_general(args, data)
     try:
         systems, where = parse_args_system(args)
     except (SystemInputError, ValueError) as err:

@@ -97,6 +97,12 @@ def system_from_mapping(data, source: str = "system") -> Systems:
 
 def load_system(path) -> Systems:
     """Read one system from a YAML, JSON or NPZ file (see the module docstring)."""
+    return system_from_mapping(read_mapping(path), str(path))
+
+
+def read_mapping(path) -> dict:
+    """The mapping of a YAML, JSON or NPZ system file (keys to values or arrays); one
+    ``SystemInputError`` line where the file is missing or does not parse."""
     path = Path(path)
     if not path.is_file():
         raise SystemInputError(f"{path}: no such file")
@@ -130,7 +136,7 @@ def load_system(path) -> Systems:
             raise SystemInputError(f"{path}: not valid YAML: {first}") from None
     else:
         raise SystemInputError(f"{path}: unknown format {suffix!r} (use .yaml, .json or .npz)")
-    return system_from_mapping(data, str(path))
+    return data
 
 
 def save_system(systems: Systems, path) -> Path:
