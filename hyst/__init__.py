@@ -9,7 +9,9 @@ self-loops, race conditions, avalanches and cyclic response exactly.
 The public API (everything else is internal):
 
 - ``hyst.System``: one system (from parameters, a file, or a sampled draw), its
-  transition graph, self-loops, saturated loop, response to a field protocol, ``to_file``;
+  transition graph, self-loops, saturated loop, response to a field protocol, the drive
+  protocols (``drive``, ``symmetric_drive``, ``amplitude_sweep``, ``return_point_memory``,
+  …), ``to_file``;
 - ``hyst.sample_point(couplings=..., N=..., NJ0=..., samples=..., seed=...)``: one sweep
   point, the ``xarray.Dataset`` that ``hyst point`` writes;
 - ``hyst.open_results(folder)``: every dataset, analysis and table of a results folder
