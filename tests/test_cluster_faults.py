@@ -247,3 +247,18 @@ def test_scancel_mid_job_then_rerunning_the_same_command_gives_identical_dataset
         read_dataset(local / "results" / "datasets" / "cancelled.nc"),
     )
     print(f"cancelled SLURM jobs {cancelled} after {written} points; the rerun reused {reused}")
+
+
+def test_a_jobs_own_cluster_never_pauses_when_its_process_is_large():
+    """The job's in-process cluster has no memory limit: a worker in the caller's process
+    would measure the whole process and pause for good (a hang) once the process held
+    80 % of a limit, as a pytest process that had run other tests did with mem_mb = 1000."""
+    import numpy as np
+
+    from hyst.sampling.cluster import job_client
+
+    ballast = np.ones(400 * 2**20 // 8)  # 400 MiB touched: the process is larger than 256 MB
+    with job_client({"resources": {"mem_mb": 256}}, 1) as c:
+        time.sleep(2)  # the workers' memory monitor has looked (every 0.5 s at most)
+        assert c.submit(sum, [1, 2, 3]).result(timeout=30) == 6
+    assert ballast.sum() == ballast.size

@@ -18,7 +18,7 @@ from hyst.sampling.malloc import keep_large_buffers
 
 
 @contextlib.contextmanager
-def client(scheduler_file=None, address=None, threads: int = 1, mem_mb: int = 4000):
+def client(scheduler_file=None, address=None, threads: int = 1):
     """A ``distributed.Client``: to an existing cluster, or to a fresh LocalCluster."""
     from distributed import Client, LocalCluster
 
@@ -37,7 +37,11 @@ def client(scheduler_file=None, address=None, threads: int = 1, mem_mb: int = 40
             n_workers=1,
             threads_per_worker=threads,
             processes=False,
-            memory_limit=f"{max(mem_mb, 256)}MB",
+            # no memory limit: an in-process worker measures the memory of the whole
+            # process it shares with its caller, and would pause for good (a hang) once
+            # that process holds 80 % of a limit; the job's own memory is bounded where it
+            # runs (Snakemake's resources.mem_mb, SLURM's --mem)
+            memory_limit=0,
             dashboard_address=":0",  # the scheduler's HTTP server on a free port, never 8787
             scheduler_port=0,
             silence_logs=logging.WARNING,
@@ -49,10 +53,10 @@ def client(scheduler_file=None, address=None, threads: int = 1, mem_mb: int = 40
 
 def job_client(config: dict, threads: int):
     """The client of one pipeline job: to the configuration's ``dask:`` cluster if it names
-    one, else to a LocalCluster of ``threads`` threads within ``resources.mem_mb``."""
+    one, else to an in-process LocalCluster of ``threads`` threads (the job's process: its
+    memory is bounded where the job runs, by ``resources.mem_mb``)."""
     dask = config.get("dask", {})
-    mem_mb = config.get("resources", {}).get("mem_mb", 4000)
-    return client(dask.get("scheduler_file"), dask.get("address"), threads, mem_mb)
+    return client(dask.get("scheduler_file"), dask.get("address"), threads)
 
 
 @contextlib.contextmanager
