@@ -38,3 +38,23 @@ def run_enumeration(systems: Systems, rule="1", starts=None, what=codes.WHAT_ALL
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)
+
+
+#: Test files that take minutes (pipeline runs, clusters, every figure type): run first, so
+#: that with the files spread over the cores (pytest-xdist, ``--dist loadfile``) no long
+#: file starts last while the other cores idle. Only the order changes.
+LONG_FILES = (
+    "test_pipeline.py",
+    "test_cluster_faults.py",
+    "test_reruns.py",
+    "test_plotting.py",
+    "test_networks_study.py",
+    "test_cli_pipeline.py",
+    "test_loops_study.py",
+    "test_peer_protocols.py",
+)
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(LONG_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
