@@ -4,6 +4,7 @@
 from snakemake.utils import min_version
 
 from hyst.pipeline.console import first_run_notice, kernels_cached, run_summary
+from hyst.pipeline.report_graph import use_in_report
 from hyst.provenance.files import remove_stale_temporaries
 from hyst.provenance.fingerprints import cache_path
 from hyst.sampling.cost import load_rates
@@ -27,6 +28,10 @@ include: "workflow/rules/report.smk"
 
 
 report: "workflow/report/workflow.rst"
+
+
+# the report's rule graph shows each rule once, as --rulegraph does (hyst/pipeline/report_graph.py)
+use_in_report()
 
 
 onstart:

@@ -266,6 +266,8 @@ def test_quick_preset_datasets_describe_themselves(quick_run):
 
 
 def test_quick_preset_renders_every_figure_with_captions_and_report(quick_run):
+    from test_report_graph import graph_rules
+
     work, cfg, _ = quick_run
     figures = work / "results" / "figures"
     assert validate(cfg)["figure_files"]["formats"] == []  # the quick preset: PNG alone
@@ -284,6 +286,9 @@ def test_quick_preset_renders_every_figure_with_captions_and_report(quick_run):
     assert "Missing metadata" not in said and "(ERROR/" not in said and "WARNING" not in said
     text = report.read_text(errors="ignore")
     assert report.stat().st_size > 100_000 and "fig2_random_hysterons" in text
+    drawn = graph_rules(text)  # the rule graph: each rule once, `figure` and `caption` too
+    assert {"figure", "caption", "analyse", "collect"} <= set(drawn), drawn
+    assert set(drawn.values()) == {1}, drawn
     # editing only a plotting parameter re-renders only that figure
     edited = copy.deepcopy(cfg)
     edited["figures"]["fig2_random_hysterons"]["params"] = {"inset_at": 10.0}
