@@ -143,6 +143,8 @@ def _walk(n, L, S0, prefix, plen, depth, restrict, out_starts, out_seqs):
     nxt = np.zeros(L + 1, np.int64)
     mp = np.zeros(n, np.int64)
     p = popcount(S0)
+    # a closed walk through every state (L = 2^n): prune walks that strand a state
+    hamiltonian = depth == L and L == 1 << n
     states[0] = S0
     visited[S0] = 1
     if plen >= L:
@@ -200,10 +202,36 @@ def _walk(n, L, S0, prefix, plen, depth, restrict, out_starts, out_seqs):
             continue
         states[k + 1] = S2
         visited[S2] = 1
+        if hamiltonian and not _strands_free(n, S0, states[k], visited):
+            visited[S2] = 0
+            continue
         used[k + 1] = u2
         k += 1
         nxt[k] = n - 1
     return count
+
+
+@jit
+def _strands_free(n, S0, left, visited):
+    """Can a walk that visits every state still close, after it left ``left``?
+
+    Every state not yet visited must still be entered and left: it needs two neighbours
+    that are unvisited or S0 (the closing step); the walk's new head is two flips away from
+    each of them. Leaving ``left`` took one such neighbour from each unvisited neighbour of
+    ``left``; if one of them has fewer than two left, no completion visits it and closes
+    (a necessary condition only: the count is unchanged, only dead ends are cut)."""
+    for d in range(n):
+        y = left ^ (1 << d)
+        if visited[y]:
+            continue
+        free = 0
+        for d2 in range(n):
+            z = y ^ (1 << d2)
+            if z == S0 or not visited[z]:
+                free += 1
+        if free < 2:
+            return False
+    return True
 
 
 @jit
