@@ -10,6 +10,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.image as mpimg  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import xarray as xr  # noqa: E402
@@ -328,17 +329,31 @@ def test_every_figure_type_is_bound_and_checked():
     assert set(BINDINGS) == set(plotting.FIGURE_TYPES) == set(CONTENT)
 
 
+@pytest.fixture(scope="module")
+def rendered(datasets):
+    """Each figure type drawn once from its synthetic datasets, for every test of it."""
+    figures = {}
+
+    def figure(name):
+        if name not in figures:
+            figures[name] = plotting.render(name, _bound(name, datasets))
+        return figures[name]
+
+    yield figure
+    for fig in figures.values():
+        plt.close(fig)
+
+
 @pytest.mark.parametrize("name", sorted(plotting.FIGURE_TYPES))
-def test_no_text_of_any_figure_type_overlaps_another_or_covers_a_marker(name, datasets):
+def test_no_text_of_any_figure_type_overlaps_another_or_covers_a_marker(name, rendered):
     from figure_layout import layout_problems
 
-    fig = plotting.render(name, _bound(name, datasets))
-    assert layout_problems(fig) == []
+    assert layout_problems(rendered(name)) == []
 
 
 @pytest.mark.parametrize("name", sorted(plotting.FIGURE_TYPES))
-def test_every_figure_type_renders_its_content_in_the_house_style(name, datasets, tmp_path):
-    fig = plotting.render(name, _bound(name, datasets))
+def test_every_figure_type_renders_its_content_in_the_house_style(name, rendered, tmp_path):
+    fig = rendered(name)
     panels = [ax for ax in fig.axes if ax.get_subplotspec() is not None]
     n, ylabels = CONTENT[name]
     assert len(panels) == n
