@@ -196,7 +196,6 @@ def wait_for(condition, what: str, seconds: float = 300):
 
 
 @pytest.mark.slow
-@pytest.mark.slurm
 def test_scancel_mid_job_then_rerunning_the_same_command_gives_identical_datasets(tmp_path):
     """The points job is cancelled with scancel once it has written one of its four points,
     and its retry (the profile's ``retries: 1``) again once it has written one more: the
