@@ -44,7 +44,6 @@ def rng():
 #: that with the files spread over the cores (pytest-xdist, ``--dist loadfile``) no long
 #: file starts last while the other cores idle. Only the order changes.
 LONG_FILES = (
-    "test_quick_preset.py",
     "test_pipeline.py",
     "test_cluster_faults.py",
     "test_reruns.py",
