@@ -139,12 +139,12 @@ def test_a_borrowing_kernel_that_returns_an_array_is_refused():
 def test_every_kernel_states_whether_it_borrows():
     """Every kernel of hyst.kernels is compiled with the option set either way (numba
     otherwise inherits it from the caller that first compiles it), and the borrowing ones
-    with the refusing pipeline."""
+    with the refusing pipeline; every one is a ``Kernel`` (one compilation per type)."""
     import importlib
     import pkgutil
 
     import hyst.kernels
-    from hyst.kernels.jit import BorrowingCompiler, borrows
+    from hyst.kernels.jit import BorrowingCompiler, Kernel, borrows
 
     seen = borrowing = 0
     for info in pkgutil.iter_modules(hyst.kernels.__path__):
@@ -156,7 +156,89 @@ def test_every_kernel_states_whether_it_borrows():
                 continue
             seen += 1
             assert "_nrt" in value.targetoptions, value.py_func.__qualname__
+            assert isinstance(value, Kernel), value.py_func.__qualname__
             if borrows(value):
                 borrowing += 1
                 assert value._compiler.pipeline_class is BorrowingCompiler
     assert seen > 100 and borrowing >= 40
+
+
+# ---- constants at call sites (Kernel: one compilation per argument type) -------------------
+
+
+def _chain(decorate):
+    """Three kernels, the outer one calling the middle one with constants (0, 1, −1, alone
+    and in tuples) and with variables."""
+
+    @decorate
+    def step(x, pair):
+        return x + pair[0] * pair[1]
+
+    @decorate
+    def inner(x, d, pair):
+        return step(x, pair) * d
+
+    @decorate
+    def calls(y):
+        return (
+            inner(y, 1, (0, 1)) + inner(y, -1, (2, 3)) + inner(y, 0, (y, y)) + inner(y, y, (y, 1))
+        )
+
+    return step, inner, calls
+
+
+@pytest.mark.usefixtures("uncached")
+def test_a_kernel_called_with_constants_compiles_once_per_type():
+    """Called with constants from another kernel, a kernel and the kernel it calls compile
+    once, for int64; plain numba compiles them once per constant value. Same results as
+    Python."""
+    import numba
+
+    from hyst.kernels.jit import Kernel, jit
+
+    ours, plain = _chain(jit), _chain(numba.njit)
+    python = _chain(lambda f: f)
+    assert ours[2](5) == plain[2](5) == python[2](5) == 5 - 11 + 0 + 50
+    assert all(isinstance(k, Kernel) for k in ours)
+    assert [len(k.signatures) for k in ours] == [1, 1, 1]
+    assert all("Literal" not in str(sig) for k in ours for sig in k.signatures)
+    assert len(plain[1].signatures) == 4 and len(plain[0].signatures) == 4
+
+
+@pytest.mark.usefixtures("uncached")
+def test_a_kernel_that_needs_a_constant_still_gets_it():
+    """A heterogeneous tuple can only be indexed by a constant: the plain int64 typing fails,
+    and the kernel compiles for the literal value instead (numba's own order)."""
+    from hyst.kernels.jit import jit
+
+    @jit
+    def pick(t, i):
+        return t[i]
+
+    @jit
+    def use(a, b):
+        return pick((a, b), 1) + pick((a, b), 0)
+
+    assert use(1, 2.5) == 3.5
+    assert sorted(str(sig[1]) for sig in pick.signatures) == ["Literal[int](0)", "Literal[int](1)"]
+
+
+def test_unliteral_reaches_into_tuples():
+    """Constants become their types inside tuples and named tuples; other types stay."""
+    from typing import NamedTuple
+
+    from numba.core import types
+
+    from hyst.kernels.jit import unliteral
+
+    class P(NamedTuple):
+        a: int
+        b: float
+
+    lit = types.literal(3)
+    assert unliteral(lit) == types.int64
+    assert unliteral(types.Tuple((lit, types.float64))) == types.Tuple((types.int64, types.float64))
+    assert unliteral(types.Tuple((lit, types.literal(4)))) == types.UniTuple(types.int64, 2)
+    named = unliteral(types.NamedTuple((lit, types.float64), P))
+    assert named == types.NamedTuple((types.int64, types.float64), P)
+    assert unliteral(types.UniTuple(types.int64, 2)) == types.UniTuple(types.int64, 2)

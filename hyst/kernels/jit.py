@@ -5,9 +5,11 @@ from __future__ import annotations
 import types
 
 import numba
+from numba.core import errors
 from numba.core import types as numba_types
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.compiler_machinery import FunctionPass, register_pass
+from numba.core.registry import CPUDispatcher
 from numba.core.typed_passes import NopythonTypeInference
 
 #: Options shared by every kernel: on-disk cache, GIL released, numpy error model.
@@ -34,6 +36,9 @@ def jit(fn=None, *, parallel: bool = False, inline: bool = False, borrow: bool =
     Every kernel states the option, so that numba's inheritance of an unset option from
     the compiling caller never applies (a counted kernel first compiled from a borrowing
     one would otherwise compile without counts and fail to allocate).
+
+    A kernel called from another kernel compiles for the types of its arguments, not for
+    the values of constants among them (``Kernel``).
     """
 
     def wrap(f):
@@ -41,9 +46,48 @@ def jit(fn=None, *, parallel: bool = False, inline: bool = False, borrow: bool =
         extra["_nrt"] = not borrow
         if borrow:
             extra["pipeline_class"] = BorrowingCompiler
-        return numba.njit(parallel=parallel, **NUMBA_OPTIONS, **extra)(f)
+        kernel = numba.njit(parallel=parallel, **NUMBA_OPTIONS, **extra)(f)
+        kernel.__class__ = Kernel  # numba's own dispatcher, one method changed
+        return kernel
 
     return wrap(fn) if fn is not None else wrap
+
+
+def unliteral(ty):
+    """The numba type ``ty`` without the values of constants: ``Literal[int](0)`` becomes
+    ``int64``, inside tuples and named tuples too."""
+    if isinstance(ty, numba_types.BaseTuple):
+        inner = tuple(unliteral(t) for t in ty.types)
+        if inner == tuple(ty.types):
+            return ty
+        pyclass = getattr(ty, "instance_class", None)
+        return numba_types.BaseTuple.from_types(inner, pyclass)
+    return numba_types.unliteral(ty)
+
+
+class Kernel(CPUDispatcher):
+    """numba's CPU dispatcher, except that a call from another kernel compiles for the
+    arguments' types, not for the values of constants among them.
+
+    numba types a constant argument at a call site in compiled code as a literal
+    (``relax(..., 0, 0, RULE_1, ...)`` passes ``Literal[int](0)``), and compiles the callee,
+    and every kernel it passes the constant on to, once more for each such value: the
+    relaxation loop was compiled 19 times, 85 of the 277 compiled signatures of a test run
+    were such copies, and a fresh checkout spent most of its first minutes compiling them.
+    A kernel whose body cannot be typed without the constant's value (a tuple indexed by
+    an argument, say) still gets it: the literal types are tried when the plain ones fail,
+    which is numba's own order for overloads ("prefer non-literal").
+    """
+
+    def get_call_template(self, args, kws):
+        plain_args = tuple(unliteral(a) for a in args)
+        plain_kws = {k: unliteral(v) for k, v in kws.items()}
+        if plain_args != tuple(args) or plain_kws != kws:
+            try:
+                return super().get_call_template(plain_args, plain_kws)
+            except errors.TypingError:
+                pass
+        return super().get_call_template(args, kws)
 
 
 def holds_array(ty) -> bool:
