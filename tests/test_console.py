@@ -21,6 +21,7 @@ def test_a_cold_kernel_cache_is_seen_and_said_with_the_measured_time(tmp_path, m
     line = first_run_notice({"compile_seconds": 150.0})
     assert line.startswith("hyst: first run in this checkout: the first sampling jobs compile")
     assert "2.5 minutes of CPU time" in line and str(kernel_cache()) in line
+    assert "`hyst compile`" in line
     assert "\n" not in line and "measured" not in first_run_notice(None)
 
 

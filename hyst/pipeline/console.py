@@ -40,7 +40,7 @@ def first_run_notice(rates: dict | None) -> str:
     return (
         "hyst: first run in this checkout: the first sampling jobs compile the numba "
         f"kernels{took}, so they start slowly; the kernels are cached in {kernel_cache()} and "
-        "later runs start at once"
+        "later runs start at once (`hyst compile` compiles them once, before a run)"
     )
 
 
