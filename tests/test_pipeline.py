@@ -19,7 +19,7 @@ import pytest
 import xarray as xr
 import yaml
 from dask_processes import dask_processes
-from workflow_runs import REPO, slurm_available, snakemake, snakemake_cmd
+from workflow_runs import COPY_IGNORED, REPO, slurm_available, snakemake, snakemake_cmd
 
 from hyst.pipeline.config import validate
 from hyst.plotting import FIGURE_TYPES
@@ -382,7 +382,7 @@ def test_code_fingerprint_reruns_what_the_edited_code_produced(local_run, tmp_pa
     shutil.copytree(
         REPO,
         repo,
-        ignore=shutil.ignore_patterns(".venv", ".git", "results", ".snakemake", "__pycache__"),
+        ignore=shutil.ignore_patterns(*COPY_IGNORED),
     )
     runs = tmp_path / "runs"
     shutil.copytree(work, runs)

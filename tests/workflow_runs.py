@@ -14,6 +14,21 @@ from pathlib import Path
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
+#: What a copy of the repository's code leaves out: the environment, results, caches, the
+#: built documentation, and files other processes (the docs build, other test workers) may
+#: be writing while it copies.
+COPY_IGNORED = (
+    ".venv",
+    ".git",
+    "results",
+    ".snakemake",
+    "__pycache__",
+    ".hypothesis",
+    ".pytest_cache",
+    ".ruff_cache",
+    "_build",
+    "jupyter_execute",
+)
 
 
 def snakemake_cmd(workdir: Path, config: dict, *extra, profile="default", repo=REPO) -> list:
@@ -88,9 +103,7 @@ class RepositoryCopy:
             shutil.copytree(
                 REPO,
                 self.repo,
-                ignore=shutil.ignore_patterns(
-                    ".venv", ".git", "results", ".snakemake", "__pycache__"
-                ),
+                ignore=shutil.ignore_patterns(*COPY_IGNORED),
             )
         self.runs = tmp_path / "runs"
         shutil.copytree(run, self.runs)
