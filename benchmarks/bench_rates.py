@@ -73,16 +73,8 @@ def seconds_per_system(group: str, couplings: str, N: int, target: float) -> tup
 
 
 COMPILE = """
-import time
-t0 = time.process_time()
-from hyst.catalogue import GROUPS
-from hyst.sampling.sampler import Point, sample_chunk
-for couplings in ("random", "columns"):
-    for parallel in (False, True):
-        for rule in ("1", "0"):
-            point = Point(couplings, "hysteron", rule, 6, 10.0)
-            sample_chunk(point, 1, 0, 4, tuple(GROUPS), parallel=parallel)
-print(time.process_time() - t0)
+from hyst.sampling.warm import compile_sampler
+print(compile_sampler())
 """
 
 
