@@ -552,3 +552,24 @@ def test_captions_quote_rule_independent_exponents_once():
     assert all("(paper 3)" in t and " N >= " in t for t in loops)
     zero = [t for t in text if t.startswith("P_sl^0")]
     assert len(zero) == 4 and all("inconsistent with one exponent" in t for t in zero)
+
+
+def test_z95_is_the_normal_quantile_and_importing_the_analysis_imports_no_scipy():
+    """Z95 is written out so that hyst.analysis imports no scipy: the Snakefile, every
+    figure and every caption import it, and scipy.stats takes most of a second to import in
+    each of those processes."""
+    import subprocess
+    import sys
+
+    from scipy import stats
+
+    from hyst.analysis.power_laws import Z95, chi2_survival
+
+    assert Z95 == float(stats.norm.ppf(0.975))
+    assert chi2_survival(3.5, 2) == float(stats.chi2.sf(3.5, 2))
+    code = (
+        "import sys, hyst.analysis, hyst.plotting.captions; "
+        "print([m for m in sys.modules if m.startswith('scipy')])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

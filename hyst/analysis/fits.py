@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import interpolate, optimize, stats
+
+from hyst.analysis.power_laws import chi2_survival
 
 _SIGMA_FLOOR = 1e-6  # smallest relative (log-space) error allowed in fits
 
@@ -98,9 +99,7 @@ def exponential_fit(n, y, yerr, *, min_points: int = 3) -> dict:
         amplitude=A,
         amplitude_stderr=A * math.sqrt(f["cov"][0, 0]) if np.isfinite(f["cov"][0, 0]) else math.nan,
         chi2_reduced=float(f["chi2_reduced"]),
-        p_value=float(stats.chi2.sf(f["chi2"], f["dof"]))
-        if f["dof"] > 0 and s is not None
-        else math.nan,
+        p_value=chi2_survival(f["chi2"], f["dof"]) if f["dof"] > 0 and s is not None else math.nan,
     )
     if b < 0:
         out["xi"] = -1.0 / b
@@ -112,6 +111,8 @@ def exponential_fit(n, y, yerr, *, min_points: int = 3) -> dict:
 
 def _prepare_collapse(curves, max_value):
     """Per curve: (log N, log x, log y, σ_log, interpolant of log y in log x)."""
+    from scipy import interpolate  # here: importing hyst.analysis imports no scipy
+
     prepared = []
     for n, xv, yv, ev in curves:
         ok = np.isfinite(xv) & (xv > 0) & np.isfinite(yv) & (yv > 0)
@@ -242,6 +243,8 @@ def collapse_fit(
     Returns a_best, a_stderr, a_lo, a_hi, q_min, dof, terms, curves, a_grid,
     q_grid and reason ("" on success).
     """
+    from scipy import optimize  # here: importing hyst.analysis imports no scipy
+
     grid = np.linspace(0.0, 2.0, 81) if a_grid is None else np.asarray(a_grid, float)
     prepared = _prepare_collapse(curves, max_value)
     out = {

@@ -52,7 +52,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
 
 #: Fewest events a point needs to enter a fit window.
 MIN_EVENTS = 20
@@ -68,8 +67,9 @@ GOODNESS_P = 0.01
 MIN_TRIM_POINTS = 3
 #: p-value of the per-N consistency test below which no pooled exponent is reported.
 CONSISTENCY_P = 0.001
-#: Two-sided 95 % normal quantile for the intervals.
-Z95 = float(stats.norm.ppf(0.975))
+#: Two-sided 95 % normal quantile for the intervals: ``scipy.stats.norm.ppf(0.975)``, written
+#: out (tests/test_analysis.py checks it) so that importing this module does not import scipy.
+Z95 = 1.959963984540054
 
 BINOMIAL, POISSON = "binomial", "poisson"
 
@@ -131,6 +131,17 @@ def _loglik(eta, k, n, family):
     with np.errstate(divide="ignore"):
         sat = np.where(k > 0, k * np.log(np.where(k > 0, k, 1.0)) - k, 0.0)
     return k * np.log(n) + k * eta - lam, sat
+
+
+def chi2_survival(chi2: float, dof: int) -> float:
+    """P(χ²_dof ≥ ``chi2``): the p-value of a goodness-of-fit or consistency test.
+
+    scipy.stats is imported here, not with the module: the figures, their captions and the
+    Snakefile import this module for its constants, and scipy.stats takes most of a second
+    to import, in every pipeline job."""
+    from scipy import stats
+
+    return float(stats.chi2.sf(chi2, dof))
 
 
 def _score_info(eta, k, n, family):
@@ -211,7 +222,7 @@ def fit_counts(x, k, n, groups=None, family: str = BINOMIAL) -> dict:
         amplitude=float(math.exp(beta[0])) if m == 1 else math.nan,
         deviance=deviance,
         dof=int(dof),
-        p_value=float(stats.chi2.sf(deviance, dof)) if dof > 0 else math.nan,
+        p_value=chi2_survival(deviance, dof) if dof > 0 else math.nan,
         dispersion=float(dispersion),
         loglik=float(ll),
         points=int(x.size),
@@ -296,7 +307,7 @@ def weighted_mean(fits) -> dict:
         "exponent_hi": mean + Z95 * se,
         "consistency_chi2": chi2,
         "consistency_dof": dof,
-        "consistency_p": float(stats.chi2.sf(chi2, dof)) if dof > 0 else math.nan,
+        "consistency_p": chi2_survival(chi2, dof) if dof > 0 else math.nan,
     }
 
 
