@@ -31,11 +31,20 @@ COPY_IGNORED = (
 )
 
 
+#: What the tests add to the SLURM profile: the test cluster (scripts/start-slurm) answers at
+#: once, so the first status check of a job comes after 1 s, not the profile's 10 s (the
+#: executor then waits 10 s longer after each check at which no job has finished). A test
+#: waits for each job about half as long, with a core idle.
+SLURM_TEST_OPTIONS = ("--slurm-init-seconds-before-status-checks", "1")
+
+
 def snakemake_cmd(workdir: Path, config: dict, *extra, profile="default", repo=REPO) -> list:
     """The command running ``repo``'s Snakefile in ``workdir`` with ``config``."""
     workdir.mkdir(parents=True, exist_ok=True)
     cfg = workdir / "config.yaml"
     cfg.write_text(yaml.safe_dump(config, sort_keys=False))
+    if profile == "slurm":
+        extra = (*SLURM_TEST_OPTIONS, *extra)
     return [
         sys.executable,
         "-m",
