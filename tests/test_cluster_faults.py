@@ -158,6 +158,32 @@ def test_a_chunk_out_of_memory_in_the_jobs_own_cluster_is_one_line_and_writes_no
     assert leftovers(results) == []
 
 
+def test_a_killed_worker_message_names_the_memory_limits_the_job_saw():
+    """The limits in a KilledWorker message are those of the workers the job saw, the job's
+    start included: when the chunk fails, the workers it killed may all be restarting
+    (their nannies), and none is connected. (Found under load: the message then said "no
+    worker left" instead of the limit.)"""
+    from distributed.scheduler import KilledWorker
+
+    from hyst.sampling.chunks import failure_text
+
+    point = Point("random", "hysteron", "1", 512, 1.0)
+    err = KilledWorker("chunk-x", None, allowed_failures=3)
+    head = (
+        "chunk 3 of the point (random couplings, hysteron spans, rule 1, N = 512, NJ0 = 1) "
+        "killed every Dask worker that ran it (4 workers, Dask's KilledWorker), most often "
+        "because a worker ran out of memory: a process sampling a chunk at N = 512 needs about "
+        "912.0 MiB; the workers' memory limits: "
+    )
+    tail = (
+        " (give them more, e.g. dask worker --memory-limit or hyst cluster --memory, or see "
+        "the workers' logs)"
+    )
+    assert failure_text(point, 3, err, {320_000_000}) == f"{head}305.2 MiB{tail}"
+    assert failure_text(point, 3, err, {0, 320_000_000}) == f"{head}none, 305.2 MiB{tail}"
+    assert failure_text(point, 3, err, set()) == f"{head}no worker seen{tail}"
+
+
 #: The pipeline tests' configuration with one study and no figure: one points job of four
 #: points of 12 chunks each (N = 12, transitions), run under SLURM.
 SLURM_CONFIG = {

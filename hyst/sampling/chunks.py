@@ -43,8 +43,14 @@ def point_text(point: Point) -> str:
     )
 
 
-def failure_text(dask_client, point: Point, chunk: int, err: BaseException) -> str:
-    """One line saying which chunk failed, why, and what to change."""
+def memory_limits(dask_client) -> set[int]:
+    """The memory limits (bytes; 0: none) of the workers connected to the client now."""
+    return {w.get("memory_limit") or 0 for w in dask_client.scheduler_info()["workers"].values()}
+
+
+def failure_text(point: Point, chunk: int, err: BaseException, limits: set[int]) -> str:
+    """One line saying which chunk failed, why, and what to change; ``limits``: the memory
+    limits of the workers that the job saw (see :func:`memory_limits`)."""
     from distributed.scheduler import KilledWorker
 
     what = f"chunk {chunk} of the point ({point_text(point)})"
@@ -54,10 +60,7 @@ def failure_text(dask_client, point: Point, chunk: int, err: BaseException) -> s
     )
     if isinstance(err, KilledWorker):
         attempts = err.allowed_failures + 1  # the scheduler's allowed-failures, + 1
-        limits = sorted(
-            {w.get("memory_limit") or 0 for w in dask_client.scheduler_info()["workers"].values()}
-        )
-        have = ", ".join(bytes_text(m) if m else "none" for m in limits) or "no worker left"
+        have = ", ".join(bytes_text(m) if m else "none" for m in sorted(limits)) or "no worker seen"
         return (
             f"{what} killed every Dask worker that ran it ({attempts} workers, Dask's "
             f"KilledWorker), most often because a worker ran out of memory: {need}; the "
@@ -88,6 +91,9 @@ def sample_points(
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
+    # the workers' memory limits, for a failure's message: those seen now, and those still
+    # there when a chunk fails (at that moment the workers it killed may all be restarting)
+    limits = memory_limits(dask_client)
     futures, owners = [], {}
     chunks_of = []
     for j, (point, samples, seed, groups, *rest) in enumerate(jobs):
@@ -120,7 +126,8 @@ def sample_points(
             try:
                 results[j][k] = fut.result()
             except (KilledWorker, MemoryError) as err:
-                raise SamplingFailed(failure_text(dask_client, jobs[j][0], k, err)) from None
+                limits |= memory_limits(dask_client)
+                raise SamplingFailed(failure_text(jobs[j][0], k, err, limits)) from None
             fut.release()  # gathered: a worker lost from now on costs no recomputation
             done += 1
             samples_done += size
