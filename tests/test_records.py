@@ -221,6 +221,29 @@ def test_every_large_variable_is_compressed_and_no_value_changes(tmp_path):
     assert path.stat().st_size < plain.stat().st_size
 
 
+def test_a_write_under_a_dask_client_takes_no_lock_of_the_scheduler(tmp_path, monkeypatch):
+    """A points job saves each point while its Dask client is active. Left to itself,
+    xarray would then guard each variable's write with a ``distributed.Lock``, a round
+    trip to the scheduler each time; the file is the job's own, so write_dataset takes a
+    local lock. The file is the same, byte for byte, as one written with no client."""
+    import dask.distributed
+    import distributed
+
+    from hyst.sampling.cluster import client
+
+    ds = xr.Dataset({"count": ("NJ0", np.arange(3, dtype=np.int64))}, coords={"NJ0": [1.0, 2, 3]})
+    plain = write_dataset(ds, tmp_path / "plain.nc")
+
+    def no_scheduler_lock(*args, **kwargs):
+        raise AssertionError("a write took a lock of the Dask scheduler")
+
+    with client(threads=1):
+        for module in (distributed, dask.distributed):
+            monkeypatch.setattr(module, "Lock", no_scheduler_lock)
+        under_client = write_dataset(ds, tmp_path / "under_client.nc")
+    assert under_client.read_bytes() == plain.read_bytes()
+
+
 @pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o002, 0o664)])
 def test_written_files_get_the_permissions_of_a_plain_write(tmp_path, umask, mode):
     old = os.umask(umask)
