@@ -97,11 +97,14 @@ def test_worker_out_of_memory_fails_in_one_line_and_leaves_only_complete_points(
     every worker that runs it. (Dask's pause at 80 % is turned off: it would stop a worker
     between chunks, not kill it, and the job would wait.) After Dask's allowed-failures
     the job stops with one line saying which chunk, why and what to change; the other
-    point of the job, complete, is written (and identical to its undisturbed file), and
+    point of the job is completed and written (identical to its undisturbed file), and
     nothing else: no file of the failed point, no temporary file."""
     small = PointSpec(Point("random", "hysteron", "1", 16, 1.0), 100, ("saturated_loop",), 7)
     big = PointSpec(Point("random", "hysteron", "1", 512, 1.0), 256, ("saturated_loop",), 7)
     results = tmp_path / "results"
+    # sampled here first, the kernels are in numba's cache for the workers to load:
+    # compiling them takes a worker above the limit, and the small point would fail too
+    quiet = write_dataset(small.sample(), tmp_path / "quiet.nc")
     no_pause = {"DASK_DISTRIBUTED__WORKER__MEMORY__PAUSE": "False"}
     cluster = dask_processes(tmp_path / "cluster", 2, "--memory-limit", "320MB", env=no_pause)
     with cluster as (sched, *_):
@@ -119,7 +122,6 @@ def test_worker_out_of_memory_fails_in_one_line_and_leaves_only_complete_points(
         message,
     ), message
     assert leftovers(results) == [str(small.path(results).relative_to(results))]
-    quiet = write_dataset(small.sample(), tmp_path / "quiet.nc")
     assert small.path(results).read_bytes() == quiet.read_bytes()
     restarts = sum(
         f.read_text().count("exceeded 95% memory budget")
@@ -156,6 +158,56 @@ def test_a_chunk_out_of_memory_in_the_jobs_own_cluster_is_one_line_and_writes_no
         "resources.mem_mb or the workers' memory)"
     )
     assert leftovers(results) == []
+
+
+def test_a_failed_point_lets_the_jobs_other_points_complete_and_be_written(tmp_path, monkeypatch):
+    """A chunk that fails its point (here MemoryError, in the job's own LocalCluster) does
+    not take the job's other points with it: they complete and their files are written,
+    then the job stops with the first failure's line. The other points' chunks wait until
+    the failure has happened, so without this the job would have cancelled them (the
+    out-of-memory test above relied on the small point finishing first). A second failed
+    point is counted in the same line."""
+    from hyst.sampling import chunks
+
+    sample_chunk = chunks._chunk_task
+    failed = tmp_path / "a point failed"  # a file: the task is pickled, a lock cannot be
+
+    def chunk_task(point, seed, chunk, size, groups, records=None):
+        if point.N in (64, 128):
+            failed.touch()
+            raise MemoryError(f"Unable to allocate the chunk at N = {point.N}")
+        for _ in range(600):
+            if failed.exists():
+                return sample_chunk(point, seed, chunk, size, groups, records)
+            time.sleep(0.1)
+        raise AssertionError("no point failed")
+
+    monkeypatch.setattr(chunks, "_chunk_task", chunk_task)
+    fails = PointSpec(Point("random", "hysteron", "1", 64, 1.0), 64, ("avalanche",), 7)
+    completes = PointSpec(Point("random", "hysteron", "1", 8, 1.0), 3000, ("avalanche",), 7)
+    results = tmp_path / "results"
+    lines = []
+    job = Job("points", "faults", {"points": [fails.identity(), completes.identity()]})
+    with pytest.raises(SamplingFailed) as failed_job:
+        KIND.run(job, results, config={}, threads=2, log=lines.append)
+    message = str(failed_job.value)
+    assert re.fullmatch(
+        r"chunk \d+ of the point \(random couplings, hysteron spans, rule 1, N = 64, NJ0 = 1\) "
+        r"ran out of memory \(MemoryError: Unable to allocate the chunk at N = 64\): .*",
+        message,
+    ), message
+    assert leftovers(results) == [str(completes.path(results).relative_to(results))]
+    assert any(line.endswith("; the job's 1 other unfinished points go on") for line in lines)
+    quiet = write_dataset(completes.sample(), tmp_path / "quiet.nc")
+    assert completes.path(results).read_bytes() == quiet.read_bytes()
+
+    fails_too = PointSpec(Point("random", "hysteron", "1", 128, 1.0), 64, ("avalanche",), 7)
+    job = Job("points", "faults", {"points": [s.identity() for s in (fails, fails_too)]})
+    with pytest.raises(SamplingFailed) as failed_job:
+        KIND.run(job, tmp_path / "two", config={}, threads=2, log=lambda line: None)
+    assert "\n" not in str(failed_job.value)
+    assert str(failed_job.value).endswith(" (and 1 more of the job's points failed: see its log)")
+    assert leftovers(tmp_path / "two") == []
 
 
 def test_a_killed_worker_message_names_the_memory_limits_the_job_saw():

@@ -12,8 +12,10 @@ the tallies are those of an undisturbed run. A chunk whose result the client has
 is released at once, so a worker lost later does not make the scheduler recompute it. A
 chunk that kills every worker that runs it (``distributed.scheduler.allowed-failures`` + 1
 of them: Dask's ``KilledWorker``; most often a worker's memory limit), or that runs out of
-memory, stops the job with :class:`SamplingFailed`, whose message is one line; the chunks
-still queued are cancelled.
+memory, fails its point: the point's other chunks are cancelled, the job's other points
+are completed (each handed over as soon as it is, so its file is written), and then the job
+stops with :class:`SamplingFailed`, whose message is one line. What a failed point leaves
+is therefore the same whatever order the chunks ran in: every point that can be computed.
 """
 
 from __future__ import annotations
@@ -85,8 +87,9 @@ def sample_points(
     Every chunk of every point is submitted at once; each point's chunks are merged in chunk
     order, and ``point_done(j, tally)`` is called as soon as point ``j`` is complete (before
     the other points end: its result can be saved). Logs chunk progress with samples/s.
-    Raises :class:`SamplingFailed` for a chunk the cluster cannot compute (see the module
-    docstring), after cancelling the other chunks.
+    A chunk the cluster cannot compute (see the module docstring) fails its point: its other
+    chunks are cancelled, the other points are completed, and then :class:`SamplingFailed`
+    is raised with the first failure's line. Any other exception cancels every chunk.
     """
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
@@ -120,14 +123,23 @@ def sample_points(
     done = samples_done = 0
     results: dict[int, dict[int, Tally]] = {j: {} for j in range(len(jobs))}
     tallies: list[Tally | None] = [None] * len(jobs)
+    failures: dict[int, str] = {}  # failed point -> its message, in the order they failed
     try:
         for fut in as_completed(futures):
             j, k, size = owners[fut.key]
+            if j in failures:  # a chunk of a failed point, cancelled or finished after
+                continue
             try:
                 results[j][k] = fut.result()
             except (KilledWorker, MemoryError) as err:
                 limits |= memory_limits(dask_client)
-                raise SamplingFailed(failure_text(jobs[j][0], k, err, limits)) from None
+                failures[j] = failure_text(jobs[j][0], k, err, limits)
+                dask_client.cancel([f for f in futures if owners[f.key][0] == j])
+                results[j] = {}
+                left = len(jobs) - len(failures) - sum(t is not None for t in tallies)
+                going_on = f"; the job's {left} other unfinished points go on" if left else ""
+                log(failures[j] + going_on)
+                continue
             fut.release()  # gathered: a worker lost from now on costs no recomputation
             done += 1
             samples_done += size
@@ -143,4 +155,8 @@ def sample_points(
     except BaseException:
         dask_client.cancel(futures)
         raise
+    if failures:
+        first, *more = failures.values()
+        also = f" (and {len(more)} more of the job's points failed: see its log)" if more else ""
+        raise SamplingFailed(first + also)
     return tallies
