@@ -14,8 +14,11 @@ chunk that kills every worker that runs it (``distributed.scheduler.allowed-fail
 of them: Dask's ``KilledWorker``; most often a worker's memory limit), or that runs out of
 memory, fails its point: the point's other chunks are cancelled, the job's other points
 are completed (each handed over as soon as it is, so its file is written), and then the job
-stops with :class:`SamplingFailed`, whose message is one line. What a failed point leaves
-is therefore the same whatever order the chunks ran in: every point that can be computed.
+stops with :class:`SamplingFailed`, whose message is one line. Which points the job
+leaves thus no longer depends on the order the chunks ran in. (Dask counts a worker's
+death against every chunk the worker held, those queued behind the running one included:
+a chunk that sat on allowed-failures + 1 workers that another chunk killed fails too, and
+its point is counted among the failed ones.)
 """
 
 from __future__ import annotations
