@@ -101,12 +101,12 @@ def sample_points(
     # there when a chunk fails (at that moment the workers it killed may all be restarting)
     limits = memory_limits(dask_client)
     futures, owners = [], {}
-    chunks_of = []
+    futures_of: list[list] = []  # per point, its chunks' futures in chunk order
     for j, (point, samples, seed, groups, *rest) in enumerate(jobs):
         records = rest[0] if rest else None
         tag = seeds.digest([samples, list(groups), records or {}], 8)
         bounds = chunk_bounds(samples, chunk_size(point.N))
-        chunks_of.append(len(bounds))
+        futures_of.append([])
         for k, size in bounds:
             f = dask_client.submit(
                 _chunk_task,
@@ -120,6 +120,7 @@ def sample_points(
                 pure=False,
             )
             futures.append(f)
+            futures_of[j].append(f)
             owners[f.key] = (j, k, size)
     total = len(futures)
     t0 = time.perf_counter()
@@ -137,7 +138,7 @@ def sample_points(
             except (KilledWorker, MemoryError) as err:
                 limits |= memory_limits(dask_client)
                 failures[j] = failure_text(jobs[j][0], k, err, limits)
-                dask_client.cancel([f for f in futures if owners[f.key][0] == j])
+                dask_client.cancel(futures_of[j])
                 results[j] = {}
                 left = len(jobs) - len(failures) - sum(t is not None for t in tallies)
                 going_on = f"; the job's {left} other unfinished points go on" if left else ""
@@ -148,9 +149,9 @@ def sample_points(
             samples_done += size
             rate = samples_done / max(time.perf_counter() - t0, 1e-9)
             log(f"chunk {done}/{total} done ({samples_done} samples, {rate:,.0f} samples/s)")
-            if len(results[j]) == chunks_of[j]:
+            if len(results[j]) == len(futures_of[j]):
                 tally = Tally()
-                for chunk in range(chunks_of[j]):
+                for chunk in range(len(futures_of[j])):
                     tally.merge(results[j][chunk])
                 tallies[j], results[j] = tally, {}
                 if point_done is not None:
