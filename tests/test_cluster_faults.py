@@ -169,7 +169,7 @@ def test_a_failed_point_lets_the_jobs_other_points_complete_and_be_written(tmp_p
     point is counted in the same line."""
     from hyst.sampling import chunks
 
-    sample_chunk = chunks._chunk_task
+    the_real_task = chunks._chunk_task  # not hyst.sampling.sampler.sample_chunk's signature
     failed = tmp_path / "a point failed"  # a file: the task is pickled, a lock cannot be
 
     def chunk_task(point, seed, chunk, size, groups, records=None):
@@ -178,7 +178,7 @@ def test_a_failed_point_lets_the_jobs_other_points_complete_and_be_written(tmp_p
             raise MemoryError(f"Unable to allocate the chunk at N = {point.N}")
         for _ in range(600):
             if failed.exists():
-                return sample_chunk(point, seed, chunk, size, groups, records)
+                return the_real_task(point, seed, chunk, size, groups, records)
             time.sleep(0.1)
         raise AssertionError("no point failed")
 
