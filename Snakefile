@@ -4,6 +4,9 @@
 from snakemake.utils import min_version
 
 from hyst.pipeline.console import first_run_notice, kernels_cached, run_summary
+from hyst.pipeline.estimate import run_estimate
+from hyst.pipeline.jobserver import JobServer
+from hyst.pipeline.progress import PLAN as PROGRESS_PLAN
 from hyst.pipeline.report_graph import use_in_report
 from hyst.provenance.files import remove_stale_temporaries
 from hyst.provenance.fingerprints import cache_path
@@ -11,6 +14,8 @@ from hyst.sampling.cost import load_rates
 
 #: Whether the numba kernels were compiled before this run (a first run compiles them).
 KERNELS_CACHED = kernels_cached()
+#: The run's job server, once started (onstart)
+JOB_SERVER = []
 
 min_version("8.0")
 
@@ -44,9 +49,23 @@ onstart:
         sys.stderr.write(f"hyst: removed {path}, left by a killed run\n")
     if not KERNELS_CACHED:
         sys.stderr.write(first_run_notice(load_rates()) + "\n")
+    # jobs that run on this machine run in the run's job server, which pays the imports and
+    # the kernels' loading once (hyst/pipeline/jobserver.py); jobs that SLURM places run
+    # their own process
+    if workflow.local_exec:
+        JOB_SERVER.append(JobServer(table=f"{RESULTS}/benchmarks/job_server.tsv"))
+    # what the console's time left is reckoned from (hyst/pipeline/progress.py)
+    cores = workflow.cores if workflow.local_exec else workflow.nodes
+    estimate = run_estimate(CONFIG, cores or 1, compiled=KERNELS_CACHED, jobs_plan=PLAN)
+    PROGRESS_PLAN.update(
+        cores=estimate.cores,
+        jobs={out: (estimate.rules[out], sec) for out, sec in estimate.jobs.items()},
+    )
 
 
 onsuccess:
+    for server in JOB_SERVER:
+        server.stop()
     sys.stderr.write(
         run_summary(
             RESULTS,
@@ -58,6 +77,8 @@ onsuccess:
 
 
 onerror:
+    for server in JOB_SERVER:
+        server.stop()
     sys.stderr.write(
         f"hyst: the run stopped; each job's log is under {RESULTS}/logs/ (the failed "
         "job's log is named above); running the same command again resumes it\n"

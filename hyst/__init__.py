@@ -16,6 +16,9 @@ The public API (everything else is internal):
   point, the ``xarray.Dataset`` that ``hyst point`` writes;
 - ``hyst.open_results(folder)``: every dataset, analysis and table of a results folder
   as one ``xarray.DataTree``;
+- ``hyst.symmetric_drives(h_plus, h_minus, couplings, amplitude)`` and
+  ``hyst.amplitude_sweeps(h_plus, h_minus, couplings)``: the drives of many systems given
+  as parameter arrays, in one call, as one dataset;
 - ``hyst.tgraphs``: transition graphs of the general model (switching fields per state),
   their design, realizability, census and statistics (the module :mod:`hyst.api.tgraphs`);
 - ``hyst.__version__`` and ``hyst.RELEASE``.
@@ -33,7 +36,13 @@ from hyst._version import RELEASE
 #: Public names imported on first use (PEP 562): name -> module. Named as strings, never
 #: imported here: every code fingerprint includes this module's imports
 #: (hyst.provenance.fingerprints), and the API imports the command line and every layer.
-_LAZY = {"System": "hyst.api", "sample_point": "hyst.api", "open_results": "hyst.api"}
+_LAZY = {
+    "System": "hyst.api",
+    "sample_point": "hyst.api",
+    "open_results": "hyst.api",
+    "symmetric_drives": "hyst.api",
+    "amplitude_sweeps": "hyst.api",
+}
 #: Public modules imported on first use: name -> module.
 _LAZY_MODULES = {"tgraphs": "hyst.api.tgraphs"}
 
@@ -59,4 +68,13 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-__all__ = ["RELEASE", "System", "__version__", "open_results", "sample_point", "tgraphs"]
+__all__ = [
+    "RELEASE",
+    "System",
+    "__version__",
+    "amplitude_sweeps",
+    "open_results",
+    "sample_point",
+    "symmetric_drives",
+    "tgraphs",
+]

@@ -88,6 +88,10 @@ def test_config_check_counts_jobs_consistently_and_estimates_the_cost(capsys):
     assert re.search(r"\n  study rules_sizes \(points\): 1 job; 16,000 systems, about ", out)
     cost = next(ln for ln in out.splitlines() if ln.startswith("cost: "))
     assert "core-hours at the rates measured on" in cost and "benchmarks/rates.json" in cost
+    expected = next(ln for ln in out.splitlines() if ln.startswith("expected: "))
+    assert re.match(
+        r"expected: about (\d+ min )?\d+ s of wall time on \d+ cores?; 142 jobs, ", expected
+    )
     assert "warning" not in out
     assert main(["config", "check", "config/quick.yaml", "--warn-core-hours", "1e-6"]) == 0
     warning = capsys.readouterr().out.splitlines()[-1]

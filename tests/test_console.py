@@ -51,3 +51,13 @@ def test_the_end_of_a_run_says_where_everything_is_and_how_to_make_the_report(tm
     assert report_command("r", []) == "snakemake --profile profiles/default --report r/report.html"
     far = tmp_path / "elsewhere" / "c.yaml"  # outside the working folder: as given
     assert f"--configfile {far} " in report_command("r", [str(far)])
+
+
+def test_the_kernel_cache_under_numba_cache_dir_is_where_numba_puts_it(tmp_path, monkeypatch):
+    from numba.core.caching import _CacheLocator
+
+    from hyst.pipeline.console import KERNELS
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    subpath = _CacheLocator.get_suitable_cache_subpath(str(KERNELS / "streams.py"))
+    assert kernel_cache() == tmp_path / subpath

@@ -138,6 +138,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="warn when the estimated cost is larger (core-hours; default "
         f"{DEFAULT_WARN_CORE_HOURS:g})",
     )
+    check.add_argument(
+        "--cores",
+        type=positive_int("cores"),
+        default=None,
+        help="the cores the run gets, for its expected wall time (default: this machine's)",
+    )
     csub.add_parser(
         "schema", help="print the whole configuration schema (every study kind's part) as YAML"
     )
@@ -342,11 +348,15 @@ def cmd_config(args) -> int:
         config = load(args.file)
     except ConfigError as err:
         raise UsageError(str(err)) from None
-    print(config_summary(args.file, config, estimate(config), args.warn_core_hours))
+    print(
+        config_summary(args.file, config, estimate(config), args.warn_core_hours, cores=args.cores)
+    )
     return 0
 
 
-def config_summary(path, config: dict, cost, warn_core_hours: float) -> str:
+def config_summary(
+    path, config: dict, cost, warn_core_hours: float, cores: int | None = None
+) -> str:
     """What ``hyst config check`` prints: the jobs of each study (a job that several studies
     share counted once, under "shared"), the cost estimate, the figures and the page."""
     import os
@@ -397,19 +407,30 @@ def config_summary(path, config: dict, cost, warn_core_hours: float) -> str:
             else "cost: not estimated for these study kinds"
         )
         return "\n".join(lines)
+    from hyst.pipeline.console import kernels_cached
+    from hyst.pipeline.estimate import run_estimate
+    from hyst.sampling.cost import duration_text
+
     rates = load_rates()
-    hours, cores = cost.core_hours, os.cpu_count() or 1
-    analysed = sum(kind_of(study).analysable(study) for study in studies.values())
-    loops = any(kind_of(study).name == "loops" for study in studies.values())
-    # sampling jobs, collect, analyse, figure and caption, tables, the page, and `all`
-    steps = sum(n(j) for j in p.jobs.values()) + n(studies) + analysed + 2 * n(figures)
-    steps += int(loops) + int(bool(sections)) + 1
+    hours, cores = cost.core_hours, cores or os.cpu_count() or 1
     lines.append(
         f"cost: {cost.systems:,} {plural(cost.systems, 'system')} sampled (a point shared by "
         f"studies once), about {hours_text(hours)} core-hours at the rates measured on "
-        f"{rates['machine']['cpu']} ({rates['date']}, benchmarks/rates.json): the sampling "
-        "of the points studies alone (pairs, networks and loops studies not included; every "
-        f"one of the run's {steps} Snakemake jobs also takes a few seconds to start)"
+        f"{rates['machine']['cpu']} ({rates['date']}, benchmarks/rates.json) to sample them"
+    )
+    compiled = kernels_cached()
+    run = run_estimate(config, cores, compiled=compiled, rates=rates)
+    sampling = run.stages.get("sampling", [0, 0.0])[1]
+    lines.append(
+        f"expected: about {duration_text(run.wall_seconds)} of wall time on {cores} "
+        f"{plural(cores, 'core')}; {len(run.jobs)} jobs, {duration_text(run.cpu_seconds)} of "
+        f"CPU time ({duration_text(sampling)} of it sampling)"
+        + (
+            ""
+            if compiled
+            else f"; this checkout's first run also compiles the kernels (about "
+            f"{duration_text(run.compile_seconds)}, included)"
+        )
     )
     if hours > warn_core_hours:
         lines.append(

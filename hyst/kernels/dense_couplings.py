@@ -9,7 +9,7 @@ from __future__ import annotations
 from numba import prange
 
 from hyst.kernels.codes import FORM_COLUMNS, FORM_SYMMETRIC
-from hyst.kernels.jit import jit
+from hyst.kernels.jit import batch_kernel, jit
 
 
 @jit(inline=True)
@@ -58,8 +58,9 @@ def dense_from_packed(form, packed, out):
             out[i, i] = 0
 
 
-@jit(parallel=True)
+@batch_kernel
 def dense_couplings(form, packed, c):
-    """c[k] = the dense couplings of system k (see ``dense_from_packed``)."""
+    """c[k] = the dense couplings of system k (see ``dense_from_packed``); ``.serial`` on the
+    calling thread only."""
     for k in prange(c.shape[0]):
         dense_from_packed(form, packed[k], c[k])

@@ -493,3 +493,43 @@ def sweep_batch(systems, rule, max_cycles, first_only, out):
     return-point memory is undefined where it stopped before saturation)."""
     for k in prange(systems.h_plus.shape[0]):
         sweep_one(k, systems, rule, max_cycles, first_only, out)
+
+
+@jit
+def symmetric_one(k, systems, amplitudes, rule, max_cycles, out):
+    """System k of ``symmetric_batch``: its symmetric drive at amplitudes[k]."""
+    N = systems.h_plus.shape[1]
+    v = view_of(k, systems, transpose_buffer(systems.form, N))
+    s, neg, f, res, ws = system_state(N)
+    st = Spins(s, neg, f)
+    copy = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
+    saturate(st, v, -1)
+    preamble = np.zeros((1, 2), np.int64)
+    preamble[0, 1] = 1  # from H = −∞ up to H = 0
+    snaps = np.empty((16, N), np.int8)
+    hashes = np.empty(16, np.uint64)
+    events = np.empty((0, len(EVENT_COLUMNS)), np.int64)
+    cycles(
+        st,
+        v,
+        preamble,
+        symmetric_cycle(amplitudes[k]),
+        rule,
+        max_cycles,
+        ws,
+        res,
+        events,
+        copy,
+        out[k],
+        snaps,
+        hashes,
+    )
+
+
+@batch_kernel
+def symmetric_batch(systems, amplitudes, rule, max_cycles, out):
+    """The symmetric cyclic drive (``cycles`` of ``symmetric_cycle``, after the rise from
+    all −1 to H = 0) of each system k of a batch at its amplitude amplitudes[k]: out[k] =
+    the drive's ``DRIVE_COLUMNS`` (outcome, τ, T, the self-loop that stopped it, ...)."""
+    for k in prange(systems.h_plus.shape[0]):
+        symmetric_one(k, systems, amplitudes, rule, max_cycles, out)

@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from hyst.kernels.dense_couplings import dense_couplings
 from hyst.kernels.streams import fill_uniform
-from hyst.model.systems import FORM_CODES, Systems, quantize
+from hyst.model.systems import Systems, fill_dense_couplings, quantize
 
 COUPLING_ENSEMBLES = {
     "random": "c_ij ~ U[-J0, J0] independent",
@@ -121,7 +120,7 @@ def sample_couplings(kind: str, N: int, NJ0: float, samples: int, rng: np.random
     form, c, packed = draw_couplings(kind, N, NJ0, samples, rng)
     if c is None:
         c = np.empty((samples, N, N), np.int64)
-        dense_couplings(FORM_CODES[form], packed, c)
+        fill_dense_couplings(form, packed, c)
     return np.ascontiguousarray(c)
 
 

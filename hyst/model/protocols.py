@@ -411,3 +411,24 @@ def sweep_batch(
     kernel = on_threads(kp.sweep_batch, parallel)
     kernel(systems.kernel_batch(), rule_code(rule), int(max_cycles), bool(first_only), out)
     return Columns(out, kp.SWEEP_SUMMARY_COLUMNS)
+
+
+def symmetric_batch(
+    systems: Systems,
+    amplitudes,
+    rule="1",
+    max_cycles: int = MAX_CYCLES,
+    *,
+    parallel: bool = True,
+) -> Columns:
+    """The symmetric drive (as :func:`symmetric_drive`) of every system k of a batch at
+    amplitudes[k] (int quanta, ≥ 0; one value for all), summarised per system
+    (``hyst.kernels.protocols.DRIVE_COLUMNS``: outcome, τ, T, the self-loop that stopped
+    it, ...)."""
+    amps = np.broadcast_to(np.asarray(amplitudes, np.int64), (systems.samples,)).copy()
+    if (amps < 0).any():
+        raise ValueError(f"amplitude: {int(amps.min())} is negative (A >= 0)")
+    out = np.zeros((systems.samples, len(kp.DRIVE_COLUMNS)), np.int64)
+    kernel = on_threads(kp.symmetric_batch, parallel)
+    kernel(systems.kernel_batch(), amps, rule_code(rule), int(max_cycles), out)
+    return Columns(out, kp.DRIVE_COLUMNS)

@@ -52,6 +52,19 @@ from hyst.kernels.codes import (  # noqa: F401
 from hyst.kernels.dense_couplings import dense_couplings
 from hyst.kernels.operands import SystemBatch
 
+#: Coupling entries from which the dense fill runs on all numba threads: below, the calling
+#: thread fills them (a few milliseconds at most, less than waking the threads costs), and a
+#: process that only samples small systems never starts numba's thread pool (the run's job
+#: server forks only from such a process, hyst.pipeline.jobserver).
+DENSE_PARALLEL_ENTRIES = 1 << 20
+
+
+def fill_dense_couplings(form: str, packed: np.ndarray, c: np.ndarray) -> None:
+    """Fill ``c`` (samples, N, N) with the dense couplings of the compact ``form``."""
+    kernel = dense_couplings if c.size >= DENSE_PARALLEL_ENTRIES else dense_couplings.serial
+    kernel(FORM_CODES[form], packed, c)
+
+
 #: Parameters are integer multiples of this quantum (field units).
 QUANTUM_BITS = 40
 QUANTUM = 2.0**-QUANTUM_BITS
@@ -152,7 +165,7 @@ class Systems:
         access for the compact forms and for dense couplings held in another layout)."""
         if self._couplings is None:
             c = np.empty((self.samples, self.N, self.N), np.int64)
-            dense_couplings(FORM_CODES[self.form], self.packed, c)
+            fill_dense_couplings(self.form, self.packed, c)
             self._couplings = c
         elif not self._couplings.flags.c_contiguous:
             self._couplings = np.ascontiguousarray(self._couplings)

@@ -8,6 +8,7 @@ and the datasets are, and the one command that makes the report of the same conf
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shlex
 from pathlib import Path
@@ -17,10 +18,14 @@ KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 
 
 def kernel_cache() -> Path:
-    """Where numba caches the kernels: ``NUMBA_CACHE_DIR`` or ``__pycache__`` beside them."""
+    """Where numba caches the kernels: ``__pycache__`` beside them, or under
+    ``NUMBA_CACHE_DIR`` the folder numba names after theirs, ``kernels_<SHA-1 of its path>``
+    (``numba.core.caching._CacheLocator.get_suitable_cache_subpath``; written out here, as
+    the Snakefile imports this module and numba takes a while to import)."""
     base = os.environ.get("NUMBA_CACHE_DIR")
-    if base:  # numba mirrors the source tree's path under the cache folder
-        return Path(base) / KERNELS.relative_to(KERNELS.anchor)
+    if base:
+        folder = str(KERNELS.resolve())
+        return Path(base) / f"{KERNELS.name}_{hashlib.sha1(folder.encode()).hexdigest()}"
     return KERNELS / "__pycache__"
 
 

@@ -189,20 +189,6 @@ def imported_modules(entries: Iterable[str]) -> list[str]:
     return sorted(seen)
 
 
-def file_imports(path) -> list[str]:
-    """The modules of the package that a Python file outside it imports (a workflow
-    script: its entry points), function-level imports included; sorted."""
-    tree = _tree()
-    found = set()
-    for node in ast.walk(ast.parse(Path(path).read_bytes(), filename=str(path))):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module)
-            found.update(f"{node.module}.{a.name}" for a in node.names)
-    return sorted(m for m in found if m in tree)
-
-
 def _digest(path: Path, key: str) -> str:
     digest = _DIGESTS.get(key)
     if digest is None:

@@ -99,3 +99,13 @@ def hours_text(core_hours: float) -> str:
     if core_hours >= 100:
         return f"{core_hours:,.0f}"
     return f"{core_hours:.2g}" if core_hours < 1 else f"{core_hours:.1f}"
+
+
+def duration_text(seconds: float) -> str:
+    """A duration for a person: 45 s, 3 min 20 s, 1 h 05 min."""
+    seconds = max(0, int(round(seconds)))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"

@@ -470,8 +470,8 @@ class PointsKind(StudyKind):
             f"job {job.name} on {where}: {len(specs)} points, {reused} reused, "
             f"{len(todo)} to sample"
         )
+        samples = sum(s.samples for s in todo)
         if todo:
-            samples = sum(s.samples for s in todo)
 
             def save(j, tally):  # each point's file as soon as its chunks are in
                 spec = todo[j]
@@ -494,7 +494,8 @@ class PointsKind(StudyKind):
                 f"({samples / max(dt, 1e-9):,.0f} samples/s); total "
                 f"{time.perf_counter() - t0:.1f} s"
             )
-        return {"files": [str(s.path(results)) for s in specs]}
+        # the systems this job sampled (the console counts them: hyst.pipeline.progress)
+        return {"files": [str(s.path(results)) for s in specs], "samples": samples}
 
     # ---- collection ---------------------------------------------------------------------
 

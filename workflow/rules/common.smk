@@ -10,7 +10,8 @@ from snakemake.utils import update_config
 
 from hyst.pipeline.config import ConfigError, validate
 from hyst.comparison.registry import SECTION_TYPES
-from hyst.provenance.fingerprints import code_fingerprint, file_imports
+from hyst.pipeline.jobserver import TASKS
+from hyst.provenance.fingerprints import code_fingerprint
 from hyst.plotting.captions import CaptionFile
 from hyst.plotting.registry import FIGURE_TYPES
 from hyst.studies import KIND_MODULES, KINDS, kind_of, plan
@@ -34,15 +35,14 @@ STUDIES = CONFIG["studies"]
 FIGURES = CONFIG["figures"]
 FIGURE_FILES = CONFIG["figure_files"]
 PLAN = plan(CONFIG)
-SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
 
 
-def code(script, *entries):
-    """Fingerprint of the code run by a rule, the hyst modules its script imports and the
-    modules it imports by name at run time (``entries``: a study kind, a figure type's
+def code(task, *entries):
+    """Fingerprint of the code run by a rule: its task's module (hyst.pipeline.tasks) and
+    the modules it imports by name at run time (``entries``: a study kind, a figure type's
     drawing module, a comparison section's module), with everything they import
     (hyst.provenance.fingerprints). A rule whose code changed runs again."""
-    return code_fingerprint([*file_imports(SCRIPTS / script), *entries])
+    return code_fingerprint([TASKS[task], *entries])
 
 
 def kind_modules(studies):
@@ -53,20 +53,20 @@ def kind_modules(studies):
 #: The fingerprint of each rule's code, computed once per run: its `code` param (a change
 #: re-runs its jobs).
 CODE = {
-    **{f"job/{kind}": code("run_job.py", KIND_MODULES[kind]) for kind in KINDS},
-    **{f"collect/{kind}": code("collect_study.py", KIND_MODULES[kind]) for kind in KINDS},
-    "analysis": code("analyse_study.py"),
+    **{f"job/{kind}": code("job", KIND_MODULES[kind]) for kind in KINDS},
+    **{f"collect/{kind}": code("collect", KIND_MODULES[kind]) for kind in KINDS},
+    "analysis": code("analyse"),
     **{
-        f"figure/{name}": code("render_figure.py", FIGURE_TYPES[binding["type"]].module)
+        f"figure/{name}": code("figure", FIGURE_TYPES[binding["type"]].module)
         for name, binding in FIGURES.items()
     },
     **{
-        f"caption/{name}": code("figure_caption.py", *kind_modules(binding["studies"]))
+        f"caption/{name}": code("caption", *kind_modules(binding["studies"]))
         for name, binding in FIGURES.items()
     },
-    "tables": code("study_tables.py"),
+    "tables": code("tables"),
     "comparison": code(
-        "paper_comparison.py",
+        "comparison",
         *sorted({SECTION_TYPES[b["type"]].module for b in CONFIG["comparison"].values()}),
     ),
 }

@@ -1,23 +1,6 @@
-"""Scaling analysis of one study dataset against N·J0 (thin wrapper over hyst.analysis), with
-every variable and coordinate described (hyst.catalogue.variables) and its provenance: the
-hyst version, the analysis code's fingerprint, and the dataset analysed (its code
-fingerprint and content hash)."""
+"""The scaling analysis of a study (:mod:`hyst.pipeline.tasks.analyse`). The job runs in the run's
+job server, or in this process where there is none (hyst.pipeline.jobserver)."""
 
-from hyst._version import __version__
-from hyst.analysis import analyse_study
-from hyst.catalogue.variables import describe
-from hyst.provenance.files import content_hash, read_dataset, write_dataset, write_log
+from hyst.pipeline.jobserver import run_task
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
-dataset = read_dataset(sm.input.dataset)
-result = analyse_study(dataset)
-result.attrs.update(
-    {
-        "hyst_version": __version__,
-        "code_fingerprint": sm.params.code,
-        "dataset_code_fingerprint": str(dataset.attrs.get("code_fingerprint", "")),
-        "dataset_content_hash": content_hash(dataset),
-    }
-)
-write_dataset(describe(result), sm.output[0])
-write_log(sm.log[0], f"analysis of {sm.input.dataset} -> {sm.output[0]}", result)
+run_task("analyse", snakemake)  # noqa: F821 (injected by Snakemake)

@@ -1,16 +1,6 @@
-"""Collect a study's dataset into results/datasets/<study>.nc (thin wrapper): the kind's
-dataset, every variable and coordinate described (hyst.catalogue.variables), the study's
-configuration (less its description) as the attribute ``study_config``."""
+"""Collect a study's dataset (:mod:`hyst.pipeline.tasks.collect`). The job runs in the run's job
+server, or in this process where there is none (hyst.pipeline.jobserver)."""
 
-import json
+from hyst.pipeline.jobserver import run_task
 
-from hyst.catalogue.variables import describe
-from hyst.provenance.files import write_dataset, write_log
-from hyst.studies import collect
-
-sm = snakemake  # noqa: F821 (injected by Snakemake)
-study = json.loads(sm.params.study)
-ds = collect(sm.wildcards.study, study, {"seed": sm.params.seed}, sm.params.results)
-ds.attrs["study_config"] = json.dumps(study, sort_keys=True)
-write_dataset(describe(ds), sm.output[0])
-write_log(sm.log[0], f"study {sm.wildcards.study} ({ds.attrs.get('kind')}) -> {sm.output[0]}", ds)
+run_task("collect", snakemake)  # noqa: F821 (injected by Snakemake)

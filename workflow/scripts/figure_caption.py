@@ -1,17 +1,6 @@
-"""Write one figure's caption for the report (thin wrapper over hyst.plotting.captions)."""
+"""Write one figure's caption (:mod:`hyst.pipeline.tasks.caption`). The job runs in the run's job
+server, or in this process where there is none (hyst.pipeline.jobserver)."""
 
-import json
+from hyst.pipeline.jobserver import run_task
 
-from hyst.plotting.captions import figure_caption
-from hyst.provenance.files import atomic_write_text, read_datasets, write_log
-
-sm = snakemake  # noqa: F821 (injected by Snakemake)
-text = figure_caption(
-    sm.wildcards.figure,
-    sm.params.description,
-    read_datasets(sm.params.studies, sm.input.datasets),
-    read_datasets(sm.params.analysed, sm.input.analysis),
-    json.loads(sm.params.descriptions),
-)
-atomic_write_text(sm.output[0], text)
-write_log(sm.log[0], text)
+run_task("caption", snakemake)  # noqa: F821 (injected by Snakemake)

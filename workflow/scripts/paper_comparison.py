@@ -1,20 +1,6 @@
-"""Write the paper-comparison page (Markdown and HTML) from the bound datasets (thin wrapper)."""
+"""The paper-comparison page (:mod:`hyst.pipeline.tasks.comparison`). The job runs in the run's job
+server, or in this process where there is none (hyst.pipeline.jobserver)."""
 
-import json
+from hyst.pipeline.jobserver import run_task
 
-from hyst.comparison import build_page, read_study
-from hyst.provenance.files import atomic_write_text, read_datasets, write_log
-
-sm = snakemake  # noqa: F821 (injected by Snakemake)
-comparison = json.loads(sm.params.comparison)
-page = build_page(
-    comparison,
-    {
-        s: read_study(p, comparison, s)
-        for s, p in zip(sm.params.studies, sm.input.datasets, strict=True)
-    },
-    read_datasets(sm.params.analysed, sm.input.analysis),
-)
-atomic_write_text(sm.output.md, page.markdown())
-atomic_write_text(sm.output.html, page.html())
-write_log(sm.log[0], f"paper comparison -> {sm.output.md}, {sm.output.html}")
+run_task("comparison", snakemake)  # noqa: F821 (injected by Snakemake)

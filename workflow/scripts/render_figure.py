@@ -1,18 +1,6 @@
-"""Render one configured figure (PNG and the `figure_files` formats) (thin wrapper)."""
+"""Render one configured figure (:mod:`hyst.pipeline.tasks.figure`). The job runs in the run's job
+server, or in this process where there is none (hyst.pipeline.jobserver)."""
 
-import json
-from pathlib import Path
+from hyst.pipeline.jobserver import run_task
 
-from hyst.plotting import render, save
-from hyst.provenance.files import read_datasets, write_log
-
-sm = snakemake  # noqa: F821 (injected by Snakemake)
-binding, files = json.loads(sm.params.binding), json.loads(sm.params.files)
-datasets = read_datasets(binding["studies"], sm.input.datasets)
-analyses = read_datasets(sm.params.analysed, sm.input.analysis)
-fig = render(
-    binding["type"], list(datasets.values()), analysis=analyses or None, **binding.get("params", {})
-)
-formats = ("png", *files["formats"])
-paths = save(fig, Path(sm.output.png).with_suffix(""), dpi=files["dpi"], formats=formats)
-write_log(sm.log[0], f"{sm.wildcards.figure} ({binding['type']}): {', '.join(map(str, paths))}")
+run_task("figure", snakemake)  # noqa: F821 (injected by Snakemake)

@@ -1,12 +1,6 @@
-"""Render a study's tables (Markdown, LaTeX, reStructuredText) from its dataset: its kind's
-(``StudyKind.tables``; the dataset's attribute ``kind`` names it)."""
+"""A study's tables (:mod:`hyst.pipeline.tasks.tables`). The job runs in the run's job server, or
+in this process where there is none (hyst.pipeline.jobserver)."""
 
-from hyst.provenance.files import atomic_write_text, read_dataset, write_log
-from hyst.studies import KINDS
+from hyst.pipeline.jobserver import run_task
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
-ds = read_dataset(sm.input[0])
-tables = KINDS[ds.attrs["kind"]].tables(ds)
-for fmt in ("md", "tex", "rst"):
-    atomic_write_text(getattr(sm.output, fmt), tables[fmt])
-write_log(sm.log[0], tables["md"])
+run_task("tables", snakemake)  # noqa: F821 (injected by Snakemake)

@@ -1,0 +1,253 @@
+"""Drives of many systems in one call: the symmetric cyclic drive at a fixed amplitude, and the
+amplitude sweep, for systems given as parameter arrays of any origin (a published ensemble,
+a design, measured thresholds), returning one dataset with a ``system`` dimension.
+
+One call runs every system in a compiled loop over the systems (on all numba threads, or
+``threads``), with no per-system Python: for a notebook's loop over thousands of small
+systems, the cost per system is the drive's own. A single system is a batch of one
+(``h_plus`` of shape (N,), ``couplings`` (N, N)).
+
+>>> import numpy as np, hyst
+>>> rng = np.random.default_rng(1)
+>>> n, N = 1000, 4
+>>> mid, half = rng.uniform(-1, 1, (n, N)), rng.uniform(0, 0.5, (n, N))
+>>> c = rng.uniform(-0.2, 0.2, (n, N, N)) * (1 - np.eye(N))
+>>> ds = hyst.symmetric_drives(mid + half, mid - half, c, amplitude=0.8)
+>>> ds.outcome.to_series().value_counts().to_dict()
+{'orbit': 987, 'self_loop': 13}
+>>> sweeps = hyst.amplitude_sweeps(mid + half, mid - half, c)
+>>> int(sweeps.critical_amplitude.notnull().sum())  # systems with an orbit of T > 1
+2
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from hyst.kernels.codes import ILL_DEFINED, INF, SELF_LOOP
+from hyst.model.protocols import MAX_CYCLES, outcome_name, sweep_batch, symmetric_batch
+from hyst.model.systems import MAX_THRESHOLD, QUANTUM, RULES, Systems, dequantize, quantize
+
+__all__ = ["amplitude_sweeps", "symmetric_drives"]
+
+
+def _systems(h_plus, h_minus, couplings) -> Systems:
+    """Validated, quantised systems from arrays (one system or a batch); one ``ValueError``
+    line naming the argument where they do not fit."""
+    arrays = {}
+    for name, value, ndim in (
+        ("h_plus", h_plus, 2),
+        ("h_minus", h_minus, 2),
+        ("couplings", couplings, 3),
+    ):
+        try:
+            a = np.asarray(value, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name}: not an array of real numbers") from None
+        if a.ndim == ndim - 1:
+            a = a[None]
+        if a.ndim != ndim:
+            raise ValueError(
+                f"{name}: {a.ndim} dimensions, expected {ndim - 1} (one system) or {ndim} "
+                "(a batch of systems)"
+            )
+        bad = np.argwhere(~np.isfinite(a))
+        if bad.size:
+            where = ",".join(map(str, bad[0]))
+            raise ValueError(f"{name}[{where}]: {a[tuple(bad[0])]} is not a finite number")
+        arrays[name] = a
+    hp, hm, c = arrays["h_plus"], arrays["h_minus"], arrays["couplings"]
+    n, N = c.shape[0], c.shape[1]
+    if c.shape[2] != N:
+        raise ValueError(f"couplings: must be square, N x N per system, got shape {c.shape}")
+    if N < 1:
+        raise ValueError("couplings: no element (N >= 1)")
+    for name, a in (("h_plus", hp), ("h_minus", hm)):
+        if a.shape != (n, N):
+            raise ValueError(f"{name}: shape {a.shape}, expected {(n, N)} (as the couplings)")
+    diag = np.argwhere(np.diagonal(c, axis1=1, axis2=2) != 0)
+    if diag.size:
+        k, i = map(int, diag[0])
+        raise ValueError(f"couplings[{k},{i},{i}]: {c[k, i, i]} must be 0 (no self-coupling)")
+    for name, a in (("h_plus", hp), ("h_minus", hm), ("couplings", c)):
+        if a.size and np.abs(a).max() * max(N, 1) >= MAX_THRESHOLD * QUANTUM:
+            raise ValueError(
+                f"{name}: |value| {np.abs(a).max():g} is too large for exact thresholds"
+            )
+    return Systems(quantize(hp), quantize(hm), quantize(c))
+
+
+def _check_rule(rule) -> str:
+    if not isinstance(rule, str) or rule not in RULES:
+        raise ValueError(f"rule: {rule!r} is not allowed ({', '.join(map(repr, RULES))})")
+    return rule
+
+
+def _parallel(threads) -> bool:
+    if threads is None:
+        return True
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+        raise ValueError(f"threads: {threads!r} is not allowed (a whole number >= 1, or None)")
+    if threads > 1:
+        import numba
+
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    return threads > 1
+
+
+def _field(values, none=None) -> np.ndarray:
+    """Quanta to field units; ±INF, and where ``none`` is True, as NaN."""
+    v = np.asarray(values)
+    out = dequantize(v).astype(np.float64)
+    out[np.abs(v) >= INF] = np.nan
+    if none is not None:
+        out[none] = np.nan
+    return out
+
+
+def _amplitude(values) -> np.ndarray:
+    """An amplitude column (quanta; −1: none) in field units, NaN for none."""
+    v = np.asarray(values)
+    return _field(v, v < 0)
+
+
+def _dataset(variables: dict, rule: str, what: str) -> xr.Dataset:
+    n = len(next(iter(variables.values()))[0])
+    ds = xr.Dataset(
+        {name: ("system", values, attrs) for name, (values, attrs) in variables.items()},
+        coords={"system": ("system", np.arange(n), {"long_name": "system index"})},
+    )
+    ds.attrs.update({"rule": rule, "protocol": what})
+    return ds
+
+
+def symmetric_drives(
+    h_plus,
+    h_minus,
+    couplings,
+    amplitude,
+    *,
+    rule: str = "1",
+    max_cycles: int = MAX_CYCLES,
+    threads: int | None = None,
+) -> xr.Dataset:
+    """The symmetric cyclic drive of every system at ``amplitude`` (field units, ≥ 0; one
+    value, or one per system): from all −1 at H = −∞ up to H = 0 (state x_0), then
+    0 → +A → −A → 0 until the state at H = 0 repeats, exactly as
+    :meth:`hyst.System.symmetric_drive` does for one system.
+
+    ``h_plus``, ``h_minus``: (n, N) or (N,) bare thresholds (field units); ``couplings``:
+    (n, N, N) or (N, N), c_ii = 0. Returns per system (dimension ``system``): ``outcome``
+    (``orbit``; ``self_loop`` or ``ill_defined`` where a transition that does not end
+    stable stopped the drive; ``not_converged`` after ``max_cycles`` cycles),
+    ``transient`` τ and ``period`` T (cycles; −1 where no orbit), ``cycles`` run,
+    ``flips`` and ``avalanches`` (switching events), ``ties`` met, and for a drive a
+    self-loop stopped, its ``L``, ``n_e``, the ``stop_field`` and the ``exit_field`` where
+    the drive would break it up (NaN: none)."""
+    rule = _check_rule(rule)
+    systems = _systems(h_plus, h_minus, couplings)
+    amp = np.asarray(amplitude, dtype=np.float64)
+    if amp.ndim > 1 or (amp.ndim == 1 and amp.shape[0] != systems.samples):
+        raise ValueError(
+            f"amplitude: shape {amp.shape}, expected one value or {systems.samples} (one per "
+            "system)"
+        )
+    if not np.isfinite(amp).all() or (amp < 0).any():
+        raise ValueError(f"amplitude: {amp.min() if amp.size else amp} is not allowed (A >= 0)")
+    out = symmetric_batch(systems, quantize(amp), rule, max_cycles, parallel=_parallel(threads))
+    oc = out["outcome"]
+    stopped = np.isin(oc, (SELF_LOOP, ILL_DEFINED))
+    return _dataset(
+        {
+            "amplitude": (
+                np.broadcast_to(amp, (systems.samples,)).copy(),
+                {"long_name": "amplitude A of the drive", "units": "field units"},
+            ),
+            "outcome": (
+                np.array([outcome_name(int(x), cyclic=True) for x in oc]),
+                {"long_name": "how the drive ended"},
+            ),
+            "transient": (out["transient"], {"long_name": "transient τ (cycles; -1: no orbit)"}),
+            "period": (out["period"], {"long_name": "period T (cycles; -1: no orbit)"}),
+            "cycles": (out["cycles"], {"long_name": "cycles driven"}),
+            "avalanches": (out["events"], {"long_name": "switching events"}),
+            "flips": (out["flips"], {"long_name": "element flips"}),
+            "ties": (out["ties"], {"long_name": "ties met"}),
+            "L": (out["L"], {"long_name": "length of the self-loop that stopped the drive"}),
+            "n_e": (out["n_e"], {"long_name": "elements flipping in that self-loop"}),
+            "stop_field": (
+                _field(out["loop_field"], ~stopped),
+                {"long_name": "field where the drive stopped", "units": "field units"},
+            ),
+            "exit_field": (
+                _field(out["loop_exit"], ~stopped),
+                {"long_name": "field where the drive breaks the self-loop up (NaN: never)"},
+            ),
+        },
+        rule,
+        "symmetric",
+    )
+
+
+def amplitude_sweeps(
+    h_plus,
+    h_minus,
+    couplings,
+    *,
+    rule: str = "1",
+    first_only: bool = False,
+    max_cycles: int = MAX_CYCLES,
+    threads: int | None = None,
+) -> xr.Dataset:
+    """The amplitude sweep of every system (:meth:`hyst.System.amplitude_sweep`: the
+    symmetric drive at every amplitude where its response can change, from A = 0 up; with
+    ``first_only`` up to the first period T > 1), summarised per system: the
+    ``critical_amplitude`` A_c (smallest with T > 1; NaN: none) and its
+    ``critical_period``, the ``largest_period``, the smallest amplitude a self-loop
+    stopped (``loop_amplitude``, with its ``loop_L``, ``loop_n_e``) or a rule-0 race
+    condition (``ill_amplitude``), the ``saturation_field`` (from which on both turning
+    points saturate the system), ``rpm``: return-point memory on the nested protocol
+    scaled by it (1 holds, 0 fails, −1 undefined), the amplitudes driven and the ties.
+    Arrays as in :func:`symmetric_drives`."""
+    rule = _check_rule(rule)
+    systems = _systems(h_plus, h_minus, couplings)
+    out = sweep_batch(systems, rule, max_cycles, bool(first_only), parallel=_parallel(threads))
+    field = {"units": "field units"}
+    return _dataset(
+        {
+            "preamble": (
+                np.array([outcome_name(int(x), cyclic=False) for x in out["preamble"]]),
+                {"long_name": "outcome of the rise from saturation to H = 0"},
+            ),
+            "amplitudes": (out["amplitudes"], {"long_name": "amplitudes driven"}),
+            "critical_amplitude": (
+                _amplitude(out["critical_amplitude"]),
+                {"long_name": "smallest amplitude with period T > 1 (NaN: none)", **field},
+            ),
+            "critical_period": (out["critical_period"], {"long_name": "its period T"}),
+            "largest_period": (out["largest_period"], {"long_name": "largest period T"}),
+            "loop_amplitude": (
+                _amplitude(out["loop_amplitude"]),
+                {"long_name": "smallest amplitude a self-loop stopped (NaN: none)", **field},
+            ),
+            "loop_L": (out["loop_L"], {"long_name": "L of that self-loop"}),
+            "loop_n_e": (out["loop_n_e"], {"long_name": "n_e of that self-loop"}),
+            "ill_amplitude": (
+                _amplitude(out["ill_amplitude"]),
+                {"long_name": "smallest amplitude stopped by a race condition (rule 0)", **field},
+            ),
+            "unconverged": (out["unconverged"], {"long_name": "amplitudes with no orbit found"}),
+            "saturation_field": (
+                _amplitude(out["saturation_field"]),
+                {"long_name": "amplitude from which both turning points saturate", **field},
+            ),
+            "rpm": (
+                out["rpm"],
+                {"long_name": "return-point memory (1 holds, 0 fails, -1 undefined)"},
+            ),
+            "ties": (out["ties"], {"long_name": "ties met"}),
+        },
+        rule,
+        "amplitude sweep",
+    )

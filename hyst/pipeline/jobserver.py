@@ -1,0 +1,447 @@
+"""The run's job server: a warm process that runs the pipeline's jobs in forked children.
+
+A Snakemake job of a script rule is a new Python process. Before it does any work it imports
+numpy, xarray, netCDF4, matplotlib, the study kinds and loads the numba kernels from their
+cache: 1.5 to 3 s of CPU per job, paid again by each of a run's ~140 jobs, while the quick
+preset's science is a minute. The job server pays that once per run:
+
+- the Snakefile starts it (:func:`start`) when the run executes its jobs on this machine
+  (the default profile; never for ``--profile slurm``, whose jobs run where SLURM puts them);
+- it imports every task's modules (:data:`TASKS`, each task's ``preload``) and loads the
+  sampler's serial kernels, compiling them first into numba's cache on a first run;
+- each job's script (``workflow/scripts/``) is a client (:func:`run_task`): it sends the
+  job (the ``snakemake`` object Snakemake gave the script, its working folder and
+  environment) and its standard output and error (the file descriptors themselves) over a
+  Unix socket; the server forks a child that runs the task with everything already
+  imported, and answers with the child's exit status and resource usage;
+- without a server (a SLURM job, a script run by hand) the client runs the task itself.
+
+What a job computes does not depend on where it runs: the same task function, the same
+code (the server imports the run's code once, at the start, as Snakemake reads the
+Snakefile once), the same inputs. A killed client (Snakemake cancelling a job, Ctrl-C)
+closes its connection, and the server kills the child; a server whose Snakemake process
+has gone stops itself. Each child's CPU time and peak memory go to its job's log and to a
+table of the run (``<results>/benchmarks/job_server.tsv``): Snakemake's ``benchmark:``
+files time the client, which waits.
+
+The server is single-threaded (``selectors``): it forks only from a process without other
+threads, so a child never inherits a lock held by a thread that does not exist in it.
+Nothing in it starts numba's thread pool (only serial kernels are loaded): a job with
+threads starts its own pool in its child.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import pickle
+import selectors
+import signal
+import socket
+import struct
+import sys
+import time
+from pathlib import Path
+
+#: The environment variable that tells a job's script where the run's server listens.
+ENV = "HYST_JOB_SERVER"
+#: The module of each task (a rule's work); each defines ``run(snakemake)`` and may define
+#: ``preload()``, which imports what its jobs load lazily (the server calls it once).
+TASKS = {
+    "job": "hyst.pipeline.tasks.job",
+    "collect": "hyst.pipeline.tasks.collect",
+    "analyse": "hyst.pipeline.tasks.analyse",
+    "figure": "hyst.pipeline.tasks.figure",
+    "caption": "hyst.pipeline.tasks.caption",
+    "tables": "hyst.pipeline.tasks.tables",
+    "comparison": "hyst.pipeline.tasks.comparison",
+}
+#: Seconds between two checks for finished children and a vanished parent.
+POLL_SECONDS = 0.02
+#: Seconds a client waits for the server to come up before it runs the task itself.
+READY_SECONDS = 600.0
+_HEADER = struct.Struct("!Q")
+#: The files of a server's folder: its socket, its process id (written when it starts), and
+#: the mark that it is ready (its modules imported and its kernels loaded).
+SOCKET, PID, READY = "socket", "pid", "ready"
+
+
+def task_module(task: str):
+    """The module of a task, imported."""
+    return importlib.import_module(TASKS[task])
+
+
+def task_function(task: str):
+    """A task's function: ``run`` of a task of :data:`TASKS`, or a ``module:function``."""
+    if ":" in task:
+        module, name = task.split(":", 1)
+        return getattr(importlib.import_module(module), name)
+    return task_module(task).run
+
+
+def run_here(task: str, sm) -> None:
+    """Run a task in this process (no server)."""
+    task_function(task)(sm)
+
+
+# ---- client -------------------------------------------------------------------------------
+
+
+def _send(sock: socket.socket, header: dict, payload: bytes, fds=()) -> None:
+    head = json.dumps(header).encode()
+    data = _HEADER.pack(len(head)) + head + _HEADER.pack(len(payload)) + payload
+    if fds:
+        socket.send_fds(sock, [data[:1]], list(fds))
+        sock.sendall(data[1:])
+    else:
+        sock.sendall(data)
+
+
+def _recv_exact(sock: socket.socket, n: int) -> bytes:
+    chunks, got = [], 0
+    while got < n:
+        part = sock.recv(min(n - got, 1 << 20))
+        if not part:
+            raise ConnectionError("the connection closed early")
+        chunks.append(part)
+        got += len(part)
+    return b"".join(chunks)
+
+
+def _recv_message(sock: socket.socket, with_fds: int = 0) -> tuple[dict, bytes, list[int]]:
+    fds: list[int] = []
+    if with_fds:
+        first, fds, _flags, _addr = socket.recv_fds(sock, 1, with_fds)
+        if not first:
+            raise ConnectionError("the connection closed early")
+    else:
+        first = _recv_exact(sock, 1)
+    rest = _recv_exact(sock, _HEADER.size - 1)
+    (n_head,) = _HEADER.unpack(first + rest)
+    header = json.loads(_recv_exact(sock, n_head))
+    (n_payload,) = _HEADER.unpack(_recv_exact(sock, _HEADER.size))
+    return header, _recv_exact(sock, n_payload), fds
+
+
+def _alive(pid_file: Path) -> bool:
+    """Whether the server whose process id ``pid_file`` holds is running (or starting)."""
+    try:
+        text = pid_file.read_text().strip()
+    except FileNotFoundError:
+        return False
+    if not text:
+        return True  # written by the starter in a moment
+    try:
+        os.kill(int(text), 0)
+    except (ProcessLookupError, ValueError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _connect(folder: str, wait: float) -> socket.socket | None:
+    """A connection to the server of ``folder``; waits up to ``wait`` seconds while the
+    server is starting (it imports and loads the kernels first); None if there is none."""
+    where = Path(folder)
+    deadline = time.monotonic() + wait
+    while not (where / READY).exists():
+        if not _alive(where / PID) or time.monotonic() > deadline:
+            return None
+        time.sleep(0.05)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(str(where / SOCKET))
+    except OSError:
+        sock.close()
+        return None
+    return sock
+
+
+def run_task(task: str, sm) -> None:
+    """Run a task for the Snakemake job ``sm``: in the run's server when there is one
+    (``HYST_JOB_SERVER``), else in this process. Exits with the task's status."""
+    folder = os.environ.get(ENV)
+    sock = _connect(folder, READY_SECONDS) if folder else None
+    if sock is None:
+        run_here(task, sm)
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    with sock:
+        job = " ".join([sm.rule, *(f"{k}={v}" for k, v in sm.wildcards.items())])
+        header = {"task": task, "job": job, "cwd": os.getcwd(), "env": dict(os.environ)}
+        _send(sock, header, pickle.dumps(sm), fds=(1, 2))
+        try:
+            reply, _payload, _fds = _recv_message(sock)
+        except (ConnectionError, OSError):
+            sys.exit(f"hyst: the run's job server stopped while it ran this {task} job")
+    status = int(reply["status"])
+    if sm.log:
+        with open(sm.log[0], "a") as fh:
+            fh.write(
+                f"hyst: ran in the run's job server: {reply['wall']:.2f} s, CPU "
+                f"{reply['user']:.2f} s user + {reply['sys']:.2f} s system, peak memory "
+                f"{reply['maxrss_mb']:.0f} MB\n"
+            )
+    if status:
+        sys.exit(status)
+
+
+# ---- server -------------------------------------------------------------------------------
+
+
+def _child(header: dict, payload: bytes, fds: list[int]) -> None:
+    """The forked child: the job's output and error, folder and environment, then the task."""
+    status = 1
+    try:
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD):
+            signal.signal(sig, signal.SIG_DFL)
+        os.dup2(fds[0], 1)
+        os.dup2(fds[1], 2)
+        for fd in fds:
+            os.close(fd)
+        os.chdir(header["cwd"])
+        os.environ.clear()
+        os.environ.update(header["env"])
+        run_here(header["task"], pickle.loads(payload))
+        status = 0
+    except SystemExit as exit_:
+        if isinstance(exit_.code, str):
+            print(exit_.code, file=sys.stderr)
+            status = 1
+        else:
+            status = int(exit_.code or 0)
+    except BaseException:  # noqa: BLE001 (reported as a script's traceback, to its job)
+        import traceback
+
+        traceback.print_exc()
+        status = 1
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(status)
+
+
+class _Server:
+    """The server's loop (see the module docstring)."""
+
+    def __init__(self, folder: str, parent: int, table: str | None):
+        self.folder = Path(folder)
+        self.parent = parent
+        self.table = table
+        self.running: dict[int, tuple[socket.socket, dict, float]] = {}  # pid -> (conn, header, t0)
+        self.selector = selectors.DefaultSelector()
+        self.stopping = False
+
+    def serve(self) -> None:
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(str(self.folder / SOCKET))
+        listener.listen(64)
+        self.listener = listener
+        self.selector.register(listener, selectors.EVENT_READ, "accept")
+        (self.folder / READY).touch()
+        try:
+            while not self.stopping:
+                for key, _mask in self.selector.select(POLL_SECONDS):
+                    if key.data == "accept":
+                        self._accept()
+                    else:
+                        self._client_event(key.fileobj, key.data)
+                self._reap()
+                if os.getppid() != self.parent:  # Snakemake has gone: so do its jobs
+                    break
+        finally:
+            self._shutdown()
+
+    def _accept(self) -> None:
+        conn, _ = self.listener.accept()
+        conn.settimeout(30)
+        try:
+            header, payload, fds = _recv_message(conn, with_fds=2)
+        except (ConnectionError, OSError, ValueError):
+            conn.close()
+            return
+        if header.get("task") == "__stop__":
+            self.stopping = True
+            for fd in fds:
+                os.close(fd)
+            conn.close()
+            return
+        pid = os.fork()
+        if pid == 0:  # the child
+            self.listener.close()
+            for other, _h, _t in self.running.values():
+                other.close()
+            conn.close()
+            _child(header, payload, fds)
+        for fd in fds:
+            os.close(fd)
+        conn.setblocking(False)
+        self.running[pid] = (conn, header, time.monotonic())
+        self.selector.register(conn, selectors.EVENT_READ, pid)
+
+    def _client_event(self, conn, pid: int) -> None:
+        """A client's connection readable while its child runs: the client has gone."""
+        try:
+            data = conn.recv(1)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data and pid in self.running:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    def _reap(self) -> None:
+        while self.running:
+            try:
+                pid, status, usage = os.wait4(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            conn, header, t0 = self.running.pop(pid)
+            code = os.waitstatus_to_exitcode(status)
+            reply = {
+                "status": code if code >= 0 else 128 - code,
+                "wall": time.monotonic() - t0,
+                "user": usage.ru_utime,
+                "sys": usage.ru_stime,
+                "maxrss_mb": usage.ru_maxrss / 1024,
+            }
+            self._record(header, reply)
+            self.selector.unregister(conn)
+            try:
+                conn.setblocking(True)
+                _send(conn, {**reply}, b"")
+            except OSError:
+                pass
+            conn.close()
+
+    def _record(self, header: dict, reply: dict) -> None:
+        if not self.table:
+            return
+        table = Path(header["cwd"], self.table)
+        table.parent.mkdir(parents=True, exist_ok=True)
+        new = not table.exists()
+        with open(table, "a") as fh:
+            if new:
+                fh.write("task\tjob\tstatus\twall_s\tuser_s\tsys_s\tmaxrss_mb\n")
+            fh.write(
+                f"{header['task']}\t{header.get('job', '')}\t{reply['status']}\t"
+                f"{reply['wall']:.3f}\t{reply['user']:.3f}\t{reply['sys']:.3f}\t"
+                f"{reply['maxrss_mb']:.1f}\n"
+            )
+
+    def _shutdown(self) -> None:
+        for pid in list(self.running):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        self.listener.close()
+        for name in (READY, SOCKET, PID):
+            (self.folder / name).unlink(missing_ok=True)
+        try:
+            self.folder.rmdir()
+        except OSError:
+            pass
+
+
+def preload() -> None:
+    """Import every task's modules and what its jobs load lazily (each task's ``preload``),
+    then load the sampler's serial kernels (compiled into numba's cache first where they
+    are not there): a job's child only runs them."""
+    from hyst.sampling.warm import compile_sampler
+
+    for task in TASKS:
+        module = task_module(task)
+        if hasattr(module, "preload"):
+            module.preload()
+    compile_sampler(parallel=(False,))
+
+
+def _threads_started() -> bool:
+    """Whether numba's thread pool has started in this process (then it must not fork)."""
+    from numba.np.ufunc import parallel
+
+    return bool(getattr(parallel, "_is_initialized", False))
+
+
+def main(argv=None) -> None:
+    """``python -m hyst.pipeline.jobserver FOLDER --parent PID [--table FILE]``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="The run's job server (see its docstring).")
+    parser.add_argument("folder")
+    parser.add_argument("--parent", type=int, required=True)
+    parser.add_argument("--table", default=None)
+    parser.add_argument("--no-preload", action="store_true", help="import nothing first")
+    args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    t0 = time.perf_counter()
+    if not args.no_preload:
+        preload()
+    if _threads_started():  # a fork would leave the children a pool without threads
+        raise RuntimeError("numba's thread pool started in the job server while preloading")
+    print(
+        f"hyst: the job server is ready ({time.perf_counter() - t0:.1f} s to import the tasks "
+        "and load the kernels); the jobs run in its forked processes",
+        file=sys.stderr,
+        flush=True,
+    )
+    _Server(args.folder, args.parent, args.table).serve()
+
+
+class JobServer:
+    """A started server: its folder (``HYST_JOB_SERVER``) and its process."""
+
+    def __init__(self, table: str | None = None, preload: bool = True):
+        import subprocess
+        import tempfile
+
+        # a short path: a Unix socket's path has at most 107 bytes
+        self.folder = tempfile.mkdtemp(prefix="hyst-jobs-")
+        pid_file = Path(self.folder, PID)
+        pid_file.write_text("")
+        command = [sys.executable, "-m", "hyst.pipeline.jobserver", self.folder]
+        command += ["--parent", str(os.getpid())]
+        if table:
+            command += ["--table", table]
+        if not preload:
+            command.append("--no-preload")
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL)
+        pid_file.write_text(str(self.process.pid))
+        os.environ[ENV] = self.folder
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the server (its running children are killed) and remove its folder."""
+        import shutil
+        import subprocess
+
+        os.environ.pop(ENV, None)
+        if self.process.poll() is None:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                sock.connect(str(Path(self.folder, SOCKET)))
+                _send(sock, {"task": "__stop__"}, b"", fds=(1, 2))
+            except OSError:
+                self.process.terminate()
+            finally:
+                sock.close()
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,44 @@
+"""Tasks and a stand-in for Snakemake's ``snakemake`` object, for tests/test_jobserver.py (the
+job server imports this module by name: ``jobserver_tasks:<function>``)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+
+class Job:
+    """What a task gets from Snakemake: the rule, wildcards, log and params (here a dict)."""
+
+    def __init__(self, folder, **params):
+        self.rule = "test"
+        self.wildcards = {"case": Path(folder).name}
+        self.log = [str(Path(folder) / "job.log")]
+        self.params = params
+
+
+def echo(job):
+    print("to stdout", flush=True)
+    print("to stderr", file=sys.stderr, flush=True)
+    Path(job.params["out"]).write_text(
+        f"{os.getcwd()}\n{os.environ.get('HYST_TEST_VALUE')}\n{os.getpid()}\n"
+    )
+
+
+def fails(job):
+    sys.exit("hyst: this job failed, in one line")
+
+
+def raises(job):
+    raise ValueError("a bug in a task")
+
+
+def exits(job):
+    sys.exit(job.params["status"])
+
+
+def sleeps(job):
+    Path(job.params["pid"]).write_text(str(os.getpid()))
+    time.sleep(120)

@@ -1,0 +1,39 @@
+"""What a run will take (hyst.pipeline.estimate): every job of the run with its expected CPU
+time, and a wall time from a schedule of those jobs on the cores."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from workflow_runs import REPO, planned_jobs, snakemake
+
+from hyst.pipeline.config import validate
+from hyst.pipeline.estimate import run_estimate, schedule
+
+
+def test_the_schedule_runs_ready_jobs_on_free_cores_after_what_they_need():
+    # two independent jobs on two cores: side by side; on one core: one after the other
+    two = [("a", 3.0, 1, [], 0), ("b", 2.0, 1, [], 0)]
+    assert schedule(two, 2) == 3.0 and schedule(two, 1) == 5.0
+    # a chain waits; a job of two threads takes both cores, for half its CPU time
+    chain = [("a", 3.0, 1, [], 0), ("b", 2.0, 1, ["a"], 0), ("c", 4.0, 2, [], 0)]
+    assert schedule(chain, 2) == pytest.approx(2.0 + 3.0 + 2.0)
+    # a long job (priority) first: on 2 cores, 4 short jobs beside it
+    jobs = [(f"s{i}", 1.0, 1, [], 0) for i in range(4)] + [("long", 4.0, 1, [], 1)]
+    assert schedule(jobs, 2) == 4.0
+
+
+def test_every_job_of_a_run_is_estimated(tmp_path):
+    """The estimate's jobs are the jobs a dry run of the same configuration plans."""
+    cfg = yaml.safe_load((REPO / "config" / "quick.yaml").read_text())
+    planned = {out for _rule, out in planned_jobs(snakemake(tmp_path, cfg, "-n").stdout)}
+    est = run_estimate(validate(cfg), 2)
+    estimated = {out.removeprefix("results/") for out in est.jobs}
+    # the dry run names a job by its first output; a figure's caption is a job of its own
+    assert estimated == planned
+    assert all(sec > 0 for sec in est.jobs.values())
+    assert est.rules["results/paper_comparison.md"] == "paper_comparison"
+    # more cores, less wall time; a first run adds the compilation
+    assert run_estimate(validate(cfg), 4).wall_seconds < est.wall_seconds
+    cold = run_estimate(validate(cfg), 2, compiled=False)
+    assert cold.wall_seconds == pytest.approx(est.wall_seconds + cold.compile_seconds)

@@ -1,0 +1,140 @@
+"""The run's job server (hyst.pipeline.jobserver): a client's job runs in a forked child of
+the server with the client's output, error, folder and environment; its exit status and
+its one-line failures come back to the client; a client that goes kills its child; a server
+whose parent goes stops; without a server the client runs the job itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hyst.pipeline import jobserver
+
+TESTS = Path(__file__).resolve().parent
+
+
+def _client(task, folder, env, **params):
+    code = (
+        "import sys, json; from jobserver_tasks import Job; "
+        "from hyst.pipeline.jobserver import run_task; "
+        f"run_task({task!r}, Job({str(folder)!r}, **json.loads(sys.argv[1])))"
+    )
+    return [sys.executable, "-c", code, json.dumps(params)], env
+
+
+@pytest.fixture
+def server(tmp_path, monkeypatch):
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])
+    )
+    srv = jobserver.JobServer(table="table.tsv", preload=False)
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def _run(task, folder, env, **params):
+    cmd, env = _client(task, folder, env, **params)
+    return subprocess.run(cmd, env=env, cwd=folder, capture_output=True, text=True, timeout=60)
+
+
+def test_a_job_runs_in_a_child_of_the_server_with_the_clients_output_folder_and_environment(
+    server, tmp_path
+):
+    env = {**os.environ, "HYST_TEST_VALUE": "from the client"}
+    assert env[jobserver.ENV] == server.folder
+    proc = _run("jobserver_tasks:echo", tmp_path, env, out=str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "to stdout\n"
+    assert "to stderr" in proc.stderr
+    cwd, value, pid = (tmp_path / "out").read_text().splitlines()
+    assert Path(cwd) == tmp_path and value == "from the client"
+    assert int(pid) not in (os.getpid(), server.process.pid)  # a child of the server
+    # the child's resources: in the job's log and in the run's table
+    assert "ran in the run's job server" in (tmp_path / "job.log").read_text()
+    rows = (tmp_path / "table.tsv").read_text().splitlines()
+    assert rows[0].split("\t")[:3] == ["task", "job", "status"]
+    assert rows[1].split("\t")[:3] == ["jobserver_tasks:echo", f"test case={tmp_path.name}", "0"]
+
+
+def test_failures_come_back_as_the_scripts_would_give_them(server, tmp_path):
+    proc = _run("jobserver_tasks:fails", tmp_path, dict(os.environ))
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines()[0] == "hyst: this job failed, in one line"
+    proc = _run("jobserver_tasks:raises", tmp_path, dict(os.environ))
+    assert proc.returncode == 1
+    assert "Traceback" in proc.stderr and "ValueError: a bug in a task" in proc.stderr
+    proc = _run("jobserver_tasks:exits", tmp_path, dict(os.environ), status=3)
+    assert proc.returncode == 3
+
+
+def test_a_client_that_goes_takes_its_child_with_it(server, tmp_path):
+    cmd, env = _client(
+        "jobserver_tasks:sleeps", tmp_path, dict(os.environ), pid=str(tmp_path / "pid")
+    )
+    client = subprocess.Popen(cmd, env=env, cwd=tmp_path)
+    deadline = time.monotonic() + 30
+    while not (tmp_path / "pid").exists() or not (tmp_path / "pid").read_text():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    child = int((tmp_path / "pid").read_text())
+    client.send_signal(signal.SIGTERM)
+    client.wait(10)
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the job's child outlived its client")
+    assert server.process.poll() is None  # the server serves on
+
+
+def test_without_a_server_the_client_runs_the_job_itself(tmp_path, monkeypatch):
+    env = {**os.environ, "PYTHONPATH": str(TESTS), "HYST_TEST_VALUE": "here"}
+    env.pop(jobserver.ENV, None)
+    proc = _run("jobserver_tasks:echo", tmp_path, env, out=str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    assert not (tmp_path / "job.log").exists()  # no server line
+    # a server that has gone (its folder left behind): the same
+    stale = tmp_path / "stale"
+    stale.mkdir()
+    (stale / jobserver.PID).write_text("999999999")
+    proc = _run(
+        "jobserver_tasks:echo",
+        tmp_path,
+        {**env, jobserver.ENV: str(stale)},
+        out=str(tmp_path / "o2"),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "o2").read_text().splitlines()[1] == "here"
+
+
+def test_a_server_whose_parent_goes_stops(tmp_path):
+    code = (
+        "import json; from hyst.pipeline.jobserver import JobServer, READY; import time, pathlib; "
+        "s = JobServer(preload=False); "
+        "t = time.monotonic()\n"
+        "while not (pathlib.Path(s.folder) / READY).exists() and time.monotonic() - t < 30: "
+        "time.sleep(0.05)\n"
+        "print(json.dumps([s.folder, s.process.pid]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    folder, pid = json.loads(out.stdout)
+    deadline = time.monotonic() + 30
+    while Path(folder, jobserver.SOCKET).exists():
+        assert time.monotonic() < deadline, "the server outlived its parent"
+        time.sleep(0.05)
+    with pytest.raises(ProcessLookupError):
+        for _ in range(200):
+            os.kill(pid, 0)
+            time.sleep(0.05)
