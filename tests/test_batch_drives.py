@@ -115,3 +115,13 @@ def test_bad_arrays_are_refused_in_one_line(args, message):
 
 def test_module_doctest():
     assert doctest.testmod(hyst.api.batch).failed == 0
+
+
+def test_the_light_path_returns_the_datasets_values_as_arrays():
+    hp, hm, c = instances(11, 50, 4)
+    for fn, args in ((hyst.symmetric_drives, (0.5,)), (hyst.amplitude_sweeps, ())):
+        ds = fn(hp, hm, c, *args)
+        arrays = fn(hp, hm, c, *args, dataset=False)
+        assert set(arrays) == set(ds.data_vars)
+        for name, values in arrays.items():
+            np.testing.assert_array_equal(values, ds[name].values)

@@ -501,3 +501,28 @@ def test_a_claim_at_every_point_is_judged_over_all_points_and_names_the_worst():
     assert "threshold 3.9 σ" in chance and "| agrees |" in chance
     real = row(dataset(4, 6.0))
     assert "largest deviation 6.0 σ (N = 4" in real and "| disagrees |" in real
+
+
+def test_a_slope_not_determined_names_the_presets_that_sample_more():
+    """A row the run could not determine says which presets of the repository sample the
+    same study with more systems per point (read from config/*.yaml)."""
+    import json
+
+    import xarray as xr
+    import yaml
+
+    from hyst.comparison.values import larger_presets
+
+    medium = yaml.safe_load((REPO / "config" / "medium.yaml").read_text())
+    paper = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    quick = xr.Dataset(attrs={"study_config": json.dumps({"samples": 4000})})
+    said = larger_presets("random_hysterons", quick)
+    want_medium = medium["studies"]["random_hysterons"]["samples"]
+    want_paper = paper["studies"]["random_hysterons"]["samples"]
+    assert said == (
+        f" at 4,000 samples per point: config/medium.yaml samples {want_medium:,} per point, "
+        f"config/config.yaml {want_paper:,}"
+    )
+    largest = xr.Dataset(attrs={"study_config": json.dumps({"samples": want_paper})})
+    assert larger_presets("random_hysterons", largest) == ""
+    assert larger_presets("no_such_study", quick) == ""

@@ -52,7 +52,7 @@ def test_a_run_shows_its_jobs_then_one_line_per_interval_and_the_samples(tmp_pat
     out, clock = io.StringIO(), Clock()
     handler = RecordHandler(Console(out, tty=False, clock=clock))
     handler.handle(record("run_info", stats={"job": 1, "figure": 1, "all": 1, "total": 3}))
-    assert out.getvalue() == "hyst: 2 jobs to run: 1 sampling and other study jobs, 1 figures\n"
+    assert out.getvalue() == "hyst: 2 jobs to run: 1 study job, 1 figure\n"
     # Snakemake's block per job and its chatter: not shown
     handler.handle(record("job_info", jobid=1, rule_name="job", output=[str(manifest)], log=[]))
     handler.handle(record(msg="Select jobs to execute..."))
@@ -139,7 +139,12 @@ def test_a_failed_job_shows_its_rule_output_and_the_end_of_its_log(tmp_path, pla
 def test_warnings_errors_and_the_runs_fate_are_shown_info_chatter_is_not(plan):
     out = io.StringIO()
     handler = RecordHandler(Console(out, tty=False))
-    for msg in ("Building DAG of jobs...", "Using shell: /usr/bin/bash", "Execute 2 jobs..."):
+    # before the run starts its jobs: what --lint or --report say is shown, the chatter not
+    for msg in ("Building DAG of jobs...", "Using shell: /usr/bin/bash"):
+        handler.handle(record(msg=msg))
+    handler.handle(record(msg="Congratulations, your workflow is in a good condition!"))
+    handler.handle(record("run_info", stats={"figure": 1, "total": 1}))
+    for msg in ("Select jobs to execute...", "Execute 2 jobs...", "[Fri Nov 27 2026]"):
         handler.handle(record(msg=msg))
     handler.handle(
         record(msg="Nothing to be done (all requested files are present and up to date).")
@@ -147,6 +152,8 @@ def test_warnings_errors_and_the_runs_fate_are_shown_info_chatter_is_not(plan):
     handler.handle(record(level=logging.WARNING, msg="a Snakemake warning"))
     handler.handle(record("error", level=logging.ERROR, msg="MissingInputException: x"))
     assert out.getvalue().splitlines() == [
+        "Congratulations, your workflow is in a good condition!",
+        "hyst: 1 job to run: 1 figure",
         "Nothing to be done (all requested files are present and up to date).",
         "a Snakemake warning",
         "MissingInputException: x",

@@ -420,7 +420,7 @@ def config_summary(
     )
     compiled = kernels_cached()
     run = run_estimate(config, cores, compiled=compiled, rates=rates)
-    sampling = run.stages.get("sampling", [0, 0.0])[1]
+    sampling = run.stages.get("points", [0, 0.0])[1]
     lines.append(
         f"expected: about {duration_text(run.wall_seconds)} of wall time on {cores} "
         f"{plural(cores, 'core')}; {len(run.jobs)} jobs, {duration_text(run.cpu_seconds)} of "

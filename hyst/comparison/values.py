@@ -3,6 +3,9 @@ slopes of every replica, and the counts of fundamental self-loops (a ``loops`` s
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 
 from hyst import catalogue
@@ -90,6 +93,8 @@ def slopes(ctx) -> list:
                 verdict, sigmas = slope_verdict(p, k, dk)
                 if verdict == "disagrees":
                     verdict = f"disagrees ({sigmas:.1f} σ)"
+                elif verdict == "not determined":
+                    verdict += larger_presets(study, ctx.datasets.get(study))
                 local, window = _window_columns(ana, obs, idx, k, dk)
                 rows.append(
                     (
@@ -208,6 +213,45 @@ def plateaus(ctx, at: float = 100.0) -> list:
         ),
         Table(("the paper says", "ensemble", "hyst finds", "verdict", "source"), tuple(rows)),
     ]
+
+
+#: The presets of the repository, smallest first (``config/`` beside the package, where it
+#: is installed from its repository).
+PRESETS = ("quick.yaml", "medium.yaml", "config.yaml")
+
+
+def _preset_samples(study: str) -> list[tuple[str, int]]:
+    """(preset file, samples per point) of every preset that has a study of this name."""
+    import yaml
+
+    folder = Path(__file__).resolve().parents[2] / "config"
+    found = []
+    for name in PRESETS:
+        try:
+            studies = yaml.safe_load((folder / name).read_text()).get("studies", {})
+        except (OSError, ValueError, AttributeError):
+            continue
+        samples = (studies.get(study) or {}).get("samples")
+        if isinstance(samples, int):
+            found.append((f"config/{name}", samples))
+    return found
+
+
+def larger_presets(study: str, dataset) -> str:
+    """What a "not determined" slope row says of the presets that sample the same study with
+    more systems per point than this run did (``: config/medium.yaml samples 40,000 per
+    point, config/config.yaml 100,000``), or nothing where none does."""
+    try:
+        run = int(json.loads(dataset.attrs["study_config"])["samples"])
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return ""
+    more = [(f, n) for f, n in _preset_samples(study) if n > run]
+    if not more:
+        return ""
+    said = [
+        f"{f} samples {n:,} per point" if i == 0 else f"{f} {n:,}" for i, (f, n) in enumerate(more)
+    ]
+    return f" at {run:,} samples per point: {', '.join(said)}"
 
 
 def _window_columns(ana, obs: str, idx: tuple, k: float, dk: float) -> tuple[str, str]:

@@ -27,8 +27,11 @@ from dataclasses import dataclass, field
 
 #: Per-job CPU seconds used where the rates file has no ``pipeline_seconds`` (measured on
 #: the quick preset on the 2-core machine of ``benchmarks/rates.json``).
+#: Keys: the stages, named as the folders of a run's ``benchmarks/`` (a study kind's jobs by
+#: the kind), and the run's fixed ``start`` and first-run ``compile`` (wall seconds).
 DEFAULT_PIPELINE_SECONDS = {
     "start": 12.0,
+    "compile": 57.0,
     "points": 0.6,
     "pairs": 4.2,
     "networks": 4.4,
@@ -36,11 +39,10 @@ DEFAULT_PIPELINE_SECONDS = {
     "tgraphs": 1.9,
     "collect": 1.3,
     "analyse": 1.8,
-    "figure": 2.6,
-    "caption": 0.6,
+    "figures": 2.6,
+    "captions": 0.6,
     "tables": 0.8,
-    "comparison": 3.2,
-    "compile": 57.0,
+    "paper_comparison": 3.2,
 }
 
 
@@ -51,7 +53,7 @@ RULES = {
     "tables": "study_tables",
     "figures": "figure",
     "captions": "caption",
-    "comparison": "paper_comparison",
+    "paper_comparison": "paper_comparison",
 }
 
 
@@ -63,6 +65,7 @@ class RunEstimate:
     jobs: dict[str, float] = field(default_factory=dict)  # first output -> CPU seconds
     rules: dict[str, str] = field(default_factory=dict)  # first output -> the rule that runs it
     stages: dict[str, list] = field(default_factory=dict)  # stage -> [jobs, CPU seconds]
+    # (stages named as the folders of a run's benchmarks/: a kind's jobs by the kind)
     wall_seconds: float = 0.0
     compile_seconds: float = 0.0
 
@@ -112,7 +115,7 @@ def run_estimate(
                 science = [point_seconds(s.point, s.groups, s.samples, rates) for s in specs]
                 seconds += sum(x for x in science if x is not None)
             add(
-                "sampling" if kind == "points" else kind,
+                kind,
                 f"{results}/jobs/{kind}/{name}.json",
                 seconds,
                 threads=threads,
@@ -136,11 +139,12 @@ def run_estimate(
 
     for name, binding in config["figures"].items():
         needs = inputs(binding["studies"])
-        add("figures", f"{results}/figures/{name}.png", per_job["figure"], needs)
-        add("captions", f"{results}/figures/{name}.caption.rst", per_job["caption"], needs)
+        add("figures", f"{results}/figures/{name}.png", per_job["figures"], needs)
+        add("captions", f"{results}/figures/{name}.caption.rst", per_job["captions"], needs)
     if config["comparison"]:
         studies = sorted({s for b in config["comparison"].values() for s in b["studies"]})
-        add("comparison", f"{results}/paper_comparison.md", per_job["comparison"], inputs(studies))
+        page = f"{results}/paper_comparison.md"
+        add("paper_comparison", page, per_job["paper_comparison"], inputs(studies))
     est.compile_seconds = 0.0 if compiled else per_job["compile"]
     est.wall_seconds = per_job["start"] + est.compile_seconds + schedule(tasks, est.cores)
     return est

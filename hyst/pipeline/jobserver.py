@@ -356,14 +356,18 @@ class _Server:
 
 def preload() -> None:
     """Import every task's modules and what its jobs load lazily (each task's ``preload``),
-    then load the sampler's serial kernels (compiled into numba's cache first where they
-    are not there): a job's child only runs them."""
+    then load the sampler's serial kernels: a job's child only runs them. On a first run
+    (no kernel in numba's cache) they are compiled first, in two fresh processes at once
+    (:func:`hyst.sampling.warm.compile_sampler`), and then loaded from the cache."""
+    from hyst.pipeline.console import kernels_cached
     from hyst.sampling.warm import compile_sampler
 
     for task in TASKS:
         module = task_module(task)
         if hasattr(module, "preload"):
             module.preload()
+    if not kernels_cached():
+        compile_sampler(parallel=(False,), processes=min(2, os.cpu_count() or 1))
     compile_sampler(parallel=(False,))
 
 

@@ -43,20 +43,35 @@ TTY_SECONDS = 0.25
 PLAN: dict = {"cores": 1, "jobs": {}}
 #: The rules whose jobs sample (their manifests count the samples drawn).
 SAMPLING_RULES = ("job", "job_long")
-#: The stage each rule's jobs are counted under at the start.
+#: The stage each rule's jobs are counted under at the start (one, several).
 STAGES = {
-    "job": "sampling and other study jobs",
-    "job_long": "sampling and other study jobs",
-    "collect": "datasets",
-    "analyse": "analyses",
-    "figure": "figures",
-    "caption": "captions",
-    "study_tables": "tables",
-    "paper_comparison": "comparison page",
+    "job": ("study job", "study jobs (sampling and the other kinds)"),
+    "job_long": ("study job", "study jobs (sampling and the other kinds)"),
+    "collect": ("dataset", "datasets"),
+    "analyse": ("analysis", "analyses"),
+    "figure": ("figure", "figures"),
+    "caption": ("caption", "captions"),
+    "study_tables": ("table", "tables"),
+    "paper_comparison": ("comparison page", "comparison pages"),
 }
 #: The beginnings of Snakemake's plain lines that the console shows: nothing to do, where
 #: the complete log is, and that it is waiting for a job to end after an error.
 SHOWN = ("Nothing to be done", "Complete log", "Will exit after finishing")
+#: The beginnings of the lines Snakemake prints while it starts a run: not shown.
+CHATTER = (
+    "Assuming unrestricted shared filesystem",
+    "host:",
+    "Building DAG of jobs",
+    "Using shell:",
+    "Provided cores:",
+    "Provided resources:",
+    "Rules claiming more threads",
+    "Select jobs to execute",
+    "Execute ",
+    "Job stats:",
+    "Conda environments: ignored",
+    "Singularity containers: ignored",
+)
 #: Lines of a failed job's log shown on the console.
 LOG_TAIL = 15
 
@@ -73,6 +88,7 @@ class Console:
         self.counts: dict[str, int] = {}  # the run's jobs by rule
         self.finished: Counter = Counter()  # jobs done by rule
         self.total = 0
+        self.started = False  # the run has started its jobs (Snakemake's run_info)
         self.done = 0
         self.cost_done = 0.0
         self.samples = 0
@@ -85,15 +101,16 @@ class Console:
     def run_info(self, counts: dict[str, int], total: int) -> None:
         """The jobs of the run, by rule."""
         self.total = total
+        self.started = True
         self.counts = {rule: n for rule, n in counts.items() if rule != "all"}
         self.t0 = self.clock()
         stages = Counter()
         for rule, n in counts.items():
             if rule != "all":
-                stages[STAGES.get(rule, rule)] += n
-        parts = ", ".join(f"{n} {stage}" for stage, n in stages.items())
+                stages[STAGES.get(rule, (rule, rule))] += n
+        parts = ", ".join(f"{n} {names[n != 1]}" for names, n in stages.items())
         jobs = sum(stages.values())
-        self._print(f"hyst: {jobs} jobs to run: {parts}")
+        self._print(f"hyst: {jobs} {'job' if jobs == 1 else 'jobs'} to run: {parts}")
 
     def job_info(self, jobid: int, rule: str, output, log) -> None:
         """A job has been started."""
@@ -127,8 +144,15 @@ class Console:
 
     def message(self, level: int, text: str) -> None:
         """A plain record of Snakemake's: warnings and errors are shown, and the few lines
-        that say what became of the run (:data:`SHOWN`); the rest is not."""
-        if text.strip() and (level >= logging.WARNING or text.startswith(SHOWN)):
+        that say what became of the run (:data:`SHOWN`). Before a run starts its jobs
+        (Snakemake's ``--lint``, ``--report``, ``--summary`` print their findings this way)
+        every other line is shown too, but for Snakemake's start-up lines (:data:`CHATTER`);
+        once it runs them, none."""
+        if not text.strip():
+            return
+        if level >= logging.WARNING or text.startswith(SHOWN):
+            self._print(text.rstrip())
+        elif not self.started and not text.startswith(CHATTER):
             self._print(text.rstrip())
 
     # ---- the progress line ---------------------------------------------------------------
