@@ -45,6 +45,8 @@ LADDERS = [
     ("saturated_loop", "random", LARGE),
     ("multiperiodic", "random", [2, 4, 8, 16, 32]),
     ("multiperiodic", "symmetric", [2, 4, 8, 16, 32]),
+    ("multiperiodic", "columns", [2, 4, 8, 16, 32]),
+    ("multiperiodic", "rows", [2, 4, 8, 16, 32]),
 ]
 
 
@@ -58,9 +60,11 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def seconds_per_system(group: str, couplings: str, N: int, target: float) -> tuple[float, int]:
-    """CPU seconds per system of ``group`` at ``N`` and the systems measured."""
-    point = Point(couplings, SPANS, RULE, N, NJ0)
+def seconds_per_system(
+    group: str, couplings: str, N: int, target: float, nj0: float = NJ0
+) -> tuple[float, int]:
+    """CPU seconds per system of ``group`` at ``N`` (and ``nj0``) and the systems measured."""
+    point = Point(couplings, SPANS, RULE, N, nj0)
     sample_chunk(point, SEED, 0, 2, (group,), parallel=False)  # compile, warm
     size = 4
     while True:
@@ -71,6 +75,22 @@ def seconds_per_system(group: str, couplings: str, N: int, target: float) -> tup
             return dt / size, size
         size = min(64 * chunk_size(N), max(2 * size, int(size * 1.2 * target / max(dt, 1e-6))))
 
+
+#: Where the cost per system depends on the coupling strength (the amplitude sweeps of the
+#: drive groups drive more amplitudes at large N J0, the self-loop search meets more
+#: potentially stable states): per group, ensemble and one N, the cost at each of these
+#: N J0 over its cost at the ladders' N J0 = 10 (``nj0_factor`` of the rates file).
+NJ0_LADDER = [0.1, 1.0, 10.0, 100.0]
+NJ0_SCALING = [
+    ("transitions", "random", 8),
+    ("zero_field", "random", 8),
+    ("any_self_loop", "random", 16),
+    ("avalanche", "symmetric", 64),
+    ("cyclic", "symmetric", 64),
+    ("saturated_loop", "random", 64),
+    ("multiperiodic", "random", 8),
+    ("multiperiodic", "symmetric", 8),
+]
 
 COMPILE = """
 from hyst.sampling.warm import compile_sampler
@@ -93,6 +113,18 @@ def compile_seconds() -> float:
     return float(out.stdout.split()[-1])
 
 
+def nj0_factors(target: float) -> dict:
+    """{group: {couplings: {"NJ0": [...], "factor": [...]}}} of :data:`NJ0_SCALING`."""
+    out: dict = {}
+    for group, couplings, N in NJ0_SCALING:
+        secs = [seconds_per_system(group, couplings, N, target, nj0)[0] for nj0 in NJ0_LADDER]
+        at10 = secs[NJ0_LADDER.index(NJ0)]
+        factors = [float(f"{s / at10:.3g}") for s in secs]
+        print(f"{group:15s} {couplings:9s} N = {N:4d}: cost / cost at N J0 = 10: {factors}")
+        out.setdefault(group, {})[couplings] = {"N": N, "NJ0": NJ0_LADDER, "factor": factors}
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=0.5, help="CPU seconds per measurement")
@@ -102,15 +134,27 @@ def main() -> None:
         help="measure only these groups (comma-separated) and keep the rest of --output, "
         "compile time included",
     )
+    ap.add_argument(
+        "--nj0-only",
+        action="store_true",
+        help="measure only the dependence on N J0 (nj0_factor) and keep the rest of --output",
+    )
     args = ap.parse_args()
+    if args.nj0_only:
+        kept = json.loads(Path(args.output).read_text())
+        kept["nj0_factor"] = nj0_factors(args.seconds)
+        Path(args.output).write_text(json.dumps(kept, indent=1) + "\n")
+        print(f"wrote {args.output}")
+        return
     only = set(args.groups.split(",")) if args.groups else None
     if only:
         kept = json.loads(Path(args.output).read_text())
         compiled, table = kept["compile_seconds"], kept["seconds_per_system"]
+        factors = kept.get("nj0_factor")
     else:
         compiled = compile_seconds()
         print(f"compiling every kernel into an empty cache: {compiled:.0f} s of CPU time")
-        table = {}
+        table, factors = {}, None
     for group, couplings, ladder in LADDERS:
         if only and group not in only:
             continue
@@ -133,6 +177,7 @@ def main() -> None:
         "date": datetime.date.today().isoformat(),
         "compile_seconds": round(compiled, 1),
         "seconds_per_system": table,
+        "nj0_factor": factors or nj0_factors(args.seconds),
     }
     Path(args.output).write_text(json.dumps(out, indent=1) + "\n")
     print(f"wrote {args.output}")

@@ -19,7 +19,7 @@ def test_a_cold_kernel_cache_is_seen_and_said_with_the_measured_time(tmp_path, m
     (kernel_cache() / "streams.f-1.py311.nbi").write_bytes(b"")
     assert kernels_cached()
     line = first_run_notice({"compile_seconds": 150.0})
-    assert line.startswith("hyst: first run in this checkout: the first sampling jobs compile")
+    assert line.startswith("hyst: first run in this checkout: the numba kernels compile first")
     assert "2.5 minutes of CPU time" in line and str(kernel_cache()) in line
     assert "`hyst compile`" in line
     assert "\n" not in line and "measured" not in first_run_notice(None)

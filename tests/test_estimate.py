@@ -37,3 +37,26 @@ def test_every_job_of_a_run_is_estimated(tmp_path):
     assert run_estimate(validate(cfg), 4).wall_seconds < est.wall_seconds
     cold = run_estimate(validate(cfg), 2, compiled=False)
     assert cold.wall_seconds == pytest.approx(est.wall_seconds + cold.compile_seconds)
+
+
+def test_the_cost_per_system_follows_its_measured_growth_with_the_couplings():
+    from hyst.sampling.cost import nj0_factor, seconds_per_system
+
+    rates = {
+        "seconds_per_system": {"multiperiodic": {"random": {"N": [4, 8], "seconds": [1.0, 2.0]}}},
+        "nj0_factor": {
+            "multiperiodic": {
+                "random": {"N": 8, "NJ0": [0.1, 1.0, 10.0, 100.0], "factor": [0.5, 0.5, 1, 4]}
+            }
+        },
+    }
+    assert nj0_factor("multiperiodic", "random", 10.0, rates) == pytest.approx(1.0)
+    assert nj0_factor("multiperiodic", "random", 100.0, rates) == pytest.approx(4.0)
+    assert nj0_factor("multiperiodic", "random", 1e4, rates) == pytest.approx(4.0)  # held
+    assert nj0_factor("multiperiodic", "random", 0.01, rates) == pytest.approx(0.5)
+    assert nj0_factor("multiperiodic", "random", 10**1.5, rates) == pytest.approx(2.0)  # log-log
+    # the weak ensemble has no table of its own: random stands in; a group not measured: 1
+    assert nj0_factor("multiperiodic", "weak", 100.0, rates) == pytest.approx(4.0)
+    assert nj0_factor("transitions", "random", 100.0, rates) == 1.0
+    assert seconds_per_system("multiperiodic", "random", 8, rates, 100.0) == pytest.approx(8.0)
+    assert seconds_per_system("multiperiodic", "random", 8, rates) == pytest.approx(2.0)

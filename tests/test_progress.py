@@ -110,15 +110,20 @@ def test_the_time_left_comes_from_the_expected_cost_of_the_jobs_not_done(plan):
     out, clock = io.StringIO(), Clock()
     console = Console(out, tty=False, clock=clock)
     console.run_info({"job": 4, "figure": 10}, 14)
-    for i in range(3):
-        console.job_info(i, "figure", [f"f{i}.png"], [])
-        clock.now += 0.5  # the figures go as expected: 1 CPU-s each on 2 cores
-        console.job_finished(i)
-    # left: 4 sampling jobs (400 s) and 7 figures (7 s) over 2 cores
-    assert console._left(clock.now) == pytest.approx(407 / 2)
-    # a run twice as slow as expected: twice the time left
-    clock.now *= 2
-    assert console._left(clock.now) == pytest.approx(407)
+    clock.now = 60.0  # a first run's compile: no job done meanwhile
+
+    def figures(ids, seconds):
+        for i in ids:
+            console.job_info(i, "figure", [f"f{i}.png"], [])
+            clock.now += seconds
+            console.job_finished(i)
+
+    figures(range(4), 0.5)  # as expected: 1 CPU-s each on 2 cores
+    # left: 4 sampling jobs (400 s) and 6 figures (6 s) over 2 cores, the compile not counted
+    assert console._left(clock.now) == pytest.approx(406 / 2)
+    figures(range(4, 8), 1.0)  # twice as slow: the speed over the jobs done since the first
+    speed = (3 * 0.5 + 4 * 1.0) / (7 / 2)  # from the first job done to the last
+    assert console._left(clock.now) == pytest.approx(402 / 2 * speed)
 
 
 def test_a_failed_job_shows_its_rule_output_and_the_end_of_its_log(tmp_path, plan):

@@ -40,12 +40,14 @@ def first_run_notice(rates: dict | None) -> str:
     if rates and rates.get("compile_seconds"):
         minutes = rates["compile_seconds"] / 60
         took = (
-            f" (measured on this machine: {minutes:.1f} minutes of CPU time, benchmarks/rates.json)"
+            f" ({minutes:.1f} minutes of CPU time for all of them, measured on this machine, "
+            "benchmarks/rates.json)"
         )
     return (
-        "hyst: first run in this checkout: the first sampling jobs compile the numba "
-        f"kernels{took}, so they start slowly; the kernels are cached in {kernel_cache()} and "
-        "later runs start at once (`hyst compile` compiles them once, before a run)"
+        "hyst: first run in this checkout: the numba kernels compile first, the sampler's in "
+        f"the run's job server on two cores at once{took}; they are cached in "
+        f"{kernel_cache()} and later runs start at once (`hyst compile` compiles them once, "
+        "before a run)"
     )
 
 

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 #: Keys: the stages, named as the folders of a run's ``benchmarks/`` (a study kind's jobs by
 #: the kind), and the run's fixed ``start`` and first-run ``compile`` (wall seconds).
 DEFAULT_PIPELINE_SECONDS = {
-    "start": 12.0,
-    "compile": 57.0,
+    "start": 8.0,
+    "compile": 107.0,
     "points": 0.6,
     "pairs": 4.2,
     "networks": 4.4,
@@ -77,7 +77,8 @@ class RunEstimate:
 def pipeline_seconds(rates: dict | None) -> dict[str, float]:
     """The per-job costs of the pipeline: the rates file's, else the defaults."""
     measured = (rates or {}).get("pipeline_seconds") or {}
-    return {**DEFAULT_PIPELINE_SECONDS, **measured}
+    numbers = {k: float(v) for k, v in measured.items() if isinstance(v, int | float)}
+    return {**DEFAULT_PIPELINE_SECONDS, **numbers}
 
 
 def run_estimate(

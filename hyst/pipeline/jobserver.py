@@ -367,7 +367,14 @@ def preload() -> None:
         if hasattr(module, "preload"):
             module.preload()
     if not kernels_cached():
-        compile_sampler(parallel=(False,), processes=min(2, os.cpu_count() or 1))
+        processes = min(2, os.cpu_count() or 1)
+        print(
+            f"hyst: the job server compiles the sampler's kernels ({processes} processes) "
+            "before the first jobs run",
+            file=sys.stderr,
+            flush=True,
+        )
+        compile_sampler(parallel=(False,), processes=processes)
     compile_sampler(parallel=(False,))
 
 

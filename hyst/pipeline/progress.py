@@ -41,6 +41,8 @@ TTY_SECONDS = 0.25
 #: expected CPU seconds by its first output. Empty: the time left is extrapolated from the
 #: jobs done.
 PLAN: dict = {"cores": 1, "jobs": {}}
+#: The jobs over which the run's speed (elapsed against expected time) is measured.
+SPEED_JOBS = 20
 #: The rules whose jobs sample (their manifests count the samples drawn).
 SAMPLING_RULES = ("job", "job_long")
 #: The stage each rule's jobs are counted under at the start (one, several).
@@ -91,6 +93,7 @@ class Console:
         self.started = False  # the run has started its jobs (Snakemake's run_info)
         self.done = 0
         self.cost_done = 0.0
+        self.history: list[tuple[float, float]] = []  # (time, cost_done) at the last jobs
         self.samples = 0
         self.last_line = -1e9
         self.drawn = ""  # the progress line as last drawn on a terminal
@@ -124,6 +127,8 @@ class Console:
         self.done += 1
         self.finished[job["rule"]] += 1
         self.cost_done += self._expected(job)
+        self.history.append((self.clock(), self.cost_done))
+        del self.history[: -SPEED_JOBS - 1]
         if job["rule"] in SAMPLING_RULES and job["output"]:
             self.samples += _samples(job["output"][0])
         self.show()
@@ -198,8 +203,10 @@ class Console:
             remaining += max(0, count - self.finished[rule] - started[rule]) * self._rule_mean(rule)
         cores = max(1, int(PLAN["cores"]))
         speed = 1.0
-        if self.done >= 3 and self.cost_done > 0:
-            speed = min(3.0, max(0.3, elapsed / (self.cost_done / cores)))
+        if len(self.history) >= 4:  # over the last jobs: a first run's compile is past
+            (t0, c0), (t1, c1) = self.history[0], self.history[-1]
+            if c1 > c0:
+                speed = min(3.0, max(0.3, (t1 - t0) / ((c1 - c0) / cores)))
         return remaining / cores * speed
 
     def show(self, force: bool = False) -> None:

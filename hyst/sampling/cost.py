@@ -43,13 +43,52 @@ def load_rates(path: str | None = None) -> dict | None:
         return None
 
 
-def seconds_per_system(group: str, couplings: str, N: int, rates: dict) -> float:
+def _measured(by_ensemble: dict, couplings: str) -> dict:
+    """The table of ``couplings``, or else of the ensemble that stands for it (symmetric for
+    the strictly self-loop-free ensembles, random for the others), or else the one there is."""
+    stand_in = "symmetric" if couplings in SELF_LOOP_FREE else "random"
+    return (
+        by_ensemble.get(couplings)
+        or by_ensemble.get(stand_in)
+        or by_ensemble.get("random")
+        or next(iter(by_ensemble.values()))
+    )
+
+
+def nj0_factor(group: str, couplings: str, NJ0: float, rates: dict) -> float:
+    """The cost per system at ``NJ0`` over that at the rates' N J0 (``nj0_factor`` of the
+    rates file: the drive groups' amplitude sweeps and the self-loop search grow with the
+    couplings), interpolated log-log, constant beyond the measured range; 1 where not
+    measured."""
+    by_ensemble = (rates.get("nj0_factor") or {}).get(group)
+    if not by_ensemble or not NJ0 or NJ0 <= 0:
+        return 1.0
+    table = _measured(by_ensemble, couplings)
+    x = [math.log(v) for v in table["NJ0"]]
+    y = [math.log(max(f, 1e-12)) for f in table["factor"]]
+    at = min(max(math.log(NJ0), x[0]), x[-1])
+    k = 1
+    while k < len(x) - 1 and x[k] < at:
+        k += 1
+    slope = (y[k] - y[k - 1]) / (x[k] - x[k - 1])
+    return math.exp(y[k - 1] + slope * (at - x[k - 1]))
+
+
+def seconds_per_system(
+    group: str, couplings: str, N: int, rates: dict, NJ0: float | None = None
+) -> float:
     """CPU seconds of one thread per system of ``group`` at ``N`` (interpolated), measured
     in ``couplings`` or else in the ensemble that stands for it (symmetric for the strictly
-    self-loop-free ensembles, random for the others)."""
-    by_ensemble = rates["seconds_per_system"][group]
-    stand_in = "symmetric" if couplings in SELF_LOOP_FREE else "random"
-    table = by_ensemble.get(couplings) or by_ensemble.get(stand_in) or by_ensemble["random"]
+    self-loop-free ensembles, random for the others); at ``NJ0``, scaled by
+    :func:`nj0_factor`."""
+    table = _measured(rates["seconds_per_system"][group], couplings)
+    factor = nj0_factor(group, couplings, NJ0, rates) if NJ0 is not None else 1.0
+    return factor * _at_N(group, table, N)
+
+
+def _at_N(group: str, table: dict, N: int) -> float:
+    """A measured table at ``N``: log-log between its N (log-linear for the groups that
+    enumerate the 2^N states), extrapolated from the last two beyond them."""
     Ns, secs = table["N"], table["seconds"]
     exponential = GROUPS[group].max_N is not None  # enumerates the 2^N states
     x = [float(n) if exponential else math.log(n) for n in Ns]
@@ -70,7 +109,9 @@ def point_seconds(point, groups, samples: int, rates: dict | None = None) -> flo
     rates = load_rates() if rates is None else rates
     if rates is None:
         return None
-    return samples * sum(seconds_per_system(g, point.couplings, point.N, rates) for g in groups)
+    return samples * sum(
+        seconds_per_system(g, point.couplings, point.N, rates, point.NJ0) for g in groups
+    )
 
 
 def chunk_bytes(N: int) -> int:
