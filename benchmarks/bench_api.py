@@ -7,8 +7,8 @@ peer's (lower is better) of
 
 - ``hyst.System(...).amplitude_sweep(first_only=True)``, one call per system (a system
   built and a dataset of its amplitudes returned each time);
-- ``hyst.amplitude_sweeps(...)`` on one system per call (the light path for one system:
-  arrays in, one row out);
+- ``hyst.amplitude_sweeps(..., dataset=False)`` on one system per call (the light path for
+  one system: arrays in, a dict of one-element arrays out, no xarray objects);
 - ``hyst.amplitude_sweeps(...)`` on all the systems in one call, one thread (the batch
   form);
 - the peer's ``amplitude_sweep``, one call per system (its table of all states computed
@@ -56,7 +56,7 @@ def rates_at(N: int, NJ0: float, samples: int, seed: int) -> dict[str, float]:
 
     def light_calls():
         for k in range(n):
-            hyst.amplitude_sweeps(hp[k], hm[k], c[k], first_only=True, threads=1)
+            hyst.amplitude_sweeps(hp[k], hm[k], c[k], first_only=True, threads=1, dataset=False)
 
     def batch():
         hyst.amplitude_sweeps(hp, hm, c, first_only=True, threads=1)
@@ -72,7 +72,7 @@ def rates_at(N: int, NJ0: float, samples: int, seed: int) -> dict[str, float]:
         fn()
     return {
         "hyst.System(...).amplitude_sweep, a call each": timed(system_calls, n),
-        "hyst.amplitude_sweeps, one system a call": timed(light_calls, n),
+        "hyst.amplitude_sweeps(dataset=False), a call each": timed(light_calls, n),
         "hyst.amplitude_sweeps, all in one call": timed(batch, n),
         "peer hysteron amplitude_sweep, a call each": timed(peer_calls, n),
     }
@@ -85,12 +85,12 @@ def main():
     ap.add_argument("--samples", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=29)
     a = ap.parse_args()
-    print(f"{'N':>3} {'what':<44} {'systems/s':>11} {'x peer time':>12}")
+    print(f"{'N':>3} {'what':<50} {'systems/s':>11} {'x peer time':>12}")
     for N in a.N:
         times = rates_at(N, a.NJ0, a.samples, a.seed)
         ref = times["peer hysteron amplitude_sweep, a call each"]
         for what, sec in times.items():
-            print(f"{N:>3} {what:<44} {1 / sec:>11,.0f} {sec / ref:>12.3f}")
+            print(f"{N:>3} {what:<50} {1 / sec:>11,.0f} {sec / ref:>12.3f}")
 
 
 if __name__ == "__main__":

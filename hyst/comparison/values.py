@@ -3,6 +3,7 @@ slopes of every replica, and the counts of fundamental self-loops (a ``loops`` s
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -220,20 +221,28 @@ def plateaus(ctx, at: float = 100.0) -> list:
 PRESETS = ("quick.yaml", "medium.yaml", "config.yaml")
 
 
-def _preset_samples(study: str) -> list[tuple[str, int]]:
-    """(preset file, samples per point) of every preset that has a study of this name."""
+@functools.cache
+def _preset_studies() -> dict[str, dict]:
+    """The studies of each preset of the repository (read once), {} where there is none."""
     import yaml
 
     folder = Path(__file__).resolve().parents[2] / "config"
-    found = []
+    found = {}
     for name in PRESETS:
         try:
-            studies = yaml.safe_load((folder / name).read_text()).get("studies", {})
-        except (OSError, ValueError, AttributeError):
+            found[f"config/{name}"] = yaml.safe_load((folder / name).read_text())["studies"]
+        except (OSError, ValueError, KeyError, TypeError):
             continue
+    return found
+
+
+def _preset_samples(study: str) -> list[tuple[str, int]]:
+    """(preset file, samples per point) of every preset that has a study of this name."""
+    found = []
+    for name, studies in _preset_studies().items():
         samples = (studies.get(study) or {}).get("samples")
         if isinstance(samples, int):
-            found.append((f"config/{name}", samples))
+            found.append((name, samples))
     return found
 
 
