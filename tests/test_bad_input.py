@@ -230,6 +230,33 @@ CONFIGS = [
     ),
     ("batch-word", _set("batch", {"max_points": "x"}), "batch.max_points: 'x' is not of type"),
     ("seed-word", _set("seed", "abc"), "seed: 'abc' is not of type 'integer'"),
+    (
+        "seed-2-to-the-64",
+        _set("seed", 2**64),
+        "seed: 18446744073709551616 is greater than the maximum of 18446744073709551615",
+    ),
+    (
+        "figure-param-unknown",
+        _set("figures.fig.params", {"colour": "red"}),
+        "figures.fig.params.colour: unknown parameter of figure type gaps_and_self_loops "
+        "(allowed: couplings, inset_at, rule, size, slopes, spans, title)",
+    ),
+    (
+        "figure-param-kind",
+        _set("figures.fig.params", {"inset_at": "red"}),
+        "figures.fig.params.inset_at: 'red' is not allowed (a number)",
+    ),
+    (
+        "figure-param-bool-for-number",
+        _set("figures.fig.params", {"inset_at": True}),
+        "figures.fig.params.inset_at: True is not allowed (a number)",
+    ),
+    (
+        "figure-param-size-scalar",
+        _set("figures.fig.params", {"size": 3}),
+        "figures.fig.params.size: 3 is not allowed (a list)",
+    ),
+    ("results-root", _set("results", "/"), "results: '/' is not allowed (the root of the file"),
     ("seed-float", _set("seed", 1.5), "seed: 1.5 is not of type 'integer'"),
     ("results-empty", _set("results", ""), "results: '' should be non-empty"),
     ("results-number", _set("results", 3), "results: 3 is not of type 'string'"),
@@ -394,6 +421,48 @@ def test_the_suite_has_at_least_a_hundred_malformed_configs_and_cli_inputs():
     assert len(CONFIGS) >= 100 and len(POINT_OPTIONS) + len(CLI_CASES) >= 60
 
 
+def test_figure_params_are_the_drawing_functions_keyword_parameters():
+    """Every parameter name accepted for a figure type is a keyword-only parameter of its
+    drawing function (read from the source without importing it), and none is missing."""
+    import inspect
+
+    from hyst.plotting.figure_params import accepted
+    from hyst.plotting.registry import FIGURE_TYPES
+
+    for ftype in FIGURE_TYPES.values():
+        signature = inspect.signature(ftype.function())
+        keyword = {
+            n for n, p in signature.parameters.items() if p.kind is inspect.Parameter.KEYWORD_ONLY
+        }
+        assert set(accepted(ftype.draw) or ()) == keyword, ftype.name
+
+
+def test_a_valid_config_that_does_what_its_author_may_not_mean_gets_a_warning(
+    tmp_path, monkeypatch, capsys
+):
+    """Couplings that all round to 0, and more threads than the machine has, are not refused
+    but named in a warning line of `hyst config check` (exit 0)."""
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    cfg = copy.deepcopy(BASE)
+    cfg["studies"]["s"]["NJ0"] = [1e-300, 1.0]
+    cfg["resources"] = {"threads": (os.cpu_count() or 1) + 1}
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(cfg))
+    assert main(["config", "check", "c.yaml"]) == 0
+    out = capsys.readouterr().out
+    warnings = [line for line in out.splitlines() if line.startswith("warning: ")]
+    assert len(warnings) == 3, out  # N = 3 and N = 4 at NJ0 = 1e-300, and the threads
+    assert warnings[0].startswith("warning: studies.s.NJ0: 1e-300 at N = 3 makes every coupling")
+    assert "resources.threads" in warnings[2]
+    cfg["studies"]["s"]["NJ0"] = [2.0**-40 * 3 * 0.6]  # one quantum at N = 3, none at N = 4
+    cfg["resources"] = {}
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(cfg))
+    assert main(["config", "check", "c.yaml"]) == 0
+    warnings = [w for w in capsys.readouterr().out.splitlines() if w.startswith("warning: ")]
+    assert len(warnings) == 1 and "at N = 4" in warnings[0], warnings
+
+
 def test_natural_spellings_are_accepted(tmp_path):
     cfg = copy.deepcopy(BASE)
     cfg["studies"]["s"]["rule"] = [1, "1p", 0]  # YAML integers are rules
@@ -423,6 +492,7 @@ POINT_OPTIONS = [
         "--records: 'l4' records come from transitions or saturated_loop",
     ),
     ("seed", ["--seed", "-1"], "--seed: -1 is not allowed"),
+    ("seed-2-to-the-64", ["--seed", str(2**64)], "--seed: 18446744073709551616 is not allowed"),
     ("threads", ["--threads", "0"], "--threads: 0 is not allowed"),
     ("output-suffix", ["-o", "out.txt"], "--output: 'out.txt' is not allowed (a .nc file)"),
 ]

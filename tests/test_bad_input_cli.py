@@ -97,7 +97,11 @@ CLI_CASES = [
         system("--index", "10"),
         "index: 10 is not allowed (0 <= index < samples = 10)",
     ),
-    ("system-seed-negative", system("--seed", "-3"), "--seed: -3 is not allowed (seed >= 0)"),
+    (
+        "system-seed-negative",
+        system("--seed", "-3"),
+        "--seed: -3 is not allowed (0 <= seed < 2^64)",
+    ),
     ("system-rule", system("--rule", "9"), "--rule: invalid choice: '9'"),
     ("system-couplings", system("--couplings", "x"), "--couplings: invalid choice: 'x'"),
     ("system-no-index", SYSTEM[:-2], "--index: required without --file (an ensemble spec)"),

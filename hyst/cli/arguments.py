@@ -59,7 +59,7 @@ def subcommand(sub, name: str, help: str, description: str, **kwargs) -> argpars
 
 n_type = number_type("N", int, "N >= 2", lambda v: v >= 2)
 nj0_type = number_type("NJ0", float, "a finite number > 0", lambda v: 0 < v < float("inf"))
-seed_type = number_type("seed", int, "seed >= 0", lambda v: v >= 0)
+seed_type = number_type("seed", int, "0 <= seed < 2^64", lambda v: 0 <= v < 2**64)
 
 
 def plural(count: int, noun: str, plural_form: str | None = None) -> str:

@@ -339,7 +339,7 @@ def point_table(ds, groups) -> str:
 def cmd_config(args) -> int:
     import yaml
 
-    from hyst.pipeline.config import ConfigError, estimate, load, schema
+    from hyst.pipeline.config import ConfigError, config_warnings, estimate, load, schema
 
     if args.action == "schema":
         print(yaml.safe_dump(schema(), sort_keys=False, allow_unicode=True), end="")
@@ -351,6 +351,8 @@ def cmd_config(args) -> int:
     print(
         config_summary(args.file, config, estimate(config), args.warn_core_hours, cores=args.cores)
     )
+    for line in config_warnings(config):
+        print(f"warning: {line}")
     return 0
 
 

@@ -84,6 +84,13 @@ def uniform_quanta_per_system(
     return out
 
 
+def coupling_quanta(N: int, NJ0: float) -> int:
+    """The coupling scale J0 = NJ0/N in field quanta (``hyst.model.systems.QUANTUM``): every
+    ensemble draws its couplings on the quantum grid of [−J0, J0] or [0, J0], so where this
+    is 0 every coupling is exactly 0."""
+    return int(quantize([NJ0 / N])[0])
+
+
 def draw_couplings(kind: str, N: int, NJ0: float, samples: int, rng: np.random.Generator):
     """Couplings of the ensemble ``kind`` with J0 = NJ0/N in their compact form:
     (form, dense couplings or None, packed or None), see ``hyst.model.systems.COUPLING_FORMS``.

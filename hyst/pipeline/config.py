@@ -181,6 +181,11 @@ def check_results(results, key: str = "results") -> None:
         if probe.parent == probe:
             break
         probe = probe.parent
+    if path.resolve().parent == path.resolve():
+        raise ConfigError(
+            f"{key}: {str(results)!r} is not allowed (the root of the file system; give a "
+            "folder of its own)"
+        )
     if not probe.exists() or not probe.is_dir():
         what = "exists and is not a folder" if probe == path else f"{probe} is not a folder"
         raise ConfigError(f"{key}: {str(results)!r} is not allowed ({what})")
@@ -193,6 +198,22 @@ def check_results(results, key: str = "results") -> None:
         reason = err.strerror or str(err)
         where = "" if probe == path else f" in {probe}"
         raise ConfigError(f"{key}: {str(results)!r} cannot be written ({reason}{where})") from None
+
+
+def config_warnings(config: dict) -> list[str]:
+    """Lines warning of what a valid configuration does that its author may not mean: each
+    study kind's own warnings (e.g. couplings so weak that every one rounds to 0) and
+    resources past this machine's cores. ``config`` is validated (defaults filled in)."""
+    lines = []
+    for name, study in config["studies"].items():
+        lines += kind_of(study).warnings(name, study, config)
+    threads, cores = config["resources"]["threads"], os.cpu_count() or 1
+    if threads > cores:
+        lines.append(
+            f"resources.threads: {threads} is more than the {cores} cores of this machine "
+            f"(a sampling job run here gets at most {cores}; a cluster node may have more)"
+        )
+    return lines
 
 
 def validate(config: dict, *, check_paths: bool = True) -> dict:

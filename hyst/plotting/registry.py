@@ -15,6 +15,7 @@ import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from hyst.plotting.figure_params import params_problem
 from hyst.studies.needs import Need
 
 
@@ -320,6 +321,9 @@ FIGURE_TYPES: dict[str, FigureType] = {
 def binding_problem(figure: str, binding: dict, studies: dict, kind_of) -> str | None:
     """One line saying what is wrong with a figure's binding (None if nothing is)."""
     ftype = FIGURE_TYPES[binding["type"]]
+    problem = params_problem(figure, ftype.name, ftype.draw, binding.get("params", {}))
+    if problem:
+        return problem
     bound = binding["studies"]
     required = [n for n in ftype.needs if not n.optional]
     if not len(required) <= len(bound) <= len(ftype.needs):

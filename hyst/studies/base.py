@@ -124,6 +124,11 @@ class StudyKind(ABC):
         """Checks beyond the schema; raise :class:`ConfigError` naming ``studies.<name>.…``."""
         return None
 
+    def warnings(self, name: str, study: dict, config: dict) -> list[str]:
+        """Lines naming ``studies.<name>.…`` that warn of what a valid study does that its
+        author may not mean (nothing is refused); [] by default."""
+        return []
+
     def costs(self, name: str, study: dict, config: dict) -> dict:
         """What a study samples, by unit (a key that studies sharing the unit have in common):
         {key: (systems, core-seconds or None where not estimated)}; {}: nothing estimated."""

@@ -36,7 +36,12 @@ from hyst.catalogue import (
     observables,
 )
 from hyst.model import seeds
-from hyst.model.ensembles import COUPLING_ENSEMBLES, SAMPLING_VERSION, SPAN_ENSEMBLES
+from hyst.model.ensembles import (
+    COUPLING_ENSEMBLES,
+    SAMPLING_VERSION,
+    SPAN_ENSEMBLES,
+    coupling_quanta,
+)
 from hyst.model.systems import QUANTUM_BITS, RULES
 from hyst.provenance.files import reusable
 from hyst.sampling.cost import bytes_text, chunk_bytes, point_seconds
@@ -585,6 +590,21 @@ class PointsKind(StudyKind):
         return ds
 
     # ---- what figures and the analysis may ask ------------------------------------------------
+
+    def warnings(self, name: str, study: dict, config: dict) -> list[str]:
+        """A line for each (N, coupling) of the sweep whose couplings all round to 0 on the
+        field quantum (2^-40): every system of that point is uncoupled."""
+        axis, lines = sweep_axis(study), []
+        for N in study["N"]:
+            for value in grid(study[axis]):
+                NJ0 = value if axis == "NJ0" else value * N
+                if coupling_quanta(N, NJ0) == 0:
+                    lines.append(
+                        f"studies.{name}.{axis}: {value:g} at N = {N} makes every coupling round "
+                        f"to 0 (J0 = {NJ0 / N:.3g} is below half the field quantum 2^-40 = "
+                        f"{2.0**-40:.3g}): the systems of this point are uncoupled"
+                    )
+        return lines
 
     def sweep(self, study: dict) -> dict:
         dims = [a for a in AXES if len(study.get(a, [])) > 1]

@@ -2,13 +2,14 @@
 # the other files of workflow/rules. Nothing here names a study or a kind (they come from
 # the configuration and from hyst.studies.KINDS).
 import json
+import os
 import sys
 from pathlib import Path
 
 import yaml
 from snakemake.utils import update_config
 
-from hyst.pipeline.config import ConfigError, validate
+from hyst.pipeline.config import ConfigError, config_warnings, validate
 from hyst.comparison.registry import SECTION_TYPES
 from hyst.pipeline.jobserver import TASKS
 from hyst.provenance.fingerprints import code_fingerprint
@@ -29,6 +30,9 @@ try:
 except ConfigError as err:
     sys.stderr.write(f"hyst: invalid configuration: {err}\n")
     sys.exit(2)
+
+for _line in config_warnings(CONFIG):
+    sys.stderr.write(f"hyst: warning: {_line}\n")
 
 RESULTS = CONFIG["results"]
 STUDIES = CONFIG["studies"]
@@ -72,7 +76,7 @@ CODE = {
 }
 
 
-if 1 < (workflow.cores or 0) < CONFIG["resources"]["threads"]:
+if 1 < (workflow.cores or 0) < CONFIG["resources"]["threads"] <= (os.cpu_count() or 1):
     sys.stderr.write(
         f"hyst: warning: resources.threads = {CONFIG['resources']['threads']} exceeds the "
         f"{workflow.cores} cores Snakemake was given, so sampling jobs get {workflow.cores}. "
