@@ -131,7 +131,7 @@ def test_run_collect_reuse_and_tables(tmp_path):
     assert (ds.loop_status_M_R.values[(stored == 8) & (ds.loop_n_e.values == 4)] == 1).all()
     assert (ds.loop_support_M_R.values[(stored == 8) & (ds.loop_n_e.values == 3)] > 0).all()
     assert "n_e=5" not in str(ds.loop_n_e.values)  # (5, 18) is too large to store
-    assert json.loads(ds.attrs["seconds"])["count"]["5,18"] >= 0
+    assert not {"seconds", "scan_seconds", "wall_seconds"} & set(ds.attrs)  # timings: the log
     # a second run reuses every file
     lines = run_all(cfg, tmp_path)
     assert lines and all(line.endswith("reused") for line in lines)

@@ -46,6 +46,27 @@ def test_quick_preset_datasets_are_bit_identical_to_the_pinned_hashes(quick_run)
     assert got == QUICK_HASHES
 
 
+#: Studies of the quick preset sampled again with other workers and chunks (the smallest of
+#: each kind that times its work, and one points study of two couplings and three spans).
+AGAIN = ("tgraphs_census", "loops", "networks_two_elements", "roundoff_check")
+
+
+def test_datasets_are_byte_identical_whatever_the_workers_and_chunks(quick_run, tmp_path):
+    """A dataset's bytes depend only on the configuration and seed: the same studies run
+    again on two worker threads per job, with the points batched differently, write
+    byte-identical files (timings go to the logs and benchmarks, never into data)."""
+    work, cfg, _ = quick_run
+    again = copy.deepcopy(cfg)
+    again["studies"] = {name: cfg["studies"][name] for name in AGAIN}
+    again.update(figures={}, comparison={}, resources={**cfg.get("resources", {}), "threads": 2})
+    again["batch"] = {"max_points": 1}
+    snakemake(tmp_path, again, timeout=900)
+    for name in AGAIN:
+        first = (work / "results" / "datasets" / f"{name}.nc").read_bytes()
+        second = (tmp_path / "results" / "datasets" / f"{name}.nc").read_bytes()
+        assert first == second, f"{name}.nc differs between the two runs"
+
+
 def test_quick_preset_datasets_describe_themselves(quick_run):
     """Every variable and coordinate of every study dataset and analysis of the quick preset
     (every dataset kind) has long_name and description; every file carries CF Conventions

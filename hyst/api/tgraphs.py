@@ -174,7 +174,9 @@ def census(n: int, samples: int = 20_000, seed: int = 0, pairwise_sample: int = 
     exact = n <= tgraphs.EXACT_MAX_N
     quiet = lambda _line: None  # noqa: E731
     records = [study.census_record(n, pairwise_sample, False, seed, log=quiet)] if exact else []
-    return study.census_dataset(records, {n: study.sample_record(n, samples, seed)}, samples)
+    return study.census_dataset(
+        records, {n: study.sample_record(n, samples, seed, log=quiet)}, samples
+    )
 
 
 def table(ds: xr.Dataset, fmt: str = "md") -> str:

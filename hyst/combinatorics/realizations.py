@@ -97,9 +97,7 @@ def realize_file(payload: dict, results, client=None, log: Callable = print) -> 
             "n_e": n,
             "L": L,
             "M": reps.count,
-            "seconds": seconds,
             "blocks": len(ranges),
-            "blocks_reused": reused,
             "summary": json.dumps(summary),
             "hyst_version": __version__,
         }

@@ -46,7 +46,6 @@ disagreement stops the run with an error.
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 import xarray as xr
@@ -235,28 +234,26 @@ def chains_dataset(
     phis, Ns, samples, seed, d_max=1.0, sigma0_max=0.5, checks=4, parallel=False
 ) -> xr.Dataset:
     """The (φ, N) study as a Dataset, every point sampled here (see ``assemble``)."""
-    tallies, seconds = {}, {}
+    tallies = {}
     for phi in phis:
         for N in Ns:
-            start = time.perf_counter()
             tallies[float(phi), int(N)] = sample_point(
                 phi, N, samples, seed, d_max, sigma0_max, checks, parallel
             )
-            seconds[float(phi), int(N)] = time.perf_counter() - start
     attrs = {
         "samples": int(samples),
         "seed": int(seed),
         "d_max": float(d_max),
         "sigma0_max": float(sigma0_max),
     }
-    return assemble(tallies, phis, Ns, attrs, seconds)
+    return assemble(tallies, phis, Ns, attrs)
 
 
-def assemble(tallies: dict, phis, Ns, attrs: dict, seconds: dict | None = None) -> xr.Dataset:
+def assemble(tallies: dict, phis, Ns, attrs: dict) -> xr.Dataset:
     """The (φ, N) Dataset from per-point tallies {(φ, N): tally}: probabilities with
     binomial standard errors (NaN where not measured: P_sl and P_g^0 beyond N = 18),
     histograms along L and n_e, the exact negative-span probability and cross-check
-    counts; the total wall time (``seconds`` per point) goes to the attributes.
+    counts (no timings: a dataset depends only on what was sampled).
     ``attrs`` holds samples, seed, d_max and sigma0_max."""
     phis = [float(p) for p in phis]
     Ns = [int(n) for n in Ns]
@@ -265,13 +262,10 @@ def assemble(tallies: dict, phis, Ns, attrs: dict, seconds: dict | None = None) 
     data = {name: np.full(shape, np.nan) for name in PROBABILITIES}
     errs = {name: np.full(shape, np.nan) for name in PROBABILITIES}
     checked = np.zeros(shape, np.int64)
-    wall = np.full(shape, np.nan)
     active = np.zeros(shape)
     for a, phi in enumerate(phis):
         for b, N in enumerate(Ns):
             t = tallies[phi, N]
-            if seconds is not None:
-                wall[a, b] = seconds[phi, N]
             if "self_loop_nonnegative_spans" in t and t["nonnegative_span_chains"]:
                 n = t["nonnegative_span_chains"]
                 p = t["self_loop_nonnegative_spans"] / n
@@ -314,8 +308,6 @@ def assemble(tallies: dict, phis, Ns, attrs: dict, seconds: dict | None = None) 
     )
     variables["cross_checked"] = (dims, checked)
     variables["active_fraction"] = (dims, active)
-    if seconds is not None:
-        attrs = {**attrs, "wall_seconds": float(np.nansum(wall))}
     return xr.Dataset(
         variables,
         coords={"phi": phis, "N": Ns, "L": np.arange(size), "n_e": np.arange(size)},

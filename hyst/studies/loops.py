@@ -251,7 +251,6 @@ class LoopsKind(StudyKind):
             return np.full(shape, fill, dtype)
 
         M, M_b = grid(-1, np.int64), grid(-1, np.int64)
-        seconds: dict = {"count": {}, "realize": {}}  # wall times: attributes, not data
         per_variant = {
             v: {"M": grid(-1, np.int64), "failed": grid(-1, np.int64), "lps": grid(-1, np.int64)}
             for v in study["variants"]
@@ -261,7 +260,6 @@ class LoopsKind(StudyKind):
             ds = read_dataset(store.cell_path(results, p))
             ij = at[(p["n_e"], p["L"])]
             M[ij] = ds.attrs["M"]
-            seconds["count"][f"{p['n_e']},{p['L']}"] = round(float(ds.attrs["seconds"]), 3)
             if "M_burnside" in ds.attrs:
                 M_b[ij] = ds.attrs["M_burnside"]
             if "start" in ds:
@@ -276,7 +274,6 @@ class LoopsKind(StudyKind):
                 per_variant[v]["M"][ij] = summary[v]["feasible"]
                 per_variant[v]["failed"][ij] = summary[v]["failed"]
                 per_variant[v]["lps"][ij] = summary[v]["lps"]
-            seconds["realize"][f"{cell[0]},{cell[1]}"] = round(float(ds.attrs["seconds"]), 3)
             if cell in stored:
                 realized[cell] = ds
         data = {"M": (("n_e", "L"), M), "M_burnside": (("n_e", "L"), M_b)}
@@ -305,7 +302,6 @@ class LoopsKind(StudyKind):
                 "mode": study["mode"],
                 "lp_form": study["lp_form"],
                 "status_codes": json.dumps({**realize.STATUS, "not_checked": NOT_CHECKED}),
-                "seconds": json.dumps(seconds),
                 "hyst_version": __version__,
                 "code_fingerprint": self.fingerprint(),
             }
