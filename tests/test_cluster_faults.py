@@ -337,6 +337,12 @@ def test_a_jobs_own_cluster_never_pauses_when_its_process_is_large():
 
     ballast = np.ones(400 * 2**20 // 8)  # 400 MiB touched: the process is larger than 256 MB
     with job_client({"resources": {"mem_mb": 256}}, 1) as c:
-        time.sleep(2)  # the workers' memory monitor has looked (every 0.5 s at most)
+        (worker,) = c.cluster.workers.values()  # in this process
+        # no memory monitor that could pause it, and its system monitor has sampled the
+        # process's memory twice since (a monitor, had there been one, would have looked)
+        assert "memory_monitor" not in worker.periodic_callbacks
+        start = worker.monitor.count
+        wait_for(lambda: worker.monitor.count >= start + 2, "two samples of the process memory")
+        assert worker.status.name == "running"
         assert c.submit(sum, [1, 2, 3]).result(timeout=30) == 6
     assert ballast.sum() == ballast.size

@@ -78,6 +78,13 @@ def test_nothing_reruns_and_key_order_does_not_matter(local_run):
     }
     out = snakemake(work, reordered, "-n").stdout
     assert "Nothing to be done" in out, out
+    # where the work runs and what it may use determine no result: editing `resources:`
+    # and `dask:` reruns and rebuilds nothing
+    moved = copy.deepcopy(BASE)
+    moved["resources"] = {"threads": 1, "mem_mb": 3000, "runtime": 30}
+    moved["dask"] = {"address": "tcp://127.0.0.1:8786"}
+    out = snakemake(work, moved, "-n").stdout
+    assert "Nothing to be done" in out, out
 
 
 def test_adding_points_or_samples_reruns_only_what_changed(local_run, tmp_path):

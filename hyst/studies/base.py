@@ -112,9 +112,11 @@ class StudyKind(ABC):
         return {k: own[k] for k in ("threads", "mem_mb", "runtime")}
 
     def job_config(self, config: dict) -> dict:
-        """What a job reads of the configuration besides its payload (``dask:`` and
-        ``resources:`` for the kinds that run on the configuration's cluster)."""
-        return {} if self.own_resources else {k: config[k] for k in ("dask", "resources")}
+        """Where a job of this kind runs its work, read from the (raw or validated)
+        configuration when the job runs: ``{"dask": {...}}`` for the kinds that run on the
+        configuration's cluster, {} for the others. Never part of a job's params: it does
+        not change the job's result, so editing it reruns nothing."""
+        return {} if self.own_resources else {"dask": dict(config.get("dask") or {})}
 
     def normalise(self, study: dict) -> dict:
         """A copy of a raw study with natural spellings made canonical before validation."""

@@ -1,6 +1,9 @@
 # Stage: jobs. One rule runs a job of every study kind (hyst.studies.KINDS): the kind is a
 # wildcard, its payload comes from the plan, its resources from the kind
 # (StudyKind.job_resources: the configuration's `resources:` unless the kind has its own).
+# `params:` hold what determines a job's result, nothing else: the configuration's
+# `resources:` reach the job as threads and resources, its `dask:` (where the work runs) is
+# read at run time (StudyKind.job_config), so editing either reruns nothing.
 # A kind's jobs write result files under results/<kind>/, reused when their provenance
 # matches, and a manifest listing them.
 
@@ -10,7 +13,6 @@ rule job:
         f"{RESULTS}/jobs/{{kind}}/{{job}}.json",
     params:
         payload=lambda wc: job_payload(wc.kind, wc.job),
-        config=lambda wc: canonical(KINDS[wc.kind].job_config(CONFIG)),
         results=lambda wc, output: str(Path(output[0]).parents[2]),
         code=lambda wc: CODE[f"job/{wc.kind}"],
     wildcard_constraints:

@@ -45,7 +45,7 @@ def run(sm) -> None:
                 json.loads(sm.params.payload),
                 name,
                 sm.params.results,
-                config=json.loads(sm.params.config),
+                config=KINDS[kind].job_config(sm.config),
                 threads=sm.threads,
                 log=lambda line: log(line, log_file),
             )
