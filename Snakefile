@@ -30,6 +30,7 @@ include: "workflow/rules/analyse.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/manifest.smk"
 
 
 report: "workflow/report/workflow.rst"
@@ -98,3 +99,4 @@ rule all:
         captions=expand(f"{RESULTS}/figures/{{figure}}.caption.rst", figure=sorted(FIGURES)),
         tables=TABLES,
         comparison=[f"{RESULTS}/paper_comparison.md"] if COMPARISON else [],
+        manifest=f"{RESULTS}/manifest.json",

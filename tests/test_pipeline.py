@@ -117,6 +117,67 @@ def test_adding_points_or_samples_reruns_only_what_changed(local_run, tmp_path):
     assert "tiny_large_n" in dry and "tiny_random.nc" not in dry.split("Job stats")[0]
 
 
+def test_a_run_writes_a_manifest_that_verify_checks(local_run, tmp_path, capsys):
+    """The run's manifest lists every result file; `hyst verify` finds them all as the run
+    left them, then names a file changed since, a file missing and a file whose recorded
+    code is not the current code, one line each, with exit status 1."""
+    from hyst.cli.main import main
+    from hyst.pipeline.manifest import read_manifest
+
+    work, _, _ = local_run
+    results = tmp_path / "results"
+    shutil.copytree(work / "results", results)
+    manifest = read_manifest(results)
+    assert sorted(manifest["files"]) == sorted(
+        [f"datasets/{s}.nc" for s in STUDIES]
+        + [f"figures/{f}.{e}" for f in BASE["figures"] for e in ("png", "pdf", "caption.rst")]
+    )
+    assert "resources" not in manifest["configuration"]  # where it ran is no part of it
+    assert main(["verify", str(results)]) == 0
+    assert "5 files match" in capsys.readouterr().out
+    (results / "figures" / "tiny_fig2.caption.rst").write_text("edited by hand\n")
+    (results / "datasets" / "tiny_large_n.nc").unlink()
+    recorded = json.loads((results / "manifest.json").read_text())
+    recorded["files"]["datasets/tiny_random.nc"]["code"]["collect/points"] = "0" * 16
+    (results / "manifest.json").write_text(json.dumps(recorded))
+    assert main(["verify", str(results)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 3, out
+    assert out[0] == f"{results}/datasets/tiny_large_n.nc: missing (the manifest lists it)"
+    assert out[1].startswith(f"{results}/datasets/tiny_random.nc: made by code that has changed")
+    assert out[2].startswith(f"{results}/figures/tiny_fig2.caption.rst: changed since the run")
+
+
+def test_export_writes_a_workflow_run_ro_crate_that_reads_back(local_run, tmp_path, capsys):
+    from rocrate.rocrate import ROCrate
+
+    from hyst.cli.main import main
+    from hyst.pipeline.manifest import read_manifest
+
+    work, _, _ = local_run
+    assert main(["export", str(work / "results"), "--ro-crate", str(tmp_path / "crate")]) == 0
+    assert "RO-Crate of 5 result files" in capsys.readouterr().out
+    crate = ROCrate(tmp_path / "crate")
+    profiles = {e["@id"] for e in crate.root_dataset["conformsTo"]}
+    assert "https://w3id.org/ro/wfrun/workflow/0.5" in profiles
+    assert crate.mainEntity.id == "Snakefile" and (tmp_path / "crate" / "workflow").is_dir()
+    (action,) = crate.get_by_type("CreateAction")
+    assert action["instrument"].id == "Snakefile"
+    assert [o.id for o in action["object"]] == ["configuration.yaml"]
+    files = read_manifest(work / "results")["files"]
+    results = {e.id: e for e in action["result"]}
+    assert set(files) <= set(results) and "manifest.json" in results
+    for path, entry in files.items():
+        assert results[path]["sha256"] == entry["sha256"]
+        assert (tmp_path / "crate" / path).read_bytes() == (work / "results" / path).read_bytes()
+    versions = {s["name"]: s["version"] for s in crate.mainEntity["softwareRequirements"]}
+    assert {"python", "numpy", "numba", "xarray", "snakemake"} <= set(versions)
+    assert yaml.safe_load((tmp_path / "crate" / "configuration.yaml").read_text())["studies"]
+    # an existing crate is never overwritten: one line, exit 2
+    assert main(["export", str(work / "results"), "--ro-crate", str(tmp_path / "crate")]) == 2
+    assert "is not an empty folder" in capsys.readouterr().err
+
+
 def test_bad_config_rejected_before_any_job(tmp_path):
     cfg = copy.deepcopy(BASE)
     cfg["studies"]["tiny_random"]["N"] = [1, 3]

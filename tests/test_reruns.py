@@ -92,14 +92,22 @@ def outputs(jobs, rule: str) -> set:
 
 def test_a_module_of_one_figure_family_plans_exactly_its_figures(repo):
     repo.edit("hyst/plotting/l4.py", append="\nEDITED = 1\n")
-    assert planned(repo, "edit hyst/plotting/l4.py") == [("figure", "figures/tiny_l4.png")]
+    manifest = ("manifest", "manifest.json")  # lists every result file: after any change
+    assert planned(repo, "edit hyst/plotting/l4.py") == [
+        ("figure", "figures/tiny_l4.png"),
+        manifest,
+    ]
     repo.edit("hyst/plotting/networks.py", append="\nEDITED = 1\n")
     jobs = planned(repo, "and hyst/plotting/networks.py")
-    assert jobs == [("figure", "figures/tiny_chains_fig.png"), ("figure", "figures/tiny_l4.png")]
+    assert jobs == [
+        ("figure", "figures/tiny_chains_fig.png"),
+        ("figure", "figures/tiny_l4.png"),
+        manifest,
+    ]
     # the drawing helpers of the sweeps family: its two figures join
     repo.edit("hyst/plotting/panels.py", append="\nEDITED = 1\n")
     jobs = planned(repo, "and hyst/plotting/panels.py")
-    assert rule_counts(jobs) == {"figure": 4}, jobs
+    assert rule_counts(jobs) == {"figure": 4, "manifest": 1}, jobs
 
 
 def test_a_change_to_plotting_plans_no_sampling(repo):
@@ -108,7 +116,8 @@ def test_a_change_to_plotting_plans_no_sampling(repo):
     repo.edit("hyst/plotting/__init__.py", append="\nEDITED = 1\n")
     jobs = planned(repo, "edit hyst/plotting/__init__.py")
     assert outputs(jobs, "figure") == {f"figures/{name}.png" for name in SMALL["figures"]}
-    assert rule_counts(jobs) == {"figure": len(SMALL["figures"]), "caption": len(SMALL["figures"])}
+    figures = len(SMALL["figures"])
+    assert rule_counts(jobs) == {"figure": figures, "caption": figures, "manifest": 1}
 
 
 def test_a_kernel_change_plans_the_sampling_of_the_points_it_affects(repo):
@@ -116,7 +125,13 @@ def test_a_kernel_change_plans_the_sampling_of_the_points_it_affects(repo):
     # kind and the networks figures alone: no point is sampled again
     repo.edit("hyst/kernels/mechanics.py", append="\nEDITED_KERNEL = 1\n")
     jobs = planned(repo, "edit hyst/kernels/mechanics.py")
-    assert rule_counts(jobs) == {"networks jobs": 2, "collect": 1, "figure": 1, "caption": 1}, jobs
+    assert rule_counts(jobs) == {
+        "networks jobs": 2,
+        "collect": 1,
+        "figure": 1,
+        "caption": 1,
+        "manifest": 1,
+    }, jobs
     assert outputs(jobs, "figure") == {"figures/tiny_chains_fig.png"}
     # kernels/loop_enumeration.py: imported by the loops kind alone (none configured)
     repo.edit("hyst/kernels/loop_enumeration.py", append="\nEDITED_KERNEL = 1\n")
@@ -186,7 +201,13 @@ def test_adding_one_n_to_one_study_samples_only_its_points_and_rebuilds_only_its
     cfg = copy.deepcopy(SMALL)
     cfg["studies"]["tiny_random"]["N"] = [3, 4, 5]
     jobs = planned(run, "add N = 5 to tiny_random", cfg)
-    assert rule_counts(jobs) == {"points jobs": 1, "collect": 1, "figure": 1, "caption": 1}
+    assert rule_counts(jobs) == {
+        "points jobs": 1,
+        "collect": 1,
+        "figure": 1,
+        "caption": 1,
+        "manifest": 1,
+    }
     assert outputs(jobs, "collect") == {"datasets/tiny_random.nc"}
     assert outputs(jobs, "figure") == {"figures/tiny_fig2.png"}
     results = run.runs / "results"
@@ -207,7 +228,10 @@ def test_editing_a_description_rewrites_captions_alone(small_run, tmp_path):
     cfg = copy.deepcopy(SMALL)
     cfg["studies"]["tiny_rules"]["description"] = "the four rules, edited"
     jobs = planned(run, "edit the description of tiny_rules", cfg)
-    assert jobs == [("caption", "figures/tiny_rules_fig.caption.rst")]
+    assert jobs == [
+        ("caption", "figures/tiny_rules_fig.caption.rst"),
+        ("manifest", "manifest.json"),
+    ]
     figures = run.runs / "results" / "figures"
     before = mtimes(figures)
     run.run(cfg)

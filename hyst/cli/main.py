@@ -164,12 +164,14 @@ def build_parser() -> argparse.ArgumentParser:
     inst.add_argument("--force", action="store_true", help="overwrite an existing profile")
 
     from hyst.cli.loops import add_parser as add_loops_parser
+    from hyst.cli.results import add_results_parsers
     from hyst.cli.system import add_parser as add_system_parser
     from hyst.cli.tgraphs import add_parser as add_tgraphs_parser
 
     add_loops_parser(sub)
     add_system_parser(sub)
     add_tgraphs_parser(sub)
+    add_results_parsers(sub)
 
     sub.add_parser(
         "compile",

@@ -200,6 +200,17 @@ def check_results(results, key: str = "results") -> None:
         raise ConfigError(f"{key}: {str(results)!r} cannot be written ({reason}{where})") from None
 
 
+#: Top-level keys that say where and how a run runs, never what it computes: a run's
+#: results do not depend on them (see :func:`result_config`).
+OPERATIONAL_KEYS = ("results", "batch", "resources", "limits", "dask")
+
+
+def result_config(config: dict) -> dict:
+    """The part of a validated configuration that determines a run's results: all but
+    :data:`OPERATIONAL_KEYS` (editing those reruns nothing)."""
+    return {k: v for k, v in config.items() if k not in OPERATIONAL_KEYS}
+
+
 def config_warnings(config: dict) -> list[str]:
     """Lines warning of what a valid configuration does that its author may not mean: each
     study kind's own warnings (e.g. couplings so weak that every one rounds to 0) and

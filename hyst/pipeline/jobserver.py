@@ -56,6 +56,7 @@ TASKS = {
     "caption": "hyst.pipeline.tasks.caption",
     "tables": "hyst.pipeline.tasks.tables",
     "comparison": "hyst.pipeline.tasks.comparison",
+    "manifest": "hyst.pipeline.tasks.manifest",
 }
 #: Seconds between two checks for finished children and a vanished parent.
 POLL_SECONDS = 0.02

@@ -9,13 +9,12 @@ from pathlib import Path
 import yaml
 from snakemake.utils import update_config
 
-from hyst.pipeline.config import ConfigError, config_warnings, validate
-from hyst.comparison.registry import SECTION_TYPES
-from hyst.pipeline.jobserver import TASKS
-from hyst.provenance.fingerprints import code_fingerprint
+from hyst.pipeline.config import ConfigError, config_warnings, result_config, validate
+from hyst.pipeline.manifest import result_files
+from hyst.pipeline.rule_code import rule_fingerprints
 from hyst.plotting.captions import CaptionFile
 from hyst.plotting.registry import FIGURE_TYPES
-from hyst.studies import KIND_MODULES, KINDS, kind_of, plan
+from hyst.studies import KINDS, kind_of, plan
 from hyst.studies.base import StudyKind
 
 if "studies" not in config:
@@ -41,39 +40,11 @@ FIGURE_FILES = CONFIG["figure_files"]
 PLAN = plan(CONFIG)
 
 
-def code(task, *entries):
-    """Fingerprint of the code run by a rule: its task's module (hyst.pipeline.tasks) and
-    the modules it imports by name at run time (``entries``: a study kind, a figure type's
-    drawing module, a comparison section's module), with everything they import
-    (hyst.provenance.fingerprints). A rule whose code changed runs again."""
-    return code_fingerprint([TASKS[task], *entries])
-
-
-def kind_modules(studies):
-    """The modules of the kinds of ``studies`` (a caption's lines come from the kinds)."""
-    return sorted({KIND_MODULES[kind_of(STUDIES[s]).name] for s in studies})
-
-
 #: The fingerprint of each rule's code, computed once per run: its `code` param (a change
-#: re-runs its jobs).
-CODE = {
-    **{f"job/{kind}": code("job", KIND_MODULES[kind]) for kind in KINDS},
-    **{f"collect/{kind}": code("collect", KIND_MODULES[kind]) for kind in KINDS},
-    "analysis": code("analyse"),
-    **{
-        f"figure/{name}": code("figure", FIGURE_TYPES[binding["type"]].module)
-        for name, binding in FIGURES.items()
-    },
-    **{
-        f"caption/{name}": code("caption", *kind_modules(binding["studies"]))
-        for name, binding in FIGURES.items()
-    },
-    "tables": code("tables"),
-    "comparison": code(
-        "comparison",
-        *sorted({SECTION_TYPES[b["type"]].module for b in CONFIG["comparison"].values()}),
-    ),
-}
+#: re-runs its jobs; hyst/pipeline/rule_code.py).
+CODE = rule_fingerprints(CONFIG)
+#: Every result file of the run, relative to RESULTS (the manifest lists them).
+RESULT_FILES = result_files(CONFIG)
 
 
 if 1 < (workflow.cores or 0) < CONFIG["resources"]["threads"] <= (os.cpu_count() or 1):
