@@ -10,7 +10,7 @@ module already left (a call into a module visited before, after calls in others)
     python benchmarks/trace_point_path.py [--groups transitions] [--order]
 
 ``--groups``: the observable groups ("all": the default groups); ``--order`` prints the
-sequence of modules. The layouts before and after issue 26's package moves are both
+sequence of modules. The layouts before and after the packages became layers are both
 understood (``PYTHONPATH`` selects the tree).
 """
 
@@ -26,7 +26,7 @@ def _task():
     try:
         from hyst.sampling.cluster import _chunk_task
         from hyst.sampling.sampler import Point, resolve_groups
-    except ImportError:  # the layout before issue 26
+    except ImportError:  # the layout before the packages became layers
         from hyst.distributed import _chunk_task
         from hyst.sampler import Point, resolve_groups
     return _chunk_task, Point, resolve_groups

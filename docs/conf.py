@@ -7,6 +7,7 @@ references generated from the parsers, the schema and the catalogue
 (``_ext/hyst_reference.py``).
 """
 
+import re
 import sys
 from pathlib import Path
 
@@ -54,3 +55,45 @@ html_theme_options = {
     "secondary_sidebar_items": ["page-toc"],
 }
 html_static_path = ["_static"]
+
+
+# A figure that a tutorial cell returns but the kernel cannot show as an image reaches the
+# page as its text, "<Figure size 630x430 with 1 Axes>", and the reader gets no picture (a
+# Figure made without pyplot, returned before the inline backend is loaded). Every such
+# output is a warning, so the build, warnings as errors, fails.
+FIGURE_AS_TEXT = re.compile(r"<Figure size \d+(\.\d+)?x\d+(\.\d+)? with \d+ Axes>")
+
+
+def figures_shown_as_text(doctree) -> list:
+    """The text outputs of the executed cells of ``doctree`` that stand for a matplotlib
+    figure, in a cell output (a MIME bundle) that holds no image of it."""
+    from docutils import nodes
+
+    found = []
+    for block in doctree.findall(nodes.literal_block):
+        if "output" not in block["classes"] or not FIGURE_AS_TEXT.search(block.astext()):
+            continue
+        bundle = block.parent
+        while bundle is not None and bundle.get("nb_element") != "mime_bundle":
+            bundle = bundle.parent
+        if bundle is None or not any(True for _ in bundle.findall(nodes.image)):
+            found.append(block)
+    return found
+
+
+def _warn_figures_shown_as_text(app, doctree, docname) -> None:
+    from sphinx.util import logging
+
+    logger = logging.getLogger("hyst.docs")
+    for block in figures_shown_as_text(doctree):
+        logger.warning(
+            "a cell's figure is shown as the text %r, not as an image (display it with the "
+            "inline backend loaded: %%matplotlib inline in the first cell)",
+            FIGURE_AS_TEXT.search(block.astext()).group(0),
+            location=block if block.source else docname,
+        )
+
+
+def setup(app):
+    app.connect("doctree-resolved", _warn_figures_shown_as_text)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -187,10 +187,10 @@ VARIABLES: dict[str, Variable] = {
     "definition": _label(
         "well-defined t-graph: definition",
         "all_states_stable: every transition ends in a stable state and every state has a "
-        "stability interval (the peer's); all_transitions: every transition, stability not "
-        "asked (the peer's make_graph); stable_states: the transitions of states with a "
-        "stability interval; reachable: the transitions of the states reachable from the "
-        "all-down state (the Garden-of-Eden-reduced graph)",
+        "stability interval (Teunisse & van Hecke's); all_transitions: every transition, "
+        "stability not asked (make_graph of hysteron-tgraphs); stable_states: the transitions "
+        "of states with a stability interval; reachable: the transitions of the states "
+        "reachable from the all-down state (the Garden-of-Eden-reduced graph)",
     ),
     "simple_self_loops": _label(
         "simple self-loops",

@@ -28,7 +28,7 @@ MAX_N = 10
 HELP = """\
 Print the census of transition graphs (t-graphs) of the general hysteron model
 (Teunisse & van Hecke, R. Soc. Open Sci. 2025: every state has its own switching
-fields) for n = K, next to the peer code's numbers for n = 2:
+fields) for n = K, next to the numbers of their code, hysteron-tgraphs, for n = 2:
 
   exact (n <= 3)   scaffolds, candidate and realizable t-graphs, their
                    Garden-of-Eden-reduced forms, total orders of the switching fields

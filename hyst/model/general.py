@@ -206,7 +206,7 @@ def resolve(fields: SwitchingFields, rule="0") -> TGraph:
 def goe_reduced(graph: TGraph) -> TGraph:
     """The t-graph without its Garden-of-Eden states: only the transitions of the states
     reachable from the all-down state (itself included) along well-defined transitions
-    (networkx descendants, as the peer's ``remove_goe``)."""
+    (networkx descendants, as ``remove_goe`` of hysteron-tgraphs)."""
     import networkx as nx
 
     g = nx.DiGraph()
