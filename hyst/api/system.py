@@ -5,8 +5,8 @@ multiples of ``2**-40``, so every threshold sum is exact). In state S the elemen
 thresholds are H_i^±(S) = h_i^± − Σ_j c_ij s_j. The methods wrap what ``hyst system``
 prints and draws: the transition graph under a race-condition rule, its self-loops with
 the field range where each is a cycle of the dynamics, the picture, the saturated
-hysteresis loop m(H), the response to any field protocol, the drive protocols of the peer
-``hysteron`` and more (a path of turning fields, the symmetric and asymmetric cyclic
+hysteresis loop m(H), the response to any field protocol, the drive protocols of N. Keim's
+``hysteron`` package and more (a path of turning fields, the symmetric and asymmetric cyclic
 drives, the amplitude sweep, return-point memory: exact, any N, self-loops reported), and
 the file ``hyst system --file`` reads.
 """
@@ -343,7 +343,7 @@ class System:
         A = 0 up (until the first T > 1 with ``first_only``): per amplitude (dimension
         ``amplitude``) the outcome, τ, T and the L of a self-loop that stopped it; the
         critical amplitude A_c (smallest with T > 1; NaN: none) and its period as
-        attributes. The peer ``hysteron``'s ``amplitude_sweep`` gives the same A_c where it
+        attributes. N. Keim's ``hysteron`` package's ``amplitude_sweep`` gives the same A_c where it
         applies (rule 1, no self-loop; ``tests/test_peer_protocols.py``)."""
         return drives.run_sweep(self._systems, rule, first_only, max_cycles)
 

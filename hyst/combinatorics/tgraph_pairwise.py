@@ -1,4 +1,4 @@
-"""Pairwise hysterons in the terms of the general model (issue 30, item 2): which general-model
+"""Pairwise hysterons in the terms of the general model: which general-model
 t-graphs pairwise interacting hysterons realize, with their parameters.
 
 The pairwise model (hyst's, :mod:`hyst.model.systems`) has thresholds

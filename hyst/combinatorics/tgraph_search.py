@@ -1,6 +1,6 @@
-"""The exact census of realizable t-graphs by depth-first search with pruning (issue 30, item
-3): t-graphs are built transition by transition and a branch is cut as soon as its design
-inequalities close a cycle (:mod:`hyst.kernels.tgraph_census`). Rule 0, every state with a
+"""The exact census of realizable t-graphs by depth-first search with pruning: t-graphs are
+built transition by transition and a branch is cut as soon as its design inequalities close
+a cycle (:mod:`hyst.kernels.tgraph_census`). Rule 0, every state with a
 transition stable somewhere (the peer's definitions).
 
 - ``scaffold_census``: the candidates of one scaffold (the transitions with the fewest

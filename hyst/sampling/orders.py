@@ -1,5 +1,5 @@
 """The share of well-defined parameter space of the general hysteron model, by sampling
-uniformly random total orders of its n·2^n switching fields (issue 30, item 4).
+uniformly random total orders of its n·2^n switching fields.
 
 Each sample draws the n·2^n fields independently and uniformly from [0, 2^40) (int64): their
 order is a uniformly random total order, and under rules 1 and 1′, whose races between an up

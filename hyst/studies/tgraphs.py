@@ -1,5 +1,5 @@
 """Study kind ``tgraphs``: the census of the general model's transition graphs (Teunisse & van
-Hecke 2025) and the share of its well-defined parameter space (issue 30).
+Hecke 2025) and the share of its well-defined parameter space.
 
 Two jobs per n, each one NetCDF file under ``results/tgraphs/``, reused when its provenance
 (payload and code fingerprint) matches:
@@ -43,7 +43,8 @@ from hyst.studies.base import ConfigError, Job, StudyKind
 SIMPLE = ("allowed", "forbidden")
 #: What the sampled counts hold beyond the definitions.
 SAMPLED = (*DEFINITIONS, "self_loop", "race", "ties")
-#: The walkthrough's example graph (its sections 2a and 4a): (state, flips) in bitmasks.
+#: The example graph of Teunisse & van Hecke's tutorial notebook (its sections 2a and 4a):
+#: (state, flips) in bitmasks.
 EXAMPLE = {(0, 1): (0, 2, 3), (2, 1): (2, 3, 1), (2, -1): (2, 0), (1, -1): (1, 0),
            (1, 1): (1, 3), (3, -1): (3, 1)}  # fmt: skip
 #: Scaffolds per task of the census on a Dask client.
@@ -419,7 +420,7 @@ def census_rows(ds: xr.Dataset) -> tuple[list, list]:
     )  # noqa: E501
     row("... counted on the Garden-of-Eden-reduced graphs", lambda n: orders(n, "0", "reachable"))
     row(
-        "... every transition well defined, stability not asked (the peer's make_graph)",
+        "... every transition well defined, stability not asked (make_graph of hysteron-tgraphs)",
         lambda n: orders(n, "0", "all_transitions"),
     )  # noqa: E501
     row(
@@ -437,7 +438,7 @@ def census_rows(ds: xr.Dataset) -> tuple[list, list]:
     )  # noqa: E501
     weights = json.loads(ds.attrs["example_weight"])
     row(
-        "linear extensions of the walkthrough's example graph",
+        "linear extensions of the example graph of Teunisse & van Hecke's notebook",
         lambda n: (
             f"{weights[str(n)]} (probability {weights[str(n)] / math.factorial(8):.3g})"
             if str(n) in weights
