@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -146,6 +147,44 @@ def test_a_run_writes_a_manifest_that_verify_checks(local_run, tmp_path, capsys)
     assert out[0] == f"{results}/datasets/tiny_large_n.nc: missing (the manifest lists it)"
     assert out[1].startswith(f"{results}/datasets/tiny_random.nc: made by code that has changed")
     assert out[2].startswith(f"{results}/figures/tiny_fig2.caption.rst: changed since the run")
+
+
+def test_status_counts_result_files_and_names_what_a_rerun_would_make(
+    local_run, tmp_path, monkeypatch, capsys
+):
+    """`hyst status` of a finished run: every point done, every file up to date. With one
+    point file deleted, one whose provenance no longer matches and a figure deleted: one
+    missing, one stale, and the files Snakemake would make named with why."""
+    from hyst.cli.main import main
+    from hyst.provenance.files import write_dataset
+
+    work, _, _ = local_run
+    copy_ = tmp_path / "copy"
+    shutil.copytree(work, copy_)  # results and Snakemake's metadata
+    monkeypatch.chdir(copy_)
+    assert main(["status", "config.yaml", "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert status["studies"]["tiny_random"]["result_files"] == {"done": 4}
+    assert status["to_make"] == [] and set(status["files"]) >= {"datasets", "figures"}
+    points = sorted((copy_ / "results" / "points").rglob("*.nc"))
+    points[0].unlink()
+    ds = read_dataset(points[1]).load()
+    ds.attrs["code_fingerprint"] = "0" * 16  # made by other code
+    write_dataset(ds, points[1])
+    (copy_ / "results" / "figures" / "tiny_fig2.png").unlink()
+    assert main(["status", "config.yaml", "--json"]) == 0
+    after = json.loads(capsys.readouterr().out)
+    total = Counter()
+    for study in after["studies"].values():
+        total.update(study["result_files"])
+    done = sum(s["result_files"]["done"] for s in status["studies"].values())
+    assert total == {"done": done - 2, "stale": 1, "missing": 1}, after
+    assert {"file": "results/figures/tiny_fig2.png", "why": "missing"} in after["to_make"]
+    assert main(["status", "config.yaml"]) == 0
+    out = capsys.readouterr().out
+    assert "1 stale" in out and "1 missing" in out, out
+    assert "results/figures/tiny_fig2.png: missing" in out, out
+    assert out.rstrip().endswith("to finish: run the same command again"), out
 
 
 def test_export_writes_a_workflow_run_ro_crate_that_reads_back(local_run, tmp_path, capsys):

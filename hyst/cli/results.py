@@ -68,8 +68,79 @@ def cmd_export(args) -> int:
     return 0
 
 
+def cmd_status(args) -> int:
+    """Each study's result files and failed jobs, then Snakemake's files by stage."""
+    import json
+
+    from hyst.pipeline.config import ConfigError, load
+    from hyst.pipeline.status import file_statuses, snakemake_summary, study_statuses, to_make
+
+    try:
+        config = load(args.file)
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
+    studies = study_statuses(config)
+    try:
+        rows = snakemake_summary(args.file)
+    except (FileNotFoundError, RuntimeError) as err:
+        raise UsageError(str(err)) from None
+    stages = file_statuses(rows, config["results"])
+    pending = to_make(rows, config["results"])
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "configuration": str(args.file),
+                    "results": config["results"],
+                    "studies": {
+                        s.name: {
+                            "kind": s.kind,
+                            "result_files": dict(s.units),
+                            "jobs": s.jobs,
+                            "failed_jobs": s.failed,
+                        }
+                        for s in studies
+                    },
+                    "files": {stage: dict(c) for stage, c in stages.items()},
+                    "to_make": [{"file": f, "why": why} for f, why in pending],
+                },
+                indent=1,
+            )
+        )
+        return 0
+    print(f"{args.file}: results in {config['results']}/")
+    for study in studies:
+        print(f"  {study.line()}")
+    for stage, counts in sorted(stages.items()):
+        parts = ", ".join(f"{n} {state}" for state, n in sorted(counts.items(), reverse=True))
+        print(f"  {stage}: {parts}")
+    for path, why in pending[: args.show]:
+        print(f"    {path}: {why}")
+    if len(pending) > args.show:
+        print(f"    … and {len(pending) - args.show} more (--show N lists more)")
+    done = not pending and all(not s.failed for s in studies)
+    print("up to date: nothing to run" if done else "to finish: run the same command again")
+    return 0
+
+
 def add_results_parsers(sub) -> None:
-    """The ``verify`` and ``export`` subcommands."""
+    """The ``status``, ``verify`` and ``export`` subcommands."""
+    status = subcommand(
+        sub,
+        "status",
+        "where a run of a configuration stands",
+        "For a configuration (run in this folder, as the pipeline runs it): each study's "
+        "result files done (reused by a rerun), stale (their code or what determines them "
+        "changed) or missing, and its jobs that failed or were stopped; then the datasets, "
+        "analyses, figures, tables and pages up to date or to make, with why (Snakemake's "
+        "own view, from a dry run).",
+    )
+    status.add_argument("file", help="the configuration file (e.g. config/quick.yaml)")
+    status.add_argument("--json", action="store_true", help="print JSON instead of lines")
+    status.add_argument(
+        "--show", type=int, default=10, metavar="N", help="list at most N files to make"
+    )
+    status.set_defaults(run=cmd_status)
     verify = subcommand(
         sub,
         "verify",

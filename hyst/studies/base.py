@@ -23,6 +23,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 import xarray as xr
 
@@ -144,6 +145,13 @@ class StudyKind(ABC):
     def run(self, job: Job, results, *, config: dict, threads: int, log: Callable) -> dict:
         """Compute one job: write its result files under ``results`` (atomically, reusing
         files whose provenance matches) and return its manifest (JSON-serialisable)."""
+
+    @abstractmethod
+    def units(self, job: Job, results) -> list[tuple[Path, dict]]:
+        """The result files a job writes, each with the provenance attributes it must carry
+        to be reused (:func:`hyst.provenance.files.reusable`): what ``hyst status`` counts
+        as done, stale or missing. A job's files are written one by one, so a job that
+        stopped leaves those it finished."""
 
     @abstractmethod
     def collect(self, name: str, study: dict, config: dict, results) -> xr.Dataset:

@@ -229,6 +229,18 @@ class LoopsKind(StudyKind):
         first = DASK_MIN_COUNT_LENGTH if payload["what"] == "count" else DASK_MIN_REALIZE
         return L >= first.get(n, 10**9)
 
+    def units(self, job: Job, results) -> list[tuple]:
+        """One file per cell (n_e, L): its count, or its realizability."""
+        return [
+            (
+                store.cell_path(results, p),
+                store.provenance(
+                    p, (count_file if p["what"] == "count" else realize_file).__module__
+                ),
+            )
+            for p in job.payload["cells"]
+        ]
+
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
         files = []
         for payload in job.payload["cells"]:

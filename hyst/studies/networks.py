@@ -295,6 +295,16 @@ class NetworksKind(StudyKind):
             if reusable(path, self._provenance(item), log) is None
         ]
 
+    def units(self, job: Job, results) -> list[tuple[Path, dict]]:
+        """One file per plane (planes) or per (phi, N) point (chains)."""
+        if job.payload["part"] == "planes":
+            items = job.payload["planes"]
+            paths = [self._plane_path(p, results) for p in items]
+        else:
+            items = job.payload["points"]
+            paths = [self._point_path(pt, results) for pt in items]
+        return [(path, self._provenance(item)) for item, path in zip(items, paths, strict=True)]
+
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
         if job.payload["part"] == "planes":
             return self._run_plane(job, results, config, threads, log)

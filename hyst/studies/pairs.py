@@ -111,6 +111,10 @@ class PairsKind(StudyKind):
     def _provenance(self, job: Job) -> dict:
         return {**job.payload, "rule": RULE, "code_fingerprint": self.fingerprint()}
 
+    def units(self, job: Job, results) -> list[tuple[Path, dict]]:
+        """The job's one file: the pairs of one span ensemble."""
+        return [(self._path(job, results), self._provenance(job))]
+
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
         path = self._path(job, results)
         if reusable(path, self._provenance(job), log) is not None:

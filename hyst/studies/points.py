@@ -453,6 +453,11 @@ class PointsKind(StudyKind):
         needs = {name: sorted({owner[k] for k in keys}) for name, keys in keys_of.items()}
         return jobs, needs
 
+    def units(self, job: Job, results) -> list[tuple[Path, dict]]:
+        """Every point file of the job (one per point of the sweep)."""
+        specs = [PointSpec.from_identity(d) for d in job.payload["points"]]
+        return [(s.path(results), s.provenance()) for s in specs]
+
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
         """Ensure every point file of a job exists with matching provenance. Each point's
         file is written (atomically) as soon as its chunks are in, so a job that fails or

@@ -255,6 +255,10 @@ class TGraphsKind(StudyKind):
             "code_fingerprint": self.fingerprint(),
         }
 
+    def units(self, job: Job, results) -> list[tuple]:
+        """The job's one file: a census or a sample of one n."""
+        return [(self._path(results, job), self._provenance(job))]
+
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
         path = self._path(results, job)
         if reusable(path, self._provenance(job), log) is None:
