@@ -415,10 +415,11 @@ def test_a_malformed_config_is_rejected_with_one_line_and_nothing_written(
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written
 
 
-def test_the_suite_has_at_least_a_hundred_malformed_configs_and_cli_inputs():
+def test_the_suite_has_at_least_a_hundred_and_fifty_malformed_inputs():
     from test_bad_input_cli import CLI_CASES
 
     assert len(CONFIGS) >= 100 and len(POINT_OPTIONS) + len(CLI_CASES) >= 60
+    assert len(CONFIGS) + len(POINT_OPTIONS) + len(CLI_CASES) >= 150
 
 
 def test_figure_params_are_the_drawing_functions_keyword_parameters():
@@ -551,3 +552,108 @@ def test_the_pipeline_rejects_them_before_any_job(tmp_path, edit, message):
     assert said[0].startswith(f"hyst: invalid configuration: {message}"), proc.stderr
     assert "Traceback" not in proc.stderr
     assert not (tmp_path / "results").exists()
+
+
+# ---- a property: any one field of a valid configuration corrupted -----------------------
+
+from hypothesis import given  # noqa: E402
+from hypothesis import settings as hypothesis_settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def _leaves(node, path=()):
+    """Every (path, value) of a configuration: its mappings' entries and lists' items, the
+    containers themselves included."""
+    yield path, node
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _leaves(value, (*path, key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _leaves(value, (*path, i))
+
+
+#: A valid configuration with every default filled in (so every key of the schema that BASE
+#: reaches is there to corrupt).
+FILLED = validate(copy.deepcopy(BASE), check_paths=False)
+#: The paths to corrupt: every key and list item below the top level, names of studies,
+#: figures and the like excepted (they are keys, not values).
+PATHS = [path for path, _ in _leaves(FILLED) if path]
+
+
+def _wrong(value):
+    """Values of the wrong kind for ``value``'s place (the schema allows none of them)."""
+    if isinstance(value, bool):
+        return ["maybe", 3]
+    if isinstance(value, int | float):
+        return ["seven", [value], float("nan")]
+    if isinstance(value, str):
+        return [[value], {"a": value}, 7]
+    if isinstance(value, list):
+        return [{"a": 1}, "text", 5]
+    if isinstance(value, dict):
+        return [5, ["x"]]
+    return [5, ["x"]]  # None: a file or address not given
+
+
+def _key(path) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+#: Places where a value of any type is allowed (free text and the like): none is corrupted.
+FREE = {("studies", name, "description") for name in FILLED["studies"]}
+
+
+@hypothesis_settings(max_examples=60)
+@given(
+    path=st.sampled_from([p for p in PATHS if p not in FREE]),
+    choice=st.integers(0, 2),
+    extra=st.booleans(),
+)
+def test_any_one_corrupted_field_is_refused_in_one_line_naming_it(path, choice, extra):
+    """One field of a valid configuration corrupted (a value of the wrong kind, or an unknown
+    key beside it): `hyst config check` exits 2 with one line that names the field (or the
+    mapping that holds it), and nothing is written."""
+    import os
+    import shutil
+    import tempfile
+
+    tmp = tempfile.mkdtemp()
+    cfg = copy.deepcopy(FILLED)
+    cfg["results"] = os.path.join(tmp, "results")
+    *parents, last = path
+    node = cfg
+    for p in parents:
+        node = node[p]
+    if extra and isinstance(node, dict) and parents and parents[0] not in ("studies",):
+        node["bogus_key"] = 1
+        named = _key((*parents, "bogus_key"))
+    else:
+        options = _wrong(node[last])
+        node[last] = options[choice % len(options)]
+        named = _key(path)
+    config = os.path.join(tmp, "c.yaml")
+    with open(config, "w") as fh:
+        fh.write(yaml.safe_dump(cfg))
+    code, err = _config_check(config)
+    assert sorted(os.listdir(tmp)) == ["c.yaml"]  # nothing written
+    shutil.rmtree(tmp)
+    assert code == 2, (named, err)
+    assert err.count("\n") == 1 and err.startswith("hyst config: error: "), err
+    reported = err.removeprefix("hyst config: error: ").split(": ")[0]
+    # the line names the field itself, or the mapping or list that holds it
+    assert named.startswith(reported.split(" ")[0]) or reported.startswith(named), (named, err)
+
+
+def _config_check(path) -> tuple[int, str]:
+    """`hyst config check path` in this process: (exit status, standard error)."""
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["config", "check", path])
+    return code, err.getvalue()

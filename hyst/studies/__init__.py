@@ -37,6 +37,11 @@ class _Kinds(Mapping):
             raise RuntimeError(f"{KIND_MODULES[name]}.KIND is named {kind.name!r}, not {name!r}")
         return kind
 
+    def __contains__(self, name: object) -> bool:
+        """Whether ``name`` names a kind (without importing it; False for a value that is
+        not a string, as a configuration may hold)."""
+        return isinstance(name, str) and name in KIND_MODULES
+
     def __iter__(self) -> Iterator[str]:
         return iter(KIND_MODULES)
 
