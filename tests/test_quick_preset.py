@@ -67,6 +67,27 @@ def test_datasets_are_byte_identical_whatever_the_workers_and_chunks(quick_run, 
         assert first == second, f"{name}.nc differs between the two runs"
 
 
+def test_every_dataset_and_analysis_of_a_quick_run_reads_as_cf(quick_run):
+    """cf-xarray and pint-xarray read every dataset and analysis: every unit parses (UDUNITS),
+    every variable and coordinate has a long_name, no coordinate is named like a dimension
+    it does not index; the field's unit is stated."""
+    from cf_checks import cf_problems
+
+    work, _, _ = quick_run
+    files = sorted((work / "results" / "datasets").glob("*.nc"))
+    files += sorted((work / "results" / "analysis").glob("*.nc"))
+    problems = {}
+    for path in files:
+        ds = read_dataset(path)
+        found = cf_problems(ds)
+        if "field_unit" not in ds.attrs:
+            found.append("no field_unit attribute")
+        if found:
+            problems[path.name] = found
+    assert not problems, problems
+    assert len(files) > 20
+
+
 def test_quick_preset_datasets_describe_themselves(quick_run):
     """Every variable and coordinate of every study dataset and analysis of the quick preset
     (every dataset kind) has long_name and description; every file carries CF Conventions

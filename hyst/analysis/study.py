@@ -331,6 +331,8 @@ def analyse_study(
                 "observable": obs,
                 "symbol": catalogue.symbol(obs),
             }
+            if da.dtype.kind in "iuf":  # exponents, amplitudes, positions in N J0: all
+                da.attrs["units"] = "1"  # dimensionless (the field's unit: field_unit)
             if str(v).startswith("collapse_"):
                 da.attrs["max_value"] = float(cmax) if cmax is not None else math.inf
             renamed[f"{obs}_{v}"] = da

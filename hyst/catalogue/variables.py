@@ -23,8 +23,16 @@ from hyst.catalogue import COUNT, HISTOGRAM, MEAN, OBSERVABLES, PROBABILITY, REC
 
 #: The CF conventions the datasets follow (attributes long_name, units; Conventions).
 CONVENTIONS = "CF-1.10"
-#: Units of a dimensionless number (CF: "1").
+#: Units of a dimensionless number (CF and UDUNITS: "1").
 DIMENSIONLESS = "1"
+#: Units of fields (H, thresholds h_i^±, couplings c_ij, N J0): the model's fields are
+#: dimensionless, measured in the unit the paper uses (:data:`FIELD_UNIT`), so "1".
+FIELD = DIMENSIONLESS
+#: What the unit of the field is, as every dataset states it (attribute ``field_unit``).
+FIELD_UNIT = (
+    "fields (H, thresholds h_i^+ and h_i^-, couplings c_ij, J0 and N J0) are dimensionless, "
+    "in units of the half-width of the midpoint distribution h_i^c ~ U[-1, 1], as in the paper"
+)
 
 
 @dataclass(frozen=True)
@@ -47,7 +55,7 @@ class Variable:
 
 
 def _field(text: str) -> Variable:
-    return Variable(text, text, "field units")
+    return Variable(text, text, FIELD)
 
 
 def _number(text: str, description: str = "") -> Variable:
@@ -74,11 +82,11 @@ VARIABLES: dict[str, Variable] = {
     "NJ0": Variable(
         "coupling strength N J0",
         "N times the coupling scale J0 (couplings drawn in [-J0, J0])",
-        "field units",
+        FIELD,
         "N J0",
     ),
     "J0": Variable(
-        "coupling scale J0", "couplings c_ij are drawn in [-J0, J0]", "field units", "J0"
+        "coupling scale J0", "couplings c_ij are drawn in [-J0, J0]", FIELD, "J0"
     ),
     # ---- study kind pairs: N = 2 systems in the (c12, c21) plane ------------------------------
     "sigma": _field(
@@ -265,12 +273,12 @@ RECORD_COLUMNS: dict[str, Variable] = {
     "h_tilde_k": Variable(
         "rescaled midpoint of element k",
         "midpoint of k's thresholds in the loop's state, rescaled",
-        "field units",
+        FIELD,
     ),
     "h_tilde_l": Variable(
         "rescaled midpoint of element l",
         "midpoint of l's thresholds in the loop's state, rescaled",
-        "field units",
+        FIELD,
     ),
     "sigma_k": _field("span sigma_k = h_k^+ - h_k^- of element k"),
     "sigma_l": _field("span sigma_l = h_l^+ - h_l^- of element l"),
@@ -312,14 +320,23 @@ def _realizability() -> dict[str, Variable]:
 
 
 def _units(o) -> str:
-    return DIMENSIONLESS if o.kind == PROBABILITY or not o.units else o.units
+    """The CF units of an observable's variables: every observable of the model is a
+    dimensionless number (a probability, a fraction, a count, a mean of counts, a field)."""
+    return DIMENSIONLESS
+
+
+def _what(o) -> str:
+    """An observable's description, with what it counts where its catalogue entry says
+    (e.g. "in flips"): CF units are "1", the thing counted is said in words."""
+    counted = o.units and o.kind != PROBABILITY and o.units not in ("probability", "field units")
+    return f"{o.description} (in {o.units})" if counted else o.description
 
 
 def _observable_variables() -> dict[str, Variable]:
     """The variables a points dataset derives from each observable of the catalogue."""
     out: dict[str, Variable] = {}
     for o in OBSERVABLES:
-        name, what, sym = o.name, o.description, o.symbol or o.name
+        name, what, sym = o.name, _what(o), o.symbol or o.name
         units = _units(o)
         if o.kind in (PROBABILITY, MEAN):
             estimate = "probability" if o.kind == PROBABILITY else "mean"
@@ -342,10 +359,10 @@ def _observable_variables() -> dict[str, Variable]:
         if o.kind == MEAN:
             out[f"{name}_sum"] = Variable(f"sum of {sym}", f"sum over the trials: {what}", units)
             out[f"{name}_sumsq"] = Variable(
-                f"sum of squares of {sym}", f"sum of squares over the trials: {what}"
+                f"sum of squares of {sym}", f"sum of squares over the trials: {what}", units
             )
         if o.kind == HISTOGRAM:
-            out[name] = Variable(f"histogram of {o.dim}", what, o.units or DIMENSIONLESS)
+            out[name] = Variable(f"histogram of {o.dim}", what, DIMENSIONLESS)
         if o.kind == COUNT:
             out[name] = _number(name.replace("_", " "), what)
         if o.kind == RECORDS:
@@ -404,6 +421,7 @@ def describe(ds: xr.Dataset) -> xr.Dataset:
         if v is not None:
             ds[name].attrs = {**ds[name].attrs, **v.attrs()}
     ds.attrs["Conventions"] = CONVENTIONS
+    ds.attrs["field_unit"] = FIELD_UNIT
     return ds
 
 

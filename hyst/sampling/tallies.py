@@ -190,7 +190,8 @@ def mean_stderr(n: int, s: float, s2: float) -> tuple[float, float]:
 
 
 def _attrs(o) -> dict:
-    return {"long_name": o.description, "symbol": o.symbol or o.name, "units": o.units}
+    """The observable's name and symbol (its CF units come from :func:`describe`)."""
+    return {"long_name": o.description, "symbol": o.symbol or o.name}
 
 
 def tally_to_dataset(tally: Tally, groups, attrs: dict | None = None) -> xr.Dataset:
