@@ -11,7 +11,11 @@ The public API (everything else is internal):
 - ``hyst.System``: one system (from parameters, a file, or a sampled draw), its
   transition graph, self-loops, saturated loop, response to a field protocol, the drive
   protocols (``drive``, ``symmetric_drive``, ``amplitude_sweep``, ``return_point_memory``,
-  …), ``to_file``;
+  …), ``to_file``, and its parameters in the conventions of the peer package ``hysteron``
+  (``from_hysteron``, ``to_hysteron``) and of states 0/1 (``from_zero_one``,
+  ``to_zero_one``);
+- ``hyst.TransitionGraph``, ``hyst.Transition``, ``hyst.SelfLoop``: what
+  ``System.transition_graph`` and ``System.self_loops`` return;
 - ``hyst.sample_point(couplings=..., N=..., NJ0=..., samples=..., seed=...)``: one sweep
   point, the ``xarray.Dataset`` that ``hyst point`` writes;
 - ``hyst.open_results(folder)``: every dataset, analysis and table of a results folder
@@ -35,9 +39,12 @@ from hyst._version import RELEASE
 
 #: Public names imported on first use (PEP 562): name -> module. Named as strings, never
 #: imported here: every code fingerprint includes this module's imports
-#: (hyst.provenance.fingerprints), and the API imports the command line and every layer.
+#: (hyst.provenance.fingerprints), and the API imports every layer.
 _LAZY = {
     "System": "hyst.api",
+    "SelfLoop": "hyst.api",
+    "Transition": "hyst.api",
+    "TransitionGraph": "hyst.api",
     "sample_point": "hyst.api",
     "open_results": "hyst.api",
     "symmetric_drives": "hyst.api",
@@ -70,7 +77,10 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "RELEASE",
+    "SelfLoop",
     "System",
+    "Transition",
+    "TransitionGraph",
     "__version__",
     "amplitude_sweeps",
     "open_results",

@@ -15,23 +15,25 @@ import xarray as xr
 import hyst
 from hyst.catalogue.variables import CONVENTIONS, undescribed
 from hyst.cli.main import main
-from hyst.cli.system_input import sampled_system
 from hyst.provenance.files import read_dataset, write_dataset
+from hyst.systems.files import sampled_system
 
 L4_PAIR = ([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]])
 
 
 def test_public_names_are_few_and_import_hyst_is_cheap():
     assert set(hyst.__all__) == {
-        "RELEASE", "System", "__version__", "amplitude_sweeps", "open_results", "sample_point",
-        "symmetric_drives", "tgraphs"}  # fmt: skip
+        "RELEASE", "SelfLoop", "System", "Transition", "TransitionGraph", "__version__",
+        "amplitude_sweeps", "open_results", "sample_point", "symmetric_drives", "tgraphs"}  # fmt: skip
     code = (
         "import sys, hyst; "
         "print(sorted(m for m in sys.modules if m.startswith(('hyst', 'numba', 'xarray'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.replace("'", '"')) == ["hyst", "hyst._version"]
-    assert hyst.System.__module__ == "hyst.api.system"
+    assert hyst.System.__module__ == "hyst.systems.system"
+    assert type(hyst.System(*L4_PAIR).self_loops()[0]) is hyst.SelfLoop
+    assert type(hyst.System(*L4_PAIR).transition_graph()) is hyst.TransitionGraph
     # every code fingerprint includes the root package's imports: the API is not among them
     from hyst.provenance.fingerprints import imported_modules
 

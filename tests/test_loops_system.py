@@ -15,13 +15,14 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from hyst.cli.main import build_parser, main  # noqa: E402
-from hyst.cli.system import rule0_range, self_loops, to_networkx  # noqa: E402
-from hyst.cli.system_input import load_system, sampled_system  # noqa: E402
 from hyst.model.ensembles import sample_systems  # noqa: E402
 from hyst.model.relax import StateTables  # noqa: E402
 from hyst.model.systems import Systems  # noqa: E402
 from hyst.model.transition_graph import transition_graph  # noqa: E402
 from hyst.model.two_elements import l4_condition  # noqa: E402
+from hyst.systems.files import load_system, sampled_system  # noqa: E402
+from hyst.systems.graphs import to_networkx  # noqa: E402
+from hyst.systems.self_loops import rule0_range, self_loops  # noqa: E402
 
 
 def _write(tmp_path, name, hp, hm, c):

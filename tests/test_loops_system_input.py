@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from hyst.cli.system_input import SystemInputError, load_system, sampled_system, system_from_mapping
 from hyst.model.systems import Systems, quantize
 from hyst.sampling.sampler import Point, chunk_size, sample_point
+from hyst.systems.files import SystemInputError, load_system, sampled_system, system_from_mapping
 
 GOOD = {"h_plus": [0.5, 0.25], "h_minus": [-0.5, -0.25], "c": [[0, 0.75], [-0.75, 0]]}
 

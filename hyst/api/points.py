@@ -46,10 +46,9 @@ def sample_point(
     >>> float(ds.self_loop_probability) == int(ds.self_loop_probability_count) / 200
     True
     """
-    from hyst.cli.arguments import UsageError
-    from hyst.cli.main import parse_records
     from hyst.sampling.sampler import Point, resolve_groups
     from hyst.studies.points import PointSpec
+    from hyst.systems.point_records import record_caps
 
     point = Point(couplings, spans, rule, N, NJ0)
     if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
@@ -61,10 +60,8 @@ def sample_point(
     else:
         groups = list(observables)
     groups = resolve_groups(point, groups)
-    try:
-        caps = parse_records(",".join(f"{k}={v}" for k, v in (records or {}).items()), groups)
-    except UsageError as err:
-        raise ValueError(str(err).replace("--records", "records", 1)) from None
+    requests = ",".join(f"{k}={v}" for k, v in (records or {}).items())
+    caps = record_caps(requests, groups, names=("records", "observables"))
     if threads is not None:
         import numba
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from hyst.systems.text import plural  # noqa: F401 (the commands import it from here)
+
 
 class Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump) and exit status 2."""
@@ -60,11 +62,6 @@ def subcommand(sub, name: str, help: str, description: str, **kwargs) -> argpars
 n_type = number_type("N", int, "N >= 2", lambda v: v >= 2)
 nj0_type = number_type("NJ0", float, "a finite number > 0", lambda v: 0 < v < float("inf"))
 seed_type = number_type("seed", int, "0 <= seed < 2^64", lambda v: 0 <= v < 2**64)
-
-
-def plural(count: int, noun: str, plural_form: str | None = None) -> str:
-    """``noun`` or its plural as ``count`` needs: plural(1, "job") is "job", else "jobs"."""
-    return noun if count == 1 else (plural_form or noun + "s")
 
 
 def output_file(path: str, option: str):

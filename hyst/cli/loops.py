@@ -1,24 +1,17 @@
-"""``hyst loops --n-e K``: M, M_R and M_W for every loop length of K elements.
-
-Cells are computed through the same files as the pipeline's ``loops`` study
-(``<results>/loops/``, see :mod:`hyst.combinatorics.store`): a cell already there with
-matching provenance is read, anything else is computed and written, so a second
-call (or a pipeline run with the same options) computes nothing again.
-"""
+"""``hyst loops --n-e K``: M, M_R and M_W for every loop length of K elements: the options
+and the table printed (:mod:`hyst.systems.loop_counts` computes the rows, through the
+pipeline's cell files)."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import time
 
 from hyst.cli.arguments import count_option, number_type, progress, results_cache, subcommand
 from hyst.combinatorics import design, realize, store
 from hyst.combinatorics import structures as S
-from hyst.combinatorics.counts import count_file
-from hyst.combinatorics.realizations import realize_file
 from hyst.combinatorics.tables import NEW, PAPER_M, PAPER_MR, PAPER_MW
-from hyst.sampling.cluster import client_if_parallel
+from hyst.systems.loop_counts import loop_count_rows
 
 #: Dataset and column names of the variants.
 COLUMNS = {"R": "M_R", "W+": "M_W", "R+": "M_R(spans>=0)", "W": "M_W(any spans)"}
@@ -137,27 +130,18 @@ def run(args) -> int:
     results_cache(args.results, "loops", "the cache of cells")
     log = progress(args.quiet)
 
-    rows = []
-    with client_if_parallel(args.threads) as client:
-        for L in lengths:
-            t0 = time.perf_counter()
-            payload = store.count_payload(
-                n, L, store.DEFAULTS["chunk_depth"], store.DEFAULTS["store_max"], args.burnside
-            )
-            count = count_file(payload, args.results, client, log)
-            row = {"L": L, "M": int(count.attrs["M"])}
-            if row["M"] <= args.realize_max:
-                rp = store.realize_payload(
-                    n, L, args.variants, args.mode, args.lp_form, store.DEFAULTS["block"]
-                )
-                cell = realize_file(rp, args.results, client, log)
-                summary = json.loads(cell.attrs["summary"])
-                for v in args.variants:
-                    row[v] = summary[v]["feasible"]
-                    if summary[v]["failed"]:
-                        row[f"{v} failed"] = summary[v]["failed"]
-            row["seconds"] = round(time.perf_counter() - t0, 2)
-            rows.append(row)
+    rows = loop_count_rows(
+        n,
+        lengths,
+        variants=args.variants,
+        mode=args.mode,
+        lp_form=args.lp_form,
+        realize_max=args.realize_max,
+        burnside=args.burnside,
+        results=args.results,
+        threads=args.threads,
+        log=log,
+    )
     if args.json:
         print(json.dumps({"n_e": n, "rows": rows}, indent=1))
         return 0

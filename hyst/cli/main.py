@@ -21,10 +21,10 @@ from hyst.cli.arguments import (
     n_type,
     nj0_type,
     output_file,
-    plural,
     positive_int,
     seed_type,
 )
+from hyst.systems.text import plural
 
 #: ``hyst config check --warn-core-hours`` by default.
 DEFAULT_WARN_CORE_HOURS = 4.0
@@ -209,24 +209,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def parse_records(text: str, groups) -> tuple:
     """``--records`` ("l4=2000,...") as a sorted tuple of (name, k); one-line errors."""
-    from hyst.catalogue import RECORDS, observables
+    from hyst.systems.point_records import record_caps
 
-    known = {o.name: o for o in observables(RECORDS)}
-    caps = {}
-    for item in filter(None, (t.strip() for t in text.split(","))):
-        name, _, value = item.partition("=")
-        if name not in known or not value.strip().isdigit() or int(value) < 1:
-            raise UsageError(
-                f"--records: {item!r} is not allowed (NAME=K with NAME one of "
-                f"{', '.join(known)} and an integer K >= 1)"
-            )
-        if not set(known[name].groups) & set(groups):
-            raise UsageError(
-                f"--records: {name!r} records come from {' or '.join(known[name].groups)}, "
-                f"which --observables does not compute ({', '.join(groups)})"
-            )
-        caps[name] = int(value)
-    return tuple(sorted(caps.items()))
+    try:
+        return record_caps(text, groups)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
 
 
 def cmd_point(args) -> int:

@@ -1,9 +1,6 @@
-"""``hyst tgraphs --n K``: the census table of the general model's t-graphs for n = K.
-
-Computed through the same files as the pipeline's ``tgraphs`` study (``<results>/tgraphs/``,
-:mod:`hyst.studies.tgraphs`): a part already there with matching provenance is read,
-anything else is computed and written, so a second call computes nothing again.
-"""
+"""``hyst tgraphs --n K``: the census table of the general model's t-graphs for n = K: the
+options and the table printed (:mod:`hyst.systems.census` computes the census, through the
+same files as the pipeline's ``tgraphs`` study, ``<results>/tgraphs/``)."""
 
 from __future__ import annotations
 
@@ -74,25 +71,20 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from hyst.studies.tgraphs import KIND, census_rows, census_tables
+    from hyst.studies.tgraphs import census_rows, census_tables
+    from hyst.systems.census import cached_census
 
     results_cache(args.results, "tgraphs")
     log = progress(args.quiet)
-
-    study = {
-        "census": [args.n] if args.n <= 3 else [],
-        "sample": [args.n],
-        "samples": args.samples,
-        "pairwise_sample": args.pairwise_sample,
-        "weights": False,
-    }
-    config = {"seed": args.seed, "dask": {}, "resources": {"threads": 1}}
     t0 = time.perf_counter()
-    jobs, _needs = KIND.jobs({"cli": study}, config)
-    for job in jobs.values():
-        log(f"{job.name} ...")
-        KIND.run(job, args.results, config=config, threads=1, log=log)
-    ds = KIND.collect("cli", study, config, args.results)
+    ds = cached_census(
+        args.n,
+        samples=args.samples,
+        seed=args.seed,
+        pairwise_sample=args.pairwise_sample,
+        results=args.results,
+        log=log,
+    )
     seconds = time.perf_counter() - t0
     if args.json:
         cols, rows = census_rows(ds)

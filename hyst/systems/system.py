@@ -1,0 +1,608 @@
+"""``hyst.System``: one system of N coupled hysterons, looked at closely.
+
+A system has bare thresholds h_i^± and couplings c_ij (field units; quantised to
+multiples of ``2**-40``, so every threshold sum is exact). In state S the element
+thresholds are H_i^±(S) = h_i^± − Σ_j c_ij s_j. The methods wrap what ``hyst system``
+prints and draws: the transition graph under a race-condition rule, its self-loops with
+the field range where each is a cycle of the dynamics, the picture, the saturated
+hysteresis loop m(H), the response to any field protocol, the drive protocols of N. Keim's
+``hysteron`` package and more (a path of turning fields, the symmetric and asymmetric cyclic
+drives, the amplitude sweep, return-point memory: exact, any N, self-loops reported), the
+file ``hyst system --file`` reads, and the parameters in the conventions of the
+``hysteron`` package and of states 0/1 (:mod:`hyst.systems.conventions`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from hyst.model.protocols import MAX_CYCLES
+from hyst.model.systems import Systems, dequantize, quantize, rule_code
+from hyst.model.transition_graph import TransitionGraph, transition_graph
+from hyst.systems import conventions, drives
+from hyst.systems.files import load_system, sampled_system, system_from_mapping
+from hyst.systems.graphs import report, to_networkx
+from hyst.systems.self_loops import SelfLoop, self_loops
+
+if TYPE_CHECKING:  # pragma: no cover - imports for the annotations only
+    import networkx
+    import xarray
+    from matplotlib.figure import Figure
+
+#: Suffixes :meth:`System.to_file` writes and :meth:`System.from_file` reads.
+FILE_FORMATS = (".yaml", ".yml", ".json", ".npz")
+
+
+class System:
+    """One system of N hysterons with bare thresholds h_i^±, couplings c_ij (c_ii = 0).
+
+    In state S (s_i = ±1) element i has the thresholds H_i^±(S) = h_i^± − Σ_{j≠i} c_ij s_j
+    (field units): an element down flips up where the field H rises above H_i^+(S), one
+    up flips down where H falls below H_i^−(S). Build one from parameters, from a file
+    (:meth:`from_file`, the YAML/JSON/NPZ that ``hyst system --file`` reads), re-draw the
+    very system the sampler drew (:meth:`from_ensemble`, as ``hyst system --couplings ...
+    --index`` does), or convert from another convention (:meth:`from_hysteron`,
+    :meth:`from_zero_one`). Parameters are quantised to multiples of 2**-40. Bad parameters
+    raise ``ValueError`` with one line naming the key and what is allowed.
+
+    Parameters
+    ----------
+    h_plus : sequence of float
+        Bare up thresholds h_i^+ (field units), N ≥ 2 numbers.
+    h_minus : sequence of float
+        Bare down thresholds h_i^− (field units), N numbers (h_i^− > h_i^+ is allowed: a
+        negative span).
+    couplings : sequence of sequences of float
+        Couplings c_ij (field units), N × N with a zero diagonal; c_ij is the effect of
+        element j on element i.
+
+    >>> import hyst
+    >>> sy = hyst.System([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]])
+    >>> [(loop.L, loop.n_e) for loop in sy.self_loops()]
+    [(4, 2)]
+    """
+
+    def __init__(
+        self,
+        h_plus: Sequence[float],
+        h_minus: Sequence[float],
+        couplings: Sequence[Sequence[float]],
+    ) -> None:
+        self._systems = system_from_mapping(
+            {"h_plus": h_plus, "h_minus": h_minus, "c": couplings}, "System"
+        )
+
+    @classmethod
+    def _wrap(cls, systems: Systems) -> System:
+        self = cls.__new__(cls)
+        self._systems = systems
+        return self
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> System:
+        """Read a system file: the format of ``hyst system --file``.
+
+        Parameters
+        ----------
+        path : str or Path
+            A YAML, JSON or NPZ file with ``h_plus``, ``h_minus`` (N numbers each) and ``c``
+            (N × N, zero diagonal), field units.
+        """
+        return cls._wrap(load_system(path))
+
+    @classmethod
+    def from_ensemble(
+        cls,
+        couplings: str,
+        N: int,
+        NJ0: float,
+        *,
+        samples: int,
+        index: int,
+        seed: int = 0,
+        spans: str = "hysteron",
+    ) -> System:
+        """The system ``hyst point`` and the pipeline's sampler drew at one sweep point.
+
+        Parameters
+        ----------
+        couplings : str
+            The interaction ensemble (``hyst point --help`` lists them).
+        N : int
+            Number of elements.
+        NJ0 : float
+            Coupling strength N·J0 (couplings drawn in [−J0, J0]).
+        samples : int
+            Samples of the point: it sets the size of the last chunk, which changes that
+            chunk's draw.
+        index : int
+            The sample (0-based, < ``samples``).
+        seed : int, default 0
+            Base seed of the point.
+        spans : str, default "hysteron"
+            The span ensemble.
+        """
+        return cls._wrap(sampled_system(couplings, spans, N, NJ0, seed, samples, index))
+
+    # ---- other conventions -----------------------------------------------------------------
+
+    @classmethod
+    def from_hysteron(cls, interactions, Hon, Hoff) -> System:
+        """The system the peer package ``hysteron`` (Keim & Paulsen) simulates.
+
+        Its spins are s_i = ±1, the local field f_i = H + Σ_j s_j J_ji
+        (``state @ interactions``), a down element flips up where f_i ≥ Hon_i and an up
+        one down where f_i ≤ Hoff_i. A self-coupling J_ii is folded into the thresholds:
+
+            h_i^+ = Hon_i + J_ii,   h_i^− = Hoff_i − J_ii,   c_ij = J_ji  (i ≠ j),
+
+        so every state has the same thresholds, and every drive the same response, in both.
+
+        Parameters
+        ----------
+        interactions : array_like, shape (N, N)
+            The peer's ``interactions``: ``interactions[j, i]`` = J_ji, the effect of
+            element j on element i (field units); its diagonal is allowed.
+        Hon : array_like, shape (N,)
+            The local field where each element flips up (field units).
+        Hoff : array_like, shape (N,)
+            The local field where each element flips down (field units).
+
+        >>> import hyst
+        >>> sy = hyst.System.from_hysteron([[0.5, 0], [0.25, 0]], [0.125, 0.375], [-0.125, 0])
+        >>> sy.h_plus.tolist(), sy.h_minus.tolist(), sy.couplings.tolist()
+        ([0.625, 0.375], [-0.625, 0.0], [[0.0, 0.25], [0.0, 0.0]])
+        """
+        return cls(*conventions.from_hysteron(interactions, Hon, Hoff))
+
+    def to_hysteron(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(interactions, Hon, Hoff): the arguments of the peer package ``hysteron`` for
+        this system (``interactions`` = cᵀ with a zero diagonal, Hon = h^+, Hoff = h^−),
+        e.g. ``hysteron.run_event_extended(state, *sy.to_hysteron(), amplitude)``.
+        :meth:`from_hysteron` reads them back to the same system, bit for bit."""
+        return conventions.to_hysteron(self.h_plus, self.h_minus, self.couplings)
+
+    @classmethod
+    def from_zero_one(cls, u_plus, u_minus, J) -> System:
+        """The system written with states 0/1 (n_i = (1 + s_i)/2).
+
+        Its switching fields are U_i^±(S) = u_i^± − Σ_j J_ij n_j, a self-coupling J_ii
+        acting on an element that is up. With n_j = (1 + s_j)/2:
+
+            c_ij = J_ij / 2  (i ≠ j),
+            h_i^+ = u_i^+ − ½ Σ_{j≠i} J_ij,
+            h_i^− = u_i^− − J_ii − ½ Σ_{j≠i} J_ij.
+
+        Exact when the J_ij are multiples of 2**-39 field units.
+
+        Parameters
+        ----------
+        u_plus : array_like, shape (N,)
+            Thresholds u_i^+ of the up flips (field units).
+        u_minus : array_like, shape (N,)
+            Thresholds u_i^− of the down flips (field units).
+        J : array_like, shape (N, N)
+            Couplings J_ij, the effect of element j on element i (field units); its
+            diagonal is allowed.
+
+        >>> import hyst
+        >>> sy = hyst.System.from_zero_one([0.625, 0.25], [0.375, 0], [[0, 1], [-1, 0]])
+        >>> sy.h_plus.tolist(), sy.h_minus.tolist(), sy.couplings.tolist()
+        ([0.125, 0.75], [-0.125, 0.5], [[0.0, 0.5], [-0.5, 0.0]])
+        """
+        return cls(*conventions.from_zero_one(u_plus, u_minus, J))
+
+    def to_zero_one(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(u_plus, u_minus, J) of this system with states 0/1: J_ij = 2 c_ij (zero
+        diagonal), u_i^± = h_i^± + Σ_{j≠i} c_ij. :meth:`from_zero_one` reads them back to the
+        same system, bit for bit."""
+        return conventions.to_zero_one(self.h_plus, self.h_minus, self.couplings)
+
+    # ---- parameters ------------------------------------------------------------------------
+
+    @property
+    def N(self) -> int:
+        """Number of elements."""
+        return self._systems.N
+
+    @property
+    def h_plus(self) -> np.ndarray:
+        """Bare up thresholds h_i^+ (field units), shape (N,)."""
+        return dequantize(self._systems.h_plus[0])
+
+    @property
+    def h_minus(self) -> np.ndarray:
+        """Bare down thresholds h_i^− (field units), shape (N,)."""
+        return dequantize(self._systems.h_minus[0])
+
+    @property
+    def couplings(self) -> np.ndarray:
+        """Couplings c_ij (field units), shape (N, N), zero diagonal."""
+        return dequantize(self._systems.couplings[0])
+
+    @property
+    def systems(self) -> Systems:
+        """The exact integer form (a batch of one) the kernels take."""
+        return self._systems
+
+    def __repr__(self) -> str:
+        return f"<hyst.System N={self.N}>"
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, System):
+            return NotImplemented
+        a, b = self._systems, other._systems
+        return (
+            a.N == b.N
+            and np.array_equal(a.h_plus, b.h_plus)
+            and np.array_equal(a.h_minus, b.h_minus)
+            and np.array_equal(a.couplings, b.couplings)
+        )
+
+    __hash__ = None  # mutable arrays inside: not hashable
+
+    def to_file(self, path: str | Path) -> Path:
+        """Write the parameters, in the format :meth:`from_file` and ``hyst system --file``
+        read. The values are the exact quantised parameters (floats print them exactly),
+        so reading the file back gives the same system bit for bit. Returns the path.
+
+        Parameters
+        ----------
+        path : str or Path
+            The file; its suffix (.yaml, .yml, .json or .npz) chooses the format.
+        """
+        from hyst.provenance.files import atomic_write, atomic_write_text
+
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix not in FILE_FORMATS:
+            raise ValueError(f"path: unknown format {suffix!r} (use .yaml, .json or .npz)")
+        arrays = {"h_plus": self.h_plus, "h_minus": self.h_minus, "c": self.couplings}
+        if suffix == ".npz":
+            return atomic_write(path, lambda tmp: _save_npz(tmp, arrays))
+        data = {k: v.tolist() for k, v in arrays.items()}
+        if suffix == ".json":
+            return atomic_write_text(path, json.dumps(data, indent=1) + "\n")
+        import yaml
+
+        text = "# hyst.System: bare thresholds h_plus, h_minus and couplings c (field units)\n"
+        return atomic_write_text(path, text + yaml.safe_dump(data, default_flow_style=None))
+
+    # ---- the transition graph -----------------------------------------------------------------
+
+    def transition_graph(self, rule: str = "1") -> TransitionGraph:
+        """Potentially stable states (H^−(S) < H^+(S)) and their up and down transitions,
+        exactly (N ≤ 18).
+
+        Parameters
+        ----------
+        rule : {"0", "1", "1p", "2"}, default "1"
+            The race-condition rule: which unstable element flips first (``hyst system
+            --help`` describes them).
+        """
+        return transition_graph(self._systems, 0, rule)
+
+    def self_loops(self, rule: str = "1") -> list[SelfLoop]:
+        """Every distinct self-loop the transition graph meets: its states, length L,
+        number n_e of elements flipping in it, the open range of H where it is a cycle of
+        the dynamics (:meth:`SelfLoop.field_range`, field units; rules 0 and 1) and the
+        transitions that end in it.
+
+        Parameters
+        ----------
+        rule : {"0", "1", "1p", "2"}, default "1"
+            The race-condition rule.
+        """
+        return self_loops(self.transition_graph(rule), self._systems)
+
+    def report(self, rule: str = "1") -> str:
+        """The text ``hyst system`` prints: states with their stability ranges, every
+        transition, every self-loop with its field range.
+
+        Parameters
+        ----------
+        rule : {"0", "1", "1p", "2"}, default "1"
+            The race-condition rule.
+        """
+        graph = self.transition_graph(rule)
+        return report(graph, self._systems, self_loops(graph, self._systems))
+
+    def to_networkx(self, rule: str = "1") -> networkx.MultiDiGraph:
+        """The transition graph as a networkx MultiDiGraph (what ``hyst system -o`` writes
+        as GraphML and DOT): states as nodes (label, magnetisation m = Σ s_i, stability
+        range), transitions and the self-loops' own steps as edges.
+
+        Parameters
+        ----------
+        rule : {"0", "1", "1p", "2"}, default "1"
+            The race-condition rule.
+        """
+        graph = self.transition_graph(rule)
+        return to_networkx(graph, self_loops(graph, self._systems))
+
+    def draw(self, rule: str = "1") -> Figure:
+        """The picture of the transition graph ``hyst system -o`` draws: states by
+        magnetisation, up transitions blue, down red, self-loops orange.
+
+        Parameters
+        ----------
+        rule : {"0", "1", "1p", "2"}, default "1"
+            The race-condition rule.
+        """
+        from hyst.plotting.loops import fig_transition_graph
+
+        graph = self.transition_graph(rule)
+        return fig_transition_graph(graph, self_loops(graph, self._systems))
+
+    # ---- driving it ------------------------------------------------------------------------------
+
+    def saturated_loop(self, rule: str = "1") -> xarray.Dataset:
+        """The saturated hysteresis loop, exactly: from all elements down (s_i = −1), raise
+        H through every switching field H^+(S) + 0⁺ until all are up, then lower it
+        through H^−(S) − 0⁺ back down. One entry per avalanche (dimension ``event``):
+        ``branch`` (+1 up, −1 down), the switching field ``H`` (field units), the states
+        before and after (bitmasks, bit i ⇔ s_i = +1; −1 after a self-loop), the
+        magnetisation m = Σ s_i after (NaN after a self-loop), the element flips, and the
+        outcome; a branch stops early in a self-loop or, under
+        rule 0, at an ill-defined transition (``outcome``).
+
+        Parameters
+        ----------
+        rule : {"0", "1", "1p", "2"}, default "1"
+            The race-condition rule.
+        """
+        import xarray as xr
+
+        graph = self.transition_graph(rule)
+        out = {(t.source, t.direction): t for t in graph.transitions}
+        N, full = self.N, (1 << self.N) - 1
+        rows = []
+        for direction, start, end in ((1, 0, full), (-1, full, 0)):
+            state = start
+            while state != end:
+                t = out[(state, direction)]
+                after = t.target if t.outcome == "stable" else -1
+                rows.append((direction, t.field_value, state, after, t.flips, t.outcome))
+                if after < 0:
+                    break
+                state = after
+        branch, H, before, after, flips, outcome = (list(c) for c in zip(*rows, strict=True))
+        m = [2 * bin(s).count("1") - N if s >= 0 else np.nan for s in after]
+        return xr.Dataset(
+            {
+                "branch": ("event", np.array(branch, np.int8)),
+                "H": ("event", np.array(H)),
+                "state_before": ("event", np.array(before, np.int64)),
+                "state_after": ("event", np.array(after, np.int64)),
+                "m": ("event", np.array(m, np.float64)),
+                "flips": ("event", np.array(flips, np.int64)),
+                "outcome": ("event", np.array(outcome, dtype=object).astype(str)),
+            },
+            attrs={"N": N, "rule": str(rule)},
+        )
+
+    def response(
+        self, fields: Sequence[float], start: int | str = "down", rule: str = "1"
+    ) -> xarray.Dataset:
+        """The response to a field protocol: set the field to each value in turn (exact: a
+        threshold met exactly counts as a tie and does not switch) and relax. Per step
+        (dimension ``step``): ``H``, the state reached (bitmask; in a self-loop the state
+        where the cycle closed, and the next step starts there), the magnetisation
+        m = Σ s_i, the spins s (step, element), the flips, and the outcome ('stable',
+        'self_loop' or 'ill_defined').
+
+        Parameters
+        ----------
+        fields : sequence of float
+            The fields H, in turn (field units).
+        start : "down", "up" or int, default "down"
+            The state before the first step: all s_i = −1, all +1, or a bitmask (bit i set
+            ⇔ s_i = +1).
+        rule : {"0", "1", "1p", "2"}, default "1"
+            The race-condition rule.
+        """
+        import xarray as xr
+
+        from hyst.model.relax import relax_spins
+
+        code = rule_code(rule)
+        N = self.N
+        if start in ("down", "up"):
+            spins = np.full(N, -1 if start == "down" else 1, np.int8)
+        elif isinstance(start, int | np.integer) and 0 <= int(start) < 1 << N:
+            spins = np.where((int(start) >> np.arange(N)) & 1, 1, -1).astype(np.int8)
+        else:
+            raise ValueError(f"start: {start!r} is not allowed ('down', 'up' or a bitmask)")
+        values = np.asarray(fields, dtype=np.float64).reshape(-1)
+        quanta = quantize(values)
+        states, spin_rows, flips, outcome = [], [], [], []
+        for q in quanta.tolist():
+            r, spins = relax_spins(self._systems, spins, (q, 0), code)
+            states.append(r.final_state)
+            spin_rows.append(spins.copy())
+            flips.append(r.flips)
+            outcome.append(r.outcome)
+        s = np.array(spin_rows, np.int8).reshape(len(values), N)
+        return xr.Dataset(
+            {
+                "H": ("step", values),
+                "state": ("step", np.array(states, np.int64)),
+                "m": ("step", s.sum(axis=1, dtype=np.int64)),
+                "s": (("step", "element"), s),
+                "flips": ("step", np.array(flips, np.int64)),
+                "outcome": ("step", np.array(outcome, dtype=str)),
+            },
+            attrs={"N": N, "rule": str(rule)},
+        )
+
+    # ---- drive protocols (exact, any N: hyst.model.protocols) ----------------------------------
+
+    def drive(
+        self, fields: Sequence[float], start: str = "down", rule: str = "1"
+    ) -> xarray.Dataset:
+        """Drive from saturation through turning fields, each leg reaching its turning
+        field t on the far side (a threshold exactly at t switches). Every avalanche
+        (dimension ``event``: switching field ``H``, direction, element, flips,
+        magnetisation ``m`` after it, outcome), the turning field of each leg and the state
+        after it. A self-loop met on the way stops the drive: attributes ``stopped_by``,
+        ``stop_field``, ``self_loop_L``, ``self_loop_n_e`` and ``self_loop_exit_field``
+        (where the drive would break it up), never an error.
+
+        Parameters
+        ----------
+        fields : sequence of float
+            The turning fields, in turn (field units).
+        start : {"down", "up"}, default "down"
+            Saturated down (all s_i = −1 at H = −∞) or up (all +1 at H = +∞).
+        rule : {"0", "1", "1p", "2"}, default "1"
+            The race-condition rule.
+
+        >>> import hyst
+        >>> sy = hyst.System([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]])
+        >>> d = sy.drive([1.0, -1.0])
+        >>> d.attrs["outcome"], d.attrs["self_loop_L"], round(d.attrs["stop_field"], 9)
+        ('self_loop', 4, -0.2)
+        """
+        return drives.run_drive(self._systems, fields, rule, start)
+
+    def cyclic_drive(
+        self,
+        cycle: Sequence[float],
+        preamble: Sequence[float] = (),
+        rule: str = "1",
+        start: str = "down",
+        max_cycles: int = MAX_CYCLES,
+    ) -> xarray.Dataset:
+        """From saturation through the turning fields of ``preamble``, then those of
+        ``cycle`` again and again until the state x_k at the end of a cycle equals an
+        earlier one: attributes ``transient`` τ and ``period`` T (outcome 'orbit'), the
+        states x_k (dimension ``cycle``) and every avalanche, as in :meth:`drive`.
+
+        Parameters
+        ----------
+        cycle : sequence of float
+            The turning fields of one cycle (field units).
+        preamble : sequence of float, default ()
+            Turning fields driven once, before the first cycle.
+        rule : {"0", "1", "1p", "2"}, default "1"
+            The race-condition rule.
+        start : {"down", "up"}, default "down"
+            Saturated down (H = −∞) or up (H = +∞) at the start.
+        max_cycles : int
+            Give up (outcome 'not_converged') after this many cycles.
+        """
+        return drives.run_cyclic(self._systems, cycle, preamble, rule, start, max_cycles)
+
+    def symmetric_drive(
+        self, amplitude: float, rule: str = "1", max_cycles: int = MAX_CYCLES
+    ) -> xarray.Dataset:
+        """The symmetric cyclic drive (the protocol of Keim & Paulsen's ``hysteron``): from
+        all −1 at H = −∞ up to 0 (x_0), then 0 → +A → −A → 0 until the state at H = 0
+        repeats: transient τ, period T (T > 1: a multiperiodic orbit).
+
+        Parameters
+        ----------
+        amplitude : float
+            The amplitude A ≥ 0 (field units).
+        rule : {"0", "1", "1p", "2"}, default "1"
+            The race-condition rule.
+        max_cycles : int
+            Give up (outcome 'not_converged') after this many cycles.
+        """
+        return drives.run_symmetric(self._systems, amplitude, rule, max_cycles)
+
+    def asymmetric_drive(
+        self, h_min: float, h_max: float, rule: str = "1", max_cycles: int = MAX_CYCLES
+    ) -> xarray.Dataset:
+        """The cyclic drive H_min → H_max → H_min from all −1 at H = −∞ until the state
+        at H_min repeats (its memory is the hysteron latch of Lindeman, Jalowiec & Keim
+        2024).
+
+        Parameters
+        ----------
+        h_min : float
+            The lower turning field H_min (field units).
+        h_max : float
+            The upper turning field H_max ≥ H_min (field units).
+        rule : {"0", "1", "1p", "2"}, default "1"
+            The race-condition rule.
+        max_cycles : int
+            Give up (outcome 'not_converged') after this many cycles.
+        """
+        return drives.run_asymmetric(self._systems, h_min, h_max, rule, max_cycles)
+
+    def distinct_amplitudes(self) -> np.ndarray:
+        """The distinct absolute values of the thresholds H_i^±(S) over all 2^N states S
+        (field units, increasing, N ≤ 24): the symmetric drive's response is the same
+        for every amplitude A from one of them up to the next."""
+        from hyst.model.protocols import distinct_amplitudes
+
+        return dequantize(distinct_amplitudes(self._systems))
+
+    def amplitude_sweep(
+        self, rule: str = "1", first_only: bool = False, max_cycles: int = MAX_CYCLES
+    ) -> xarray.Dataset:
+        """The symmetric drive at every amplitude where its response can change, from
+        A = 0 up: per amplitude (dimension ``amplitude``) the outcome, τ, T and the L of a
+        self-loop that stopped it; the critical amplitude A_c (smallest with T > 1; NaN:
+        none) and its period as attributes. N. Keim's ``hysteron`` package's
+        ``amplitude_sweep`` gives the same A_c where it applies (rule 1, no self-loop;
+        ``tests/test_peer_protocols.py``).
+
+        Parameters
+        ----------
+        rule : {"0", "1", "1p", "2"}, default "1"
+            The race-condition rule.
+        first_only : bool, default False
+            Stop at the first amplitude with T > 1.
+        max_cycles : int
+            Give up a drive (outcome 'not_converged') after this many cycles.
+        """
+        return drives.run_sweep(self._systems, rule, first_only, max_cycles)
+
+    def return_point_memory(
+        self, fields: Sequence[float], sub_field: float, rule: str = "1", start: str = "down"
+    ) -> xarray.Dataset:
+        """Drive through ``fields`` to their last one H_k (state S_k), into a sub-loop to
+        ``sub_field`` and back to H_k. Attribute ``return_point_memory``: 'holds' (the
+        state is S_k again), 'fails', or 'undetermined' (a self-loop stopped the drive
+        first); the drive as in :meth:`drive`.
+
+        Parameters
+        ----------
+        fields : sequence of float
+            The turning fields of the path, in turn (field units), the last one H_k.
+        sub_field : float
+            Where the sub-loop turns back (field units), on the side H_k was reached from.
+        rule : {"0", "1", "1p", "2"}, default "1"
+            The race-condition rule.
+        start : {"down", "up"}, default "down"
+            Saturated down (H = −∞) or up (H = +∞) at the start.
+        """
+        return drives.run_return_point(self._systems, fields, sub_field, rule, start)
+
+    @staticmethod
+    def draw_drive(ds: xarray.Dataset) -> Figure:
+        """The picture of a drive's dataset: m(H) along the drive (up legs blue, down red,
+        a cyclic drive's transient grey, a self-loop that stopped it marked), or T(A) for
+        an amplitude sweep; what ``hyst system --symmetric A -o OUTPUT`` draws.
+
+        Parameters
+        ----------
+        ds : xarray.Dataset
+            What a drive method (:meth:`drive`, :meth:`symmetric_drive`,
+            :meth:`amplitude_sweep`, …) returned.
+        """
+        from hyst.plotting.drives import fig_response, fig_sweep
+
+        return fig_sweep(ds) if "amplitude" in ds.dims else fig_response(ds)
+
+
+def _save_npz(path: str, arrays: dict) -> None:
+    with open(path, "wb") as fh:
+        np.savez(fh, **arrays)
