@@ -24,7 +24,8 @@ L4_PAIR = ([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]])
 def test_public_names_are_few_and_import_hyst_is_cheap():
     assert set(hyst.__all__) == {
         "RELEASE", "SelfLoop", "System", "Transition", "TransitionGraph", "__version__",
-        "amplitude_sweeps", "open_results", "sample_point", "symmetric_drives", "tgraphs"}  # fmt: skip
+        "amplitude_sweeps", "open_results", "sample_point", "symmetric_drives",
+        "tgraphs"}  # fmt: skip
     code = (
         "import sys, hyst; "
         "print(sorted(m for m in sys.modules if m.startswith(('hyst', 'numba', 'xarray'))))"
