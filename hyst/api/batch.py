@@ -150,7 +150,27 @@ def symmetric_drives(
     self-loop stopped, its ``L``, ``n_e``, the ``stop_field`` and the ``exit_field`` where
     the drive would break it up (NaN: none). ``dataset=False`` returns the same variables
     as a dict of NumPy arrays, without building an ``xarray.Dataset``: the light path for
-    a loop over single systems."""
+    a loop over single systems.
+
+    Parameters
+    ----------
+    h_plus : array_like, shape (n, N) or (N,)
+        Bare up thresholds h_i^+ of each system (field units).
+    h_minus : array_like, shape (n, N) or (N,)
+        Bare down thresholds h_i^− of each system (field units).
+    couplings : array_like, shape (n, N, N) or (N, N)
+        Couplings c_ij of each system (field units), zero diagonal.
+    amplitude : float or array_like, shape (n,)
+        The amplitude A ≥ 0 (field units): one for all systems or one per system.
+    rule : {"0", "1", "1p", "2"}, default "1"
+        The race-condition rule.
+    max_cycles : int
+        Give up a drive (outcome ``not_converged``) after this many cycles.
+    threads : int or None, default None
+        Numba threads (None: all); the result does not depend on it.
+    dataset : bool, default True
+        Return an ``xarray.Dataset``; False: a dict of NumPy arrays.
+    """
     rule = _check_rule(rule)
     systems = _systems(h_plus, h_minus, couplings)
     amp = np.asarray(amplitude, dtype=np.float64)
@@ -217,7 +237,26 @@ def amplitude_sweeps(
     condition (``ill_amplitude``), the ``saturation_field`` (from which on both turning
     points saturate the system), ``rpm``: return-point memory on the nested protocol
     scaled by it (1 holds, 0 fails, −1 undefined), the amplitudes driven and the ties.
-    Arrays, ``threads`` and ``dataset`` as in :func:`symmetric_drives`."""
+
+    Parameters
+    ----------
+    h_plus : array_like, shape (n, N) or (N,)
+        Bare up thresholds h_i^+ of each system (field units).
+    h_minus : array_like, shape (n, N) or (N,)
+        Bare down thresholds h_i^− of each system (field units).
+    couplings : array_like, shape (n, N, N) or (N, N)
+        Couplings c_ij of each system (field units), zero diagonal.
+    rule : {"0", "1", "1p", "2"}, default "1"
+        The race-condition rule.
+    first_only : bool, default False
+        Stop each sweep at the first amplitude with T > 1.
+    max_cycles : int
+        Give up a drive (no orbit) after this many cycles.
+    threads : int or None, default None
+        Numba threads (None: all); the result does not depend on it.
+    dataset : bool, default True
+        Return an ``xarray.Dataset``; False: a dict of NumPy arrays.
+    """
     rule = _check_rule(rule)
     systems = _systems(h_plus, h_minus, couplings)
     out = sweep_batch(systems, rule, max_cycles, bool(first_only), parallel=_parallel(threads))

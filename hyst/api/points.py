@@ -29,16 +29,37 @@ def sample_point(
     for bit: per observable the estimate, its count and trials, its standard error,
     histograms, the records asked for, and provenance attributes; every variable and
     coordinate carries ``long_name``, ``description`` and ``units`` (CF conventions).
-    Couplings c_ij are drawn in [−J0, J0] (``couplings``: the interaction ensemble),
-    spans from ``spans``, and every transition is resolved under the race-condition
-    ``rule``. The result depends only on the arguments, never on ``threads`` (numba
-    threads; default: all cores) or on how the samples are chunked.
+    The result depends only on the arguments, never on ``threads`` or on how the samples
+    are chunked. Bad arguments raise ``ValueError`` with one line naming the argument and
+    what is allowed.
 
-    ``observables``: "all" (every group that applies at this N) or group names
-    (``hyst point --help`` lists them); ``records``: {name: k}, keep at most k records
-    per point (e.g. ``{"l4": 100}``: L = 4 self-loops). ``progress(chunks_done, chunks,
-    samples_done, samples_per_second)`` is called after each chunk. Bad arguments raise
-    ``ValueError`` with one line naming the argument and what is allowed.
+    Parameters
+    ----------
+    couplings : str
+        The interaction ensemble: couplings c_ij drawn in [−J0, J0] (``hyst point --help``
+        lists the ensembles).
+    spans : str, default "hysteron"
+        The span ensemble of the bare thresholds h_i^±.
+    rule : {"0", "1", "1p", "2"}, default "1"
+        The race-condition rule every transition is resolved under.
+    N : int
+        Number of elements.
+    NJ0 : float
+        Coupling strength N·J0.
+    samples : int
+        Systems drawn (≥ 1).
+    seed : int, default 0
+        Base seed (≥ 0).
+    observables : str or sequence of str, default "all"
+        "all" (every group that applies at this N) or observable group names.
+    records : mapping of str to int, optional
+        {name: k}: keep at most k records per point (e.g. ``{"l4": 100}``: L = 4
+        self-loops).
+    threads : int, optional
+        Numba threads (default: all cores).
+    progress : callable, optional
+        ``progress(chunks_done, chunks, samples_done, samples_per_second)``, called after
+        each chunk.
 
     >>> import hyst
     >>> ds = hyst.sample_point(couplings="random", N=4, NJ0=10.0, samples=200, seed=1,

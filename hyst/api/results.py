@@ -29,6 +29,11 @@ def open_results(folder: str | Path = "results") -> xarray.DataTree:
     (``figures``: their PNG files) and the paper-comparison page (``paper_comparison``:
     its Markdown file), where present.
 
+    Parameters
+    ----------
+    folder : str or Path, default "results"
+        The results folder of a pipeline run.
+
     >>> tree = hyst.open_results("results")                        # doctest: +SKIP
     >>> tree["datasets/my_study"].self_loop_probability    # doctest: +SKIP
     """

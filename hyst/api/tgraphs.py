@@ -45,6 +45,12 @@ def switching_fields(rows: dict) -> SwitchingFields:
     """Switching fields from {state label: [U_1(S), …, U_n(S)]} (integers, any units): U_i^+
     for a hysteron down in S, U_i^− for one up.
 
+    Parameters
+    ----------
+    rows : dict
+        {state label s_1 … s_n (0 down, 1 up): [U_1(S), …, U_n(S)]} for all 2^n states:
+        U_i^+ where hysteron i is down in S, U_i^− where it is up (integers, any units).
+
     >>> switching_fields({"0": [2], "1": [1]}).values.tolist()
     [[2], [1]]
     """
@@ -55,6 +61,11 @@ def switching_fields(rows: dict) -> SwitchingFields:
 def from_system(system) -> SwitchingFields:
     """The switching fields of a pairwise :class:`hyst.System` (its parameters' integer
     quanta, exactly): U_i^±(S) = h_i^± − Σ_j c_ij s_j.
+
+    Parameters
+    ----------
+    system : hyst.System
+        A system of the pairwise model.
 
     >>> import hyst
     >>> f = from_system(hyst.System([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]]))
@@ -69,6 +80,13 @@ def tgraph(fields: SwitchingFields, rule: str = "0") -> TGraph:
     """The t-graph of ``fields`` under a race-condition rule ('0', '1', '1p', '2'):
     {(state, direction ±1): Transition(path, outcome)}, self-loops detected exactly.
 
+    Parameters
+    ----------
+    fields : SwitchingFields
+        The switching fields (:func:`switching_fields`, :func:`from_system`).
+    rule : {"0", "1", "1p", "2"}, default "0"
+        The race-condition rule.
+
     >>> g = tgraph(switching_fields({"0": [2], "1": [1]}))
     >>> g[(0, 1)].path, g[(1, -1)].path
     ((0, 1), (1, 0))
@@ -79,6 +97,13 @@ def tgraph(fields: SwitchingFields, rule: str = "0") -> TGraph:
 def design_inequalities(graph: TGraph, reduced: bool = True) -> list[str]:
     """The design inequalities of a t-graph (rule 0, every state with a transition stable),
     as text: the transitive reduction (the fewest) or the closure (every implied one).
+
+    Parameters
+    ----------
+    graph : TGraph
+        A t-graph (:func:`tgraph`).
+    reduced : bool, default True
+        The transitive reduction (True) or the closure (False).
 
     >>> design_inequalities(tgraph(switching_fields({"0": [2], "1": [1]})))
     ['U_1^+(0) > U_1^-(1)']
@@ -93,6 +118,14 @@ def linear_extensions(graph: TGraph, no_simple_self_loops: bool = False) -> int:
     statistical weight; divide by (n·2^n)! for its probability), optionally with simple
     self-loops forbidden.
 
+    Parameters
+    ----------
+    graph : TGraph
+        A t-graph (:func:`tgraph`).
+    no_simple_self_loops : bool, default False
+        Forbid simple self-loops: ask U_i^+(S) > U_i^−(S + i) for every state S and
+        hysteron i down in S (S + i: S with i up).
+
     >>> linear_extensions(tgraph(switching_fields({"0": [2], "1": [1]})))
     1
     """
@@ -106,6 +139,11 @@ def realize(graph: TGraph) -> tgraphs.Realization:
     """Realizability in the general model by LP, with integer switching fields checked by
     resolving their t-graph again.
 
+    Parameters
+    ----------
+    graph : TGraph
+        A t-graph (:func:`tgraph`).
+
     >>> realize(tgraph(switching_fields({"0": [2], "1": [1]}))).fields.values.tolist()
     [[1], [0]]
     """
@@ -114,6 +152,13 @@ def realize(graph: TGraph) -> tgraphs.Realization:
 
 def pairwise_realize(graph: TGraph, positive_spans: bool = False):
     """Whether pairwise hysterons (h^±, c) realize ``graph``, with their parameters.
+
+    Parameters
+    ----------
+    graph : TGraph
+        A t-graph (:func:`tgraph`).
+    positive_spans : bool, default False
+        Ask for positive spans h_i^+ − h_i^− > 0 (default: spans of any sign).
 
     >>> pairwise_realize(tgraph(switching_fields({"0": [2], "1": [1]}))).feasible
     True
@@ -125,6 +170,11 @@ def scaffolds(n: int) -> list[dict]:
     """Every scaffold {(state, direction): critical hysteron (0-based)} of n hysterons, up
     to relabelling (the main loop's up boundary fixed).
 
+    Parameters
+    ----------
+    n : int
+        Number of hysterons.
+
     >>> len(scaffolds(2)), len(scaffolds(3))
     (2, 96)
     """
@@ -133,6 +183,11 @@ def scaffolds(n: int) -> list[dict]:
 
 def candidates(scaffold: dict):
     """Every candidate t-graph of a scaffold (rule 0 avalanches without self-loops).
+
+    Parameters
+    ----------
+    scaffold : dict
+        {(state, direction): critical hysteron (0-based)}, one of :func:`scaffolds`.
 
     >>> sum(realize(g).feasible for s in scaffolds(2) for g in candidates(s))
     35
@@ -143,6 +198,23 @@ def candidates(scaffold: dict):
 def exact_share(n: int, rule="0", definition="all_states_stable", no_simple_self_loops=False):
     """The exact count of total orders (up to relabelling) that give a well-defined t-graph
     (n ≤ 3, rules 0 and 2): ``good``, ``total``, ``share``.
+
+    Parameters
+    ----------
+    n : int
+        Number of hysterons (n ≤ 3).
+    rule : {"0", "2"}, default "0"
+        The race-condition rule.
+    definition : str, default "all_states_stable"
+        What "well defined" asks: "all_states_stable" (every transition of every state
+        ends in a stable state and every state has a stability interval,
+        max U^−(S) < min U^+(S)), "all_transitions" (every transition of every state
+        ends in a stable state), "stable_states" (the transitions of the states with a
+        stability interval) or "reachable" (the transitions of the states reachable
+        from the all-down state: the Garden-of-Eden-reduced graph).
+    no_simple_self_loops : bool, default False
+        Forbid simple self-loops: ask U_i^+(S) > U_i^−(S + i) for every state S and
+        hysteron i down in S (S + i: S with i up).
 
     >>> c = exact_share(2)
     >>> c.good, c.total, round(100 * c.share, 2)
@@ -156,6 +228,27 @@ def sampled_share(n: int, samples: int, rule="0", definition="all_states_stable"
     """The share of ``samples`` random sets of switching fields (a uniformly random total
     order) with a well-defined t-graph (definitions: ``hyst.sampling.orders.DEFINITIONS``).
 
+    Parameters
+    ----------
+    n : int
+        Number of hysterons.
+    samples : int
+        Random sets of switching fields drawn.
+    rule : {"0", "1", "1p", "2"}, default "0"
+        The race-condition rule.
+    definition : str, default "all_states_stable"
+        What "well defined" asks: "all_states_stable" (every transition of every state
+        ends in a stable state and every state has a stability interval,
+        max U^−(S) < min U^+(S)), "all_transitions" (every transition of every state
+        ends in a stable state), "stable_states" (the transitions of the states with a
+        stability interval) or "reachable" (the transitions of the states reachable
+        from the all-down state: the Garden-of-Eden-reduced graph).
+    seed : int, default 0
+        Base seed.
+    no_simple_self_loops : bool, default False
+        Forbid simple self-loops: ask U_i^+(S) > U_i^−(S + i) for every state S and
+        hysteron i down in S (S + i: S with i up).
+
     >>> s = sampled_share(2, 20_000, seed=1)
     >>> abs(s.value - 850 / 20160) < 4 * s.error
     True
@@ -166,6 +259,18 @@ def sampled_share(n: int, samples: int, rule="0", definition="all_states_stable"
 def census(n: int, samples: int = 20_000, seed: int = 0, pairwise_sample: int = 0) -> xr.Dataset:
     """The census dataset of n hysterons (exact for n ≤ 3, sampled shares for any n), as
     the ``tgraphs`` study collects it.
+
+    Parameters
+    ----------
+    n : int
+        Number of hysterons.
+    samples : int, default 20000
+        Random sets of switching fields for the sampled shares.
+    seed : int, default 0
+        Base seed.
+    pairwise_sample : int, default 0
+        n = 3: test every reduced t-graph and this many full ones, drawn uniformly, for
+        pairwise realizability by LP.
 
     >>> ds = census(2, samples=1000)
     >>> int(ds.realizable.sel(n=2)), int(ds.goe_realizable.sel(n=2))
@@ -182,6 +287,13 @@ def census(n: int, samples: int = 20_000, seed: int = 0, pairwise_sample: int = 
 def table(ds: xr.Dataset, fmt: str = "md") -> str:
     """The census table of a dataset of ``census`` (``fmt`` 'md' or 'tex').
 
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        A dataset of :func:`census`.
+    fmt : {"md", "tex"}, default "md"
+        Markdown or LaTeX.
+
     >>> print(table(census(2, samples=1000)).splitlines()[2])
     | scaffolds | 2 |
     """
@@ -192,6 +304,15 @@ def plot_shares(ds: xr.Dataset, points: xr.Dataset | None = None, **params):
     """The share of well-defined parameter space versus n, one curve per rule, next to the
     pairwise model's 1 − P_sl at large coupling when a points dataset (N, NJ0) is given
     (:func:`hyst.plotting.tgraphs.fig_tgraph_shares`); a matplotlib Figure.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        A dataset of :func:`census`.
+    points : xarray.Dataset, optional
+        A points dataset over (N, NJ0): the pairwise model's 1 − P_sl at large coupling.
+    **params
+        Keyword parameters of :func:`hyst.plotting.tgraphs.fig_tgraph_shares`.
 
     >>> fig = plot_shares(census(2, samples=1000))
     >>> [ax.get_title(loc="left") for ax in fig.axes]

@@ -65,7 +65,16 @@ def field_label(f: int, n: int) -> str:
 
 @dataclass(frozen=True)
 class SwitchingFields:
-    """The n·2^n switching fields of one general-model system: ``values[S, i]`` (int64)."""
+    """The n·2^n switching fields of one general-model system.
+
+    Attributes
+    ----------
+    n : int
+        Number of hysterons.
+    values : numpy.ndarray, shape (2^n, n), int64
+        ``values[S, i]``: U_{i+1}^+(S) where hysteron i + 1 is down in state S (bit i of
+        S clear), U_{i+1}^−(S) where it is up (any units).
+    """
 
     n: int
     values: np.ndarray
@@ -78,7 +87,15 @@ class SwitchingFields:
 
     @classmethod
     def from_rows(cls, n: int, rows: dict) -> SwitchingFields:
-        """From {label: [U_1(S), …, U_n(S)]} for every state (labels s_1 … s_n)."""
+        """From one row of fields per state.
+
+        Parameters
+        ----------
+        n : int
+            Number of hysterons.
+        rows : dict
+            {label s_1 … s_n (0 down, 1 up): [U_1(S), …, U_n(S)]} for every state.
+        """
         values = np.zeros((1 << n, n), np.int64)
         seen = set()
         for text, row in rows.items():
@@ -93,8 +110,15 @@ class SwitchingFields:
 
     @classmethod
     def from_order(cls, n: int, order) -> SwitchingFields:
-        """The fields of a total order: ``order`` lists the field indices f = S·n + i from
-        the lowest to the highest; U_f is its rank 1 … n·2^n."""
+        """The fields of a total order: U_f is the rank 1 … n·2^n of field f.
+
+        Parameters
+        ----------
+        n : int
+            Number of hysterons.
+        order : sequence of int
+            The field indices f = S·n + i from the lowest field to the highest.
+        """
         values = np.zeros(n << n, np.int64)
         values[np.asarray(order, np.int64)] = np.arange(1, (n << n) + 1)
         return cls(n, values.reshape(1 << n, n))
@@ -102,7 +126,17 @@ class SwitchingFields:
     @classmethod
     def from_pairwise(cls, h_plus, h_minus, couplings) -> SwitchingFields:
         """The pairwise model as a general one: U_i^±(S) = h_i^± − Σ_{j≠i} c_ij s_j with
-        s_j = ±1 (hyst's convention), exactly in int64 (the parameters' units)."""
+        s_j = ±1 (hyst's convention), exactly in int64 (the parameters' units).
+
+        Parameters
+        ----------
+        h_plus : array_like of int, shape (n,)
+            Bare up thresholds h_i^+.
+        h_minus : array_like of int, shape (n,)
+            Bare down thresholds h_i^−.
+        couplings : array_like of int, shape (n, n)
+            Couplings c_ij (the diagonal is ignored).
+        """
         hp = np.asarray(h_plus, np.int64)
         hm = np.asarray(h_minus, np.int64)
         c = np.asarray(couplings, np.int64)
@@ -115,7 +149,13 @@ class SwitchingFields:
         return cls(n, np.where(bits == 1, hm[None, :], hp[None, :]) - local)
 
     def stable_somewhere(self, S: int) -> bool:
-        """Whether state S has a stability interval, max U^−(S) < min U^+(S)."""
+        """Whether a state has a stability interval, max U^−(S) < min U^+(S).
+
+        Parameters
+        ----------
+        S : int
+            The state (bitmask, bit i set ⇔ hysteron i + 1 up).
+        """
         return bool(kernels.stable_somewhere(self.values, self.n, S))
 
     def all_states_stable(self) -> bool:
@@ -163,7 +203,17 @@ class Transition:
 
 class TGraph(dict):
     """The t-graph: {(S, d): Transition} for each state S and direction d = ±1 it can flip
-    in (absent keys: transitions removed, e.g. by ``goe_reduced``)."""
+    in (absent keys: transitions removed, e.g. by ``goe_reduced``).
+
+    Parameters
+    ----------
+    n : int
+        Number of hysterons.
+    transitions : mapping or iterable of pairs, default ()
+        {(S, d): Transition}: ``Transition.path`` the states visited from S (the last the
+        state met again after a self-loop), ``Transition.outcome`` 'stable', 'self_loop'
+        or 'race' (rule 0).
+    """
 
     def __init__(self, n: int, transitions=()):
         super().__init__(transitions)
@@ -206,7 +256,13 @@ def resolve(fields: SwitchingFields, rule="0") -> TGraph:
 def goe_reduced(graph: TGraph) -> TGraph:
     """The t-graph without its Garden-of-Eden states: only the transitions of the states
     reachable from the all-down state (itself included) along well-defined transitions
-    (networkx descendants, as ``remove_goe`` of hysteron-tgraphs)."""
+    (networkx descendants, as ``remove_goe`` of hysteron-tgraphs).
+
+    Parameters
+    ----------
+    graph : TGraph
+        The t-graph.
+    """
     import networkx as nx
 
     g = nx.DiGraph()

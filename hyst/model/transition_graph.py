@@ -34,15 +34,35 @@ GRAPH_MAX_N = 18
 
 @dataclass(frozen=True)
 class Transition:
-    """One transition out of a potentially stable state.
+    """One transition out of a potentially stable state: the avalanche that starts where the
+    field H passes the state's threshold H^+(S) (up) or H^−(S) (down).
 
-    source: bitmask of the start state (bit i ⇔ s_i = +1); direction: +1 up, −1 down;
-    field: (Hc, eps), H = Hc + eps·0⁺ in quanta; outcome: 'stable', 'self_loop' or
-    'ill_defined'; target: the stable end state (−1 otherwise); flips: element flips;
-    L, n_e, cycle: the self-loop's length, flipping elements and states (in dynamical
-    order from the smallest bitmask; () otherwise); race_condition: a state after the
-    first flip had several unstable elements; tie: an exactly zero margin or equal
-    winning margins was met (resolved by the lowest index).
+    Attributes
+    ----------
+    source : int
+        The start state, a bitmask (bit i set ⇔ s_i = +1).
+    direction : int
+        +1 up, −1 down.
+    field : tuple of int
+        (Hc, eps): H = Hc + eps·0⁺, Hc in quanta of 2**-40 field units
+        (:attr:`field_value` in field units).
+    outcome : str
+        'stable', 'self_loop' or 'ill_defined' (a race condition under rule 0).
+    target : int
+        The stable end state (−1 otherwise).
+    flips : int
+        Element flips of the avalanche.
+    L : int
+        The self-loop's length (0: none).
+    n_e : int
+        The number of elements flipping in the self-loop (0: none).
+    cycle : tuple of int
+        The self-loop's states in dynamical order from the smallest bitmask (() otherwise).
+    race_condition : bool
+        A state after the first flip had several unstable elements (the rule chose).
+    tie : bool
+        An exactly zero margin or equal winning margins was met (resolved by the lowest
+        index).
     """
 
     source: int
@@ -59,8 +79,21 @@ class Transition:
 
     @classmethod
     def after(cls, source: int, field: tuple[int, int], r, cycle, tie: bool) -> Transition:
-        """The transition from ``source`` at ``field`` whose relaxation is ``r`` (outcome,
-        final_state, flips, L, n_e, race_condition), with its cycle states and tie."""
+        """The transition from ``source`` at ``field`` whose relaxation is ``r``.
+
+        Parameters
+        ----------
+        source : int
+            The start state (bitmask).
+        field : tuple of int
+            (Hc, eps) in quanta, eps = +1 up, −1 down.
+        r : relaxation
+            Its outcome, final_state, flips, L, n_e and race_condition.
+        cycle : tuple of int
+            The self-loop's states (() where it ended stable).
+        tie : bool
+            Whether a tie was met.
+        """
         return cls(
             source=source,
             direction=field[1],
@@ -83,7 +116,27 @@ class Transition:
 
 @dataclass(frozen=True)
 class TransitionGraph:
-    """Potentially stable states with their exact (H^−, H^+) and all their transitions."""
+    """Potentially stable states with their exact (H^−, H^+) and all their transitions (what
+    :meth:`hyst.System.transition_graph` returns).
+
+    Attributes
+    ----------
+    N : int
+        Number of elements.
+    rule : str
+        The race-condition rule ('0', '1', '1p' or '2').
+    states : tuple of int
+        The potentially stable states (H^−(S) < H^+(S)), bitmasks, increasing.
+    h_minus : tuple of int
+        H^−(S) of each, in quanta of 2**-40 field units (:attr:`stability_ranges` in
+        field units).
+    h_plus : tuple of int
+        H^+(S) of each, in quanta.
+    transitions : tuple of Transition
+        Every up and down transition out of them.
+    degenerate_states : tuple of int
+        States with H^−(S) = H^+(S) exactly (stable at one field only; not used).
+    """
 
     N: int
     rule: str
