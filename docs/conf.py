@@ -46,6 +46,9 @@ autodoc_typehints = "description"
 autodoc_member_order = "bysource"
 autodoc_default_options = {"members": True, "undoc-members": False}
 napoleon_numpy_docstring = True
+# a class's "Attributes" section as a field list of its own (the fields of the dataclasses
+# hyst.TransitionGraph, hyst.SelfLoop, ...), not as attributes described a second time
+napoleon_use_ivar = True
 
 html_theme = "pydata_sphinx_theme"
 html_title = f"hyst {release}"

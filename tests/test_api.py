@@ -130,3 +130,20 @@ def test_open_results_holds_every_dataset_analysis_and_table(tmp_path):
     texts = {"markdown": "table md", "latex": "table tex", "rst": "table rst"}
     assert tree["tables/one"].attrs == texts
     assert json.loads(tree.attrs["config"]) == {"seed": 0, "studies": {"one": {"N": [4]}}}
+
+
+def test_nothing_in_hyst_may_import_the_command_line_but_main():
+    """The import-linter contract names every package and module of hyst but ``hyst.cli``
+    and ``hyst/__main__.py`` (a package added later must be added to it)."""
+    import pkgutil
+    import tomllib
+    from pathlib import Path
+
+    root = Path(hyst.__file__).parent
+    config = tomllib.loads((root.parent / "pyproject.toml").read_text())
+    (contract,) = [
+        c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "forbidden"
+    ]
+    assert contract["forbidden_modules"] == ["hyst.cli"]
+    everything = {f"hyst.{m.name}" for m in pkgutil.iter_modules([str(root)])}
+    assert set(contract["source_modules"]) == everything - {"hyst.cli", "hyst.__main__"}

@@ -101,3 +101,19 @@ def test_the_parser_finds_the_parameters_of_a_numpydoc_section():
     """
     assert documented(doc) == {"a", "b", "c"}
     assert documented("Text mentioning ``a``.") == set()
+
+
+def test_the_api_reference_starts_with_system_and_names_every_public_name_publicly():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs" / "_ext"))
+    from hyst_reference import api_page
+
+    page = api_page()
+    targets = [line.split("::")[1].strip() for line in page.splitlines() if ".. auto" in line]
+    assert targets[0] == "hyst.System"
+    names = [n for n in hyst.__all__ if n not in ("__version__", "tgraphs")]
+    names += [f"tgraphs.{n}" for n in hyst.tgraphs.__all__]
+    assert sorted(targets) == sorted(f"hyst.{n}" for n in names)
+    assert "hyst.api" not in page and "hyst.cli" not in page and "hyst.model" not in page

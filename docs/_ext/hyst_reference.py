@@ -6,10 +6,13 @@
   argparse parsers of ``hyst.cli``);
 - ``reference/datasets.md``: every dataset variable and coordinate (``hyst.catalogue``: the
   observables with symbol, definition, units and the paper's slopes and quoted values; the
-  variables derived from them; the other kinds' variables, ``hyst.catalogue.variables``).
+  variables derived from them; the other kinds' variables, ``hyst.catalogue.variables``);
+- ``reference/api.md``: the public Python API, every name of ``hyst.__all__`` under its
+  public name (``hyst.System`` first, then the functions, the types they return, the
+  module ``hyst.tgraphs`` and its members), from the docstrings (autodoc).
 
-Both are written when the builder starts, before the sources are read, so a change to the
-schema or the catalogue shows in the next build.
+They are written when the builder starts, before the sources are read, so a change to the
+schema, the catalogue or the public names shows in the next build.
 """
 
 from __future__ import annotations
@@ -220,11 +223,129 @@ def cli_page() -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The functions of the API reference in this order (any other public one follows).
+API_FUNCTIONS = ("sample_point", "open_results", "symmetric_drives", "amplitude_sweeps")
+#: The types in this order (any other public one follows).
+API_TYPES = ("TransitionGraph", "Transition", "SelfLoop")
+#: Public members of a public class that its reference leaves out (internal constructors).
+API_EXCLUDE = {"Transition": ("after",)}
+
+
+def _autodoc(kind: str, name: str, exclude=()) -> list[str]:
+    lines = [f".. auto{kind}:: {name}"]
+    if kind == "class":
+        lines.append("   :members:")
+        if exclude:
+            lines.append(f"   :exclude-members: {', '.join(exclude)}")
+    return [*lines, ""]
+
+
+def _ordered(names, first) -> list[str]:
+    return [n for n in first if n in names] + sorted(n for n in names if n not in first)
+
+
+def api_page() -> str:
+    """The API reference: every name of ``hyst.__all__`` under its public name."""
+    import inspect
+
+    import hyst
+
+    public = {n: getattr(hyst, n) for n in hyst.__all__ if n not in ("__version__", "RELEASE")}
+    classes = [n for n, o in public.items() if inspect.isclass(o) and n != "System"]
+    functions = [n for n, o in public.items() if inspect.isfunction(o)]
+    modules = [n for n, o in public.items() if inspect.ismodule(o)]
+    lines = [
+        "# Python API reference",
+        "",
+        "The public API is what `hyst/__init__.py` exports (`hyst.__all__`); everything else is",
+        "internal and may change. `import hyst` is cheap: the API is imported on first use.",
+        "This page is generated from the public names and their docstrings",
+        "(`docs/_ext/hyst_reference.py`).",
+        "",
+        "```python",
+        "import hyst",
+        "",
+        'sy = hyst.System.from_ensemble("random", N=6, NJ0=10.0, samples=100, index=3, seed=1)',
+        'ds = hyst.sample_point(couplings="random", N=8, NJ0=10.0, samples=4000, seed=1)',
+        'tree = hyst.open_results("results")',
+        "sweeps = hyst.amplitude_sweeps(h_plus, h_minus, couplings)   "
+        "# (n, N), (n, N), (n, N, N) arrays",
+        "interactions, Hon, Hoff = sy.to_hysteron()   # the peer package hysteron's convention",
+        "```",
+        "",
+        "## `hyst.System`",
+        "",
+        "```{eval-rst}",
+        *_autodoc("class", "hyst.System"),
+        "```",
+        "",
+        "## Functions",
+        "",
+        "```{eval-rst}",
+    ]
+    for name in _ordered(functions, API_FUNCTIONS):
+        lines += _autodoc("function", f"hyst.{name}")
+    lines += [
+        "```",
+        "",
+        "## Types the API returns",
+        "",
+        "What :meth:`hyst.System.transition_graph` and :meth:`hyst.System.self_loops` return.",
+        "",
+        "```{eval-rst}",
+    ]
+    for name in _ordered(classes, API_TYPES):
+        lines += _autodoc("class", f"hyst.{name}", API_EXCLUDE.get(name, ()))
+    lines.append("```")
+    for name in modules:
+        module = public[name]
+        members = [getattr(module, m) for m in module.__all__]
+        kinds = {m: "class" if inspect.isclass(o) else "function" for m, o in
+                 zip(module.__all__, members, strict=True)}  # fmt: skip
+        lines += [
+            "",
+            f"## `hyst.{name}`",
+            "",
+            "```{eval-rst}",
+            inspect.cleandoc(module.__doc__ or ""),
+            "",
+        ]
+        for m in sorted(module.__all__, key=lambda m: _place(module, m, kinds[m])):
+            lines += _autodoc(kinds[m], f"hyst.{name}.{m}", API_EXCLUDE.get(m, ()))
+        lines.append("```")
+    lines += [
+        "",
+        "## Version",
+        "",
+        "```{eval-rst}",
+        ".. autodata:: hyst.RELEASE",
+        "   :annotation:",
+        "```",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _place(module, name: str, kind: str) -> tuple:
+    """Where ``name`` goes on the page: the classes, then the functions the module defines
+    (in its order), then those it re-exports (by name)."""
+    import inspect
+
+    obj = getattr(module, name)
+    own = getattr(obj, "__module__", None) == module.__name__
+    line = inspect.getsourcelines(obj)[1] if own else 0
+    return (kind != "class", not own, line, name)
+
+
 def generate(_app=None) -> None:
     """Write the generated reference pages (called when the builder starts)."""
     out = HERE / "reference"
     out.mkdir(exist_ok=True)
-    pages = {"config.md": config_page(), "datasets.md": datasets_page(), "cli.md": cli_page()}
+    pages = {
+        "config.md": config_page(),
+        "datasets.md": datasets_page(),
+        "cli.md": cli_page(),
+        "api.md": api_page(),
+    }
     for name, text in pages.items():
         path = out / name
         if not path.exists() or path.read_text() != text:

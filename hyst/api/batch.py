@@ -154,14 +154,16 @@ def symmetric_drives(
 
     Parameters
     ----------
-    h_plus : array_like, shape (n, N) or (N,)
-        Bare up thresholds h_i^+ of each system (field units).
-    h_minus : array_like, shape (n, N) or (N,)
-        Bare down thresholds h_i^− of each system (field units).
-    couplings : array_like, shape (n, N, N) or (N, N)
-        Couplings c_ij of each system (field units), zero diagonal.
-    amplitude : float or array_like, shape (n,)
-        The amplitude A ≥ 0 (field units): one for all systems or one per system.
+    h_plus : array_like
+        Bare up thresholds h_i^+ of each system (field units), shape (n, N), or (N,) for
+        one system.
+    h_minus : array_like
+        Bare down thresholds h_i^− of each system (field units), shape (n, N) or (N,).
+    couplings : array_like
+        Couplings c_ij of each system (field units), zero diagonal, shape (n, N, N) or
+        (N, N).
+    amplitude : float or array_like
+        The amplitude A ≥ 0 (field units): one for all systems or one per system (n).
     rule : {"0", "1", "1p", "2"}, default "1"
         The race-condition rule.
     max_cycles : int
@@ -240,12 +242,14 @@ def amplitude_sweeps(
 
     Parameters
     ----------
-    h_plus : array_like, shape (n, N) or (N,)
-        Bare up thresholds h_i^+ of each system (field units).
-    h_minus : array_like, shape (n, N) or (N,)
-        Bare down thresholds h_i^− of each system (field units).
-    couplings : array_like, shape (n, N, N) or (N, N)
-        Couplings c_ij of each system (field units), zero diagonal.
+    h_plus : array_like
+        Bare up thresholds h_i^+ of each system (field units), shape (n, N), or (N,) for
+        one system.
+    h_minus : array_like
+        Bare down thresholds h_i^− of each system (field units), shape (n, N) or (N,).
+    couplings : array_like
+        Couplings c_ij of each system (field units), zero diagonal, shape (n, N, N) or
+        (N, N).
     rule : {"0", "1", "1p", "2"}, default "1"
         The race-condition rule.
     first_only : bool, default False

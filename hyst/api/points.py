@@ -61,6 +61,8 @@ def sample_point(
         ``progress(chunks_done, chunks, samples_done, samples_per_second)``, called after
         each chunk.
 
+    Examples
+    --------
     >>> import hyst
     >>> ds = hyst.sample_point(couplings="random", N=4, NJ0=10.0, samples=200, seed=1,
     ...                        observables=["transitions"])

@@ -34,6 +34,8 @@ def open_results(folder: str | Path = "results") -> xarray.DataTree:
     folder : str or Path, default "results"
         The results folder of a pipeline run.
 
+    Examples
+    --------
     >>> tree = hyst.open_results("results")                        # doctest: +SKIP
     >>> tree["datasets/my_study"].self_loop_probability    # doctest: +SKIP
     """

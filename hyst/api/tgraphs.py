@@ -51,6 +51,8 @@ def switching_fields(rows: dict) -> SwitchingFields:
         {state label s_1 … s_n (0 down, 1 up): [U_1(S), …, U_n(S)]} for all 2^n states:
         U_i^+ where hysteron i is down in S, U_i^− where it is up (integers, any units).
 
+    Examples
+    --------
     >>> switching_fields({"0": [2], "1": [1]}).values.tolist()
     [[2], [1]]
     """
@@ -67,6 +69,8 @@ def from_system(system) -> SwitchingFields:
     system : hyst.System
         A system of the pairwise model.
 
+    Examples
+    --------
     >>> import hyst
     >>> f = from_system(hyst.System([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]]))
     >>> tgraph(f, rule="1")[(0, 1)].outcome  # the L = 4 self-loop of this pair
@@ -87,6 +91,8 @@ def tgraph(fields: SwitchingFields, rule: str = "0") -> TGraph:
     rule : {"0", "1", "1p", "2"}, default "0"
         The race-condition rule.
 
+    Examples
+    --------
     >>> g = tgraph(switching_fields({"0": [2], "1": [1]}))
     >>> g[(0, 1)].path, g[(1, -1)].path
     ((0, 1), (1, 0))
@@ -105,6 +111,8 @@ def design_inequalities(graph: TGraph, reduced: bool = True) -> list[str]:
     reduced : bool, default True
         The transitive reduction (True) or the closure (False).
 
+    Examples
+    --------
     >>> design_inequalities(tgraph(switching_fields({"0": [2], "1": [1]})))
     ['U_1^+(0) > U_1^-(1)']
     """
@@ -126,6 +134,8 @@ def linear_extensions(graph: TGraph, no_simple_self_loops: bool = False) -> int:
         Forbid simple self-loops: ask U_i^+(S) > U_i^−(S + i) for every state S and
         hysteron i down in S (S + i: S with i up).
 
+    Examples
+    --------
     >>> linear_extensions(tgraph(switching_fields({"0": [2], "1": [1]})))
     1
     """
@@ -144,6 +154,8 @@ def realize(graph: TGraph) -> tgraphs.Realization:
     graph : TGraph
         A t-graph (:func:`tgraph`).
 
+    Examples
+    --------
     >>> realize(tgraph(switching_fields({"0": [2], "1": [1]}))).fields.values.tolist()
     [[1], [0]]
     """
@@ -160,6 +172,8 @@ def pairwise_realize(graph: TGraph, positive_spans: bool = False):
     positive_spans : bool, default False
         Ask for positive spans h_i^+ − h_i^− > 0 (default: spans of any sign).
 
+    Examples
+    --------
     >>> pairwise_realize(tgraph(switching_fields({"0": [2], "1": [1]}))).feasible
     True
     """
@@ -175,6 +189,8 @@ def scaffolds(n: int) -> list[dict]:
     n : int
         Number of hysterons.
 
+    Examples
+    --------
     >>> len(scaffolds(2)), len(scaffolds(3))
     (2, 96)
     """
@@ -189,6 +205,8 @@ def candidates(scaffold: dict):
     scaffold : dict
         {(state, direction): critical hysteron (0-based)}, one of :func:`scaffolds`.
 
+    Examples
+    --------
     >>> sum(realize(g).feasible for s in scaffolds(2) for g in candidates(s))
     35
     """
@@ -216,6 +234,8 @@ def exact_share(n: int, rule="0", definition="all_states_stable", no_simple_self
         Forbid simple self-loops: ask U_i^+(S) > U_i^−(S + i) for every state S and
         hysteron i down in S (S + i: S with i up).
 
+    Examples
+    --------
     >>> c = exact_share(2)
     >>> c.good, c.total, round(100 * c.share, 2)
     (850, 20160, 4.22)
@@ -249,6 +269,8 @@ def sampled_share(n: int, samples: int, rule="0", definition="all_states_stable"
         Forbid simple self-loops: ask U_i^+(S) > U_i^−(S + i) for every state S and
         hysteron i down in S (S + i: S with i up).
 
+    Examples
+    --------
     >>> s = sampled_share(2, 20_000, seed=1)
     >>> abs(s.value - 850 / 20160) < 4 * s.error
     True
@@ -272,6 +294,8 @@ def census(n: int, samples: int = 20_000, seed: int = 0, pairwise_sample: int = 
         n = 3: test every reduced t-graph and this many full ones, drawn uniformly, for
         pairwise realizability by LP.
 
+    Examples
+    --------
     >>> ds = census(2, samples=1000)
     >>> int(ds.realizable.sel(n=2)), int(ds.goe_realizable.sel(n=2))
     (35, 13)
@@ -294,6 +318,8 @@ def table(ds: xr.Dataset, fmt: str = "md") -> str:
     fmt : {"md", "tex"}, default "md"
         Markdown or LaTeX.
 
+    Examples
+    --------
     >>> print(table(census(2, samples=1000)).splitlines()[2])
     | scaffolds | 2 |
     """
@@ -314,6 +340,8 @@ def plot_shares(ds: xr.Dataset, points: xr.Dataset | None = None, **params):
     **params
         Keyword parameters of :func:`hyst.plotting.tgraphs.fig_tgraph_shares`.
 
+    Examples
+    --------
     >>> fig = plot_shares(census(2, samples=1000))
     >>> [ax.get_title(loc="left") for ax in fig.axes]
     ['(a) simple self-loops allowed', '(b) simple self-loops forbidden']

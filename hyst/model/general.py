@@ -71,9 +71,9 @@ class SwitchingFields:
     ----------
     n : int
         Number of hysterons.
-    values : numpy.ndarray, shape (2^n, n), int64
-        ``values[S, i]``: U_{i+1}^+(S) where hysteron i + 1 is down in state S (bit i of
-        S clear), U_{i+1}^−(S) where it is up (any units).
+    values : numpy.ndarray
+        int64, shape (2^n, n): ``values[S, i]`` is U_{i+1}^+(S) where hysteron i + 1 is
+        down in state S (bit i of S clear), U_{i+1}^−(S) where it is up (any units).
     """
 
     n: int
@@ -130,12 +130,12 @@ class SwitchingFields:
 
         Parameters
         ----------
-        h_plus : array_like of int, shape (n,)
-            Bare up thresholds h_i^+.
-        h_minus : array_like of int, shape (n,)
-            Bare down thresholds h_i^−.
-        couplings : array_like of int, shape (n, n)
-            Couplings c_ij (the diagonal is ignored).
+        h_plus : array_like of int
+            Bare up thresholds h_i^+, n numbers.
+        h_minus : array_like of int
+            Bare down thresholds h_i^−, n numbers.
+        couplings : array_like of int
+            Couplings c_ij, n × n (the diagonal is ignored).
         """
         hp = np.asarray(h_plus, np.int64)
         hm = np.asarray(h_minus, np.int64)

@@ -61,6 +61,8 @@ class System:
         Couplings c_ij (field units), N × N with a zero diagonal; c_ij is the effect of
         element j on element i.
 
+    Examples
+    --------
     >>> import hyst
     >>> sy = hyst.System([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]])
     >>> [(loop.L, loop.n_e) for loop in sy.self_loops()]
@@ -145,14 +147,16 @@ class System:
 
         Parameters
         ----------
-        interactions : array_like, shape (N, N)
-            The peer's ``interactions``: ``interactions[j, i]`` = J_ji, the effect of
+        interactions : array_like
+            The peer's ``interactions``, N × N: ``interactions[j, i]`` = J_ji, the effect of
             element j on element i (field units); its diagonal is allowed.
-        Hon : array_like, shape (N,)
-            The local field where each element flips up (field units).
-        Hoff : array_like, shape (N,)
-            The local field where each element flips down (field units).
+        Hon : array_like
+            The local field where each element flips up (field units), N numbers.
+        Hoff : array_like
+            The local field where each element flips down (field units), N numbers.
 
+        Examples
+        --------
         >>> import hyst
         >>> sy = hyst.System.from_hysteron([[0.5, 0], [0.25, 0]], [0.125, 0.375], [-0.125, 0])
         >>> sy.h_plus.tolist(), sy.h_minus.tolist(), sy.couplings.tolist()
@@ -182,14 +186,16 @@ class System:
 
         Parameters
         ----------
-        u_plus : array_like, shape (N,)
-            Thresholds u_i^+ of the up flips (field units).
-        u_minus : array_like, shape (N,)
-            Thresholds u_i^− of the down flips (field units).
-        J : array_like, shape (N, N)
-            Couplings J_ij, the effect of element j on element i (field units); its
+        u_plus : array_like
+            Thresholds u_i^+ of the up flips (field units), N numbers.
+        u_minus : array_like
+            Thresholds u_i^− of the down flips (field units), N numbers.
+        J : array_like
+            Couplings J_ij, N × N, the effect of element j on element i (field units); its
             diagonal is allowed.
 
+        Examples
+        --------
         >>> import hyst
         >>> sy = hyst.System.from_zero_one([0.625, 0.25], [0.375, 0], [[0, 1], [-1, 0]])
         >>> sy.h_plus.tolist(), sy.h_minus.tolist(), sy.couplings.tolist()
@@ -462,6 +468,8 @@ class System:
         rule : {"0", "1", "1p", "2"}, default "1"
             The race-condition rule.
 
+        Examples
+        --------
         >>> import hyst
         >>> sy = hyst.System([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]])
         >>> d = sy.drive([1.0, -1.0])
