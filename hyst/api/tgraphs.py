@@ -15,12 +15,17 @@ from __future__ import annotations
 import xarray as xr
 
 from hyst.combinatorics import tgraph_pairwise, tgraphs
+from hyst.combinatorics.tgraph_pairwise import PairwiseRealization
+from hyst.combinatorics.tgraphs import OrderCount, Realization
 from hyst.model import design_order
 from hyst.model.general import SwitchingFields, TGraph, field_label, goe_reduced, resolve
 from hyst.sampling import orders
 from hyst.studies import tgraphs as study
 
 __all__ = [
+    "OrderCount",
+    "PairwiseRealization",
+    "Realization",
     "SwitchingFields",
     "TGraph",
     "candidates",
@@ -145,7 +150,7 @@ def linear_extensions(graph: TGraph, no_simple_self_loops: bool = False) -> int:
     return design_order.count_linear_extensions(order)
 
 
-def realize(graph: TGraph) -> tgraphs.Realization:
+def realize(graph: TGraph) -> Realization:
     """Realizability in the general model by LP, with integer switching fields checked by
     resolving their t-graph again.
 
@@ -162,7 +167,7 @@ def realize(graph: TGraph) -> tgraphs.Realization:
     return tgraphs.realize(graph)
 
 
-def pairwise_realize(graph: TGraph, positive_spans: bool = False):
+def pairwise_realize(graph: TGraph, positive_spans: bool = False) -> PairwiseRealization:
     """Whether pairwise hysterons (h^±, c) realize ``graph``, with their parameters.
 
     Parameters
@@ -213,7 +218,9 @@ def candidates(scaffold: dict):
     return tgraphs.candidates(scaffold)
 
 
-def exact_share(n: int, rule="0", definition="all_states_stable", no_simple_self_loops=False):
+def exact_share(
+    n: int, rule="0", definition="all_states_stable", no_simple_self_loops=False
+) -> OrderCount:
     """The exact count of total orders (up to relabelling) that give a well-defined t-graph
     (n ≤ 3, rules 0 and 2): ``good``, ``total``, ``share``.
 

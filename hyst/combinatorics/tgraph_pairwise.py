@@ -84,9 +84,24 @@ def to_pairwise(fields: SwitchingFields):
 
 @dataclass(frozen=True)
 class PairwiseRealization:
-    """``feasible``: pairwise parameters exist; then h_plus, h_minus, couplings (int64, on the
-    grid), ``rows_hold`` (every design inequality in integers) and ``reproduces`` (the
-    t-graph of the parameters, read as switching fields, is the graph)."""
+    """Whether pairwise hysterons realize a t-graph, with their parameters (what
+    :func:`hyst.tgraphs.pairwise_realize` returns).
+
+    Attributes
+    ----------
+    feasible : bool
+        Pairwise parameters exist.
+    h_plus : numpy.ndarray or None
+        Their bare up thresholds h_i^+ (int64, on the integer grid; None: not feasible).
+    h_minus : numpy.ndarray or None
+        Their bare down thresholds h_i^−.
+    couplings : numpy.ndarray or None
+        Their couplings c_ij.
+    rows_hold : bool
+        Every design inequality holds in the integers.
+    reproduces : bool
+        The t-graph of the parameters, read as switching fields, is the graph.
+    """
 
     feasible: bool
     h_plus: np.ndarray | None = None

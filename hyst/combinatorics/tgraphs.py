@@ -118,10 +118,20 @@ def scaffold_n(scaffold: dict) -> int:
 
 @dataclass(frozen=True)
 class Realization:
-    """A realizable t-graph's switching fields on the integer grid (``fields``), checked:
-    ``rows_hold`` (every design inequality in integers) and ``reproduces`` (its t-graph
-    under rule 0 is the graph, every state with a transition stable). ``fields`` is None
-    and ``feasible`` False when the LP has no point (a Farkas certificate, checked)."""
+    """A t-graph's realizability in the general model by linear programming (what
+    :func:`hyst.tgraphs.realize` returns).
+
+    Attributes
+    ----------
+    feasible : bool
+        The LP has a point (False: a Farkas certificate says it has none, checked).
+    fields : SwitchingFields or None
+        Switching fields on the integer grid that realize it (None: not feasible).
+    rows_hold : bool
+        Every design inequality holds for them in the integers.
+    reproduces : bool
+        Their t-graph under rule 0 is the graph, every state with a transition stable.
+    """
 
     feasible: bool
     fields: SwitchingFields | None
@@ -231,10 +241,20 @@ EXACT_MAX_N = 3
 
 @dataclass(frozen=True)
 class OrderCount:
-    """``good`` of ``total`` total orders of the n·2^n switching fields give a well-defined
-    t-graph (both up to relabelling the hysterons, i.e. divided by n!; with
-    ``no_simple`` only the orders without simple self-loops count, total divided by
-    2^(n·2^(n−1))); ``sets``: the sets of fields the dynamic programming reached."""
+    """The exact count of total orders of the n·2^n switching fields that give a
+    well-defined t-graph (what :func:`hyst.tgraphs.exact_share` returns).
+
+    Attributes
+    ----------
+    good : int
+        The orders that give a well-defined t-graph, up to relabelling the hysterons
+        (divided by n!).
+    total : int
+        All orders, up to relabelling (with simple self-loops forbidden only the orders
+        without them: divided by 2^(n·2^(n−1)) as well).
+    sets : int
+        The sets of fields the dynamic programming reached.
+    """
 
     good: int
     total: int
@@ -242,6 +262,7 @@ class OrderCount:
 
     @property
     def share(self) -> float:
+        """good / total."""
         return self.good / self.total
 
 
