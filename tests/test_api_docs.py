@@ -117,3 +117,11 @@ def test_the_api_reference_starts_with_system_and_names_every_public_name_public
     names += [f"tgraphs.{n}" for n in hyst.tgraphs.__all__]
     assert sorted(targets) == sorted(f"hyst.{n}" for n in names)
     assert "hyst.api" not in page and "hyst.cli" not in page and "hyst.model" not in page
+
+
+def test_the_examples_of_the_system_docstrings_run():
+    import doctest
+
+    import hyst.systems.system
+
+    assert doctest.testmod(hyst.systems.system).failed == 0
