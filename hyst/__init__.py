@@ -11,7 +11,7 @@ The public API (everything else is internal):
 - ``hyst.System``: one system (from parameters, a file, or a sampled draw), its
   transition graph, self-loops, saturated loop, response to a field protocol, the drive
   protocols (``drive``, ``symmetric_drive``, ``amplitude_sweep``, ``return_point_memory``,
-  …), ``to_file``, and its parameters in the conventions of the peer package ``hysteron``
+  …), ``to_file``, and its parameters in the conventions of N. Keim's ``hysteron`` package
   (``from_hysteron``, ``to_hysteron``) and of states 0/1 (``from_zero_one``,
   ``to_zero_one``);
 - ``hyst.TransitionGraph``, ``hyst.Transition``, ``hyst.SelfLoop``: what

@@ -270,7 +270,7 @@ def api_page() -> str:
         'tree = hyst.open_results("results")',
         "sweeps = hyst.amplitude_sweeps(h_plus, h_minus, couplings)   "
         "# (n, N), (n, N), (n, N, N) arrays",
-        "interactions, Hon, Hoff = sy.to_hysteron()   # the peer package hysteron's convention",
+        "interactions, Hon, Hoff = sy.to_hysteron()   # N. Keim's hysteron package's convention",
         "```",
         "",
         "## `hyst.System`",

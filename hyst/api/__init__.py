@@ -3,7 +3,7 @@ wraps :mod:`hyst.systems`, one system, and the layers below; it never imports th
 line, :mod:`hyst.cli`).
 
 - :class:`System`: one system, its transition graph, self-loops, drives and file, and its
-  parameters in the conventions of the peer package ``hysteron`` and of states 0/1;
+  parameters in the conventions of N. Keim's ``hysteron`` package and of states 0/1;
 - :class:`TransitionGraph`, :class:`Transition`, :class:`SelfLoop`: what
   :meth:`System.transition_graph` and :meth:`System.self_loops` return;
 - :func:`sample_point`: one sweep point, the dataset ``hyst point`` writes;

@@ -12,8 +12,8 @@ print what it computes.
   and DOT files;
 - :mod:`~hyst.systems.drives`: drive protocols of one system and their datasets in field
   units;
-- :mod:`~hyst.systems.conventions`: the parameters in the conventions of the peer package
-  ``hysteron`` and of states 0/1;
+- :mod:`~hyst.systems.conventions`: the parameters in the conventions of the ``hysteron``
+  package and of states 0/1;
 - :mod:`~hyst.systems.general`: a system file of the general model (switching fields per
   state) and what is computed of it;
 - :mod:`~hyst.systems.point_records`: the records a sampled point keeps;

@@ -7,7 +7,7 @@ hyst's convention (the paper's): spins s_i = ±1 and element thresholds
 an element down (s_i = −1) flips up where H rises above H_i^+(S), one up flips down where
 H falls below H_i^−(S).
 
-**The peer package** ``hysteron`` **(Keim & Paulsen)**: spins s_i = ±1 (float), the local
+**The** ``hysteron`` **package of N. Keim and J. Paulsen**: spins s_i = ±1 (float), the local
 field f_i = H + Σ_j s_j J_ji (``state @ interactions`` with ``interactions[j, i]`` = J_ji,
 the effect of j on i, its diagonal J_ii a self-coupling); an element down flips up where
 f_i ≥ Hon_i, one up flips down where f_i ≤ Hoff_i. The self-coupling is folded into the
@@ -30,7 +30,7 @@ when the J_ij are multiples of 2^-39 field units (hyst quantises parameters to 2
 
 Both conventions give, state by state, the same thresholds H_i^±(S) as hyst, so every
 transition, avalanche and drive is the same (``tests/test_conventions.py`` drives random
-instances in both, against the peer package where it applies).
+instances in both, against the ``hysteron`` package where it applies).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def _finite(name: str, a: np.ndarray) -> np.ndarray:
 
 
 def from_hysteron(interactions, Hon, Hoff) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(h_plus, h_minus, c) of the system the peer package ``hysteron`` simulates with
+    """(h_plus, h_minus, c) of the system the ``hysteron`` package simulates with
     ``interactions``, ``Hon`` and ``Hoff`` (its self-couplings folded into the thresholds);
     ``ValueError`` with one line naming the argument where they do not fit."""
     J = _square("interactions", interactions)
@@ -81,7 +81,7 @@ def from_hysteron(interactions, Hon, Hoff) -> tuple[np.ndarray, np.ndarray, np.n
 
 
 def to_hysteron(h_plus, h_minus, c) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(interactions, Hon, Hoff), the arguments of the peer package ``hysteron``, of the
+    """(interactions, Hon, Hoff), the arguments of the ``hysteron`` package, of the
     system (h_plus, h_minus, c) (zero diagonal)."""
     return (
         np.array(c, dtype=np.float64).T.copy(),

@@ -135,7 +135,7 @@ class System:
 
     @classmethod
     def from_hysteron(cls, interactions, Hon, Hoff) -> System:
-        """The system the peer package ``hysteron`` (Keim & Paulsen) simulates.
+        """The system N. Keim and J. Paulsen's ``hysteron`` package simulates.
 
         Its spins are s_i = ±1, the local field f_i = H + Σ_j s_j J_ji
         (``state @ interactions``), a down element flips up where f_i ≥ Hon_i and an up
@@ -148,7 +148,7 @@ class System:
         Parameters
         ----------
         interactions : array_like
-            The peer's ``interactions``, N × N: ``interactions[j, i]`` = J_ji, the effect of
+            Its ``interactions``, N × N: ``interactions[j, i]`` = J_ji, the effect of
             element j on element i (field units); its diagonal is allowed.
         Hon : array_like
             The local field where each element flips up (field units), N numbers.
@@ -165,7 +165,7 @@ class System:
         return cls(*conventions.from_hysteron(interactions, Hon, Hoff))
 
     def to_hysteron(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(interactions, Hon, Hoff): the arguments of the peer package ``hysteron`` for
+        """(interactions, Hon, Hoff): the arguments of the ``hysteron`` package for
         this system (``interactions`` = cᵀ with a zero diagonal, Hon = h^+, Hoff = h^−),
         e.g. ``hysteron.run_event_extended(state, *sy.to_hysteron(), amplitude)``.
         :meth:`from_hysteron` reads them back to the same system, bit for bit."""
