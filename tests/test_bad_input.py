@@ -657,3 +657,22 @@ def _config_check(path) -> tuple[int, str]:
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         code = main(["config", "check", path])
     return code, err.getvalue()
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"spans": ["spin"]}, "spans: ['spin'] is not one of hysteron, spin, equal"),
+        ({"couplings": {"random": 1}}, "couplings: {'random': 1} is not one of random"),
+        ({"seed": 2**64}, "seed: 18446744073709551616 is not allowed (an integer, 0 <= seed"),
+        ({"rule": [1]}, "rule: [1] is not one of 0, 1, 1p, 2"),
+    ],
+    ids=["spans-list", "couplings-dict", "seed-2-to-the-64", "rule-list"],
+)
+def test_the_api_refuses_what_the_command_line_refuses_in_one_line(kwargs, message):
+    import hyst
+
+    args = {"couplings": "random", "N": 3, "NJ0": 1.0, "samples": 10, **kwargs}
+    with pytest.raises(ValueError) as err:
+        hyst.sample_point(**args)
+    assert str(err.value).startswith(message) and "\n" not in str(err.value), err.value

@@ -236,6 +236,33 @@ CLI_CASES = [
         ["cluster", "slurm", "--scheduler-file", "s.json", "--cores", "x"],
         "--cores: 'x' is not an integer",
     ),
+    (
+        "profile-dest-unwritable",
+        ["profile", "install", "default", "--dest", "/proc/hyst-x/y"],
+        "--dest: '/proc/hyst-x/y' cannot be written",
+    ),
+    (
+        "system-output-unwritable",
+        ["system", "--file", "good.yaml", "-o", "/proc/hyst-x/graph"],
+        "--output: '/proc/hyst-x/graph' cannot be written",
+    ),
+    ("system-file-true", ["system", "--file", "true.yaml"], "h_plus[0]: True is not allowed"),
+    (
+        "system-file-string",
+        ["system", "--file", "string.yaml"],
+        "c[0,1]: '0.75' is not allowed (a real number)",
+    ),
+    (
+        "system-file-complex",
+        ["system", "--file", "complex.yaml"],
+        "h_minus[1]: '1+2j' is not allowed (a real number)",
+    ),
+    (
+        "tgraphs-pairwise-n4",
+        ["tgraphs", "--n", "4", "--pairwise-sample", "5"],
+        "--pairwise-sample: 5 is not allowed with --n 4",
+    ),
+    ("seed-2-to-the-64", system("--seed", str(2**64)), "--seed: 18446744073709551616 is not"),
     ("no-command", [], "the following arguments are required: command"),
     ("unknown-command", ["nope"], "command: invalid choice: 'nope'"),
 ]
@@ -253,6 +280,12 @@ def _files(folder):
     (folder / "twice.yaml").write_text(
         "h_plus: [0.5, 0.25]\nh_plus: [0.5, 0.25]\nh_minus: [0, 0]\nc: [[0, 1], [1, 0]]\n"
     )
+    for name, text in (
+        ("true", "h_plus: [true, 0.25]\nh_minus: [-0.5, -0.25]\nc: [[0, 0.75], [-0.75, 0]]\n"),
+        ("string", 'h_plus: [0.5, 0.25]\nh_minus: [-0.5, -0.25]\nc: [[0, "0.75"], [-0.75, 0]]\n'),
+        ("complex", "h_plus: [0.5, 0.25]\nh_minus: [-0.5, 1+2j]\nc: [[0, 0.75], [-0.75, 0]]\n"),
+    ):
+        (folder / f"{name}.yaml").write_text(text)
     (folder / "twice-study.yaml").write_text(
         "studies:\n  s: {kind: pairs, samples: 1}\n  s: {kind: pairs, samples: 2}\n"
     )

@@ -49,9 +49,11 @@ def test_couplings_key_is_accepted():
         ({"h_plus": [0.1, 0.2, 0.3]}, "h_plus: must have N = 2 entries (the size of c)"),
         ({"h_minus": [float("nan"), 0.0]}, "h_minus[0]: nan is not a finite number"),
         ({"c": [[0, float("inf")], [1, 0]]}, "c[0,1]: inf is not a finite number"),
-        ({"c": [[0, "a"], [1, 0]]}, "c: not a square matrix of numbers"),
+        ({"c": [[0, "a"], [1, 0]]}, "c[0,1]: 'a' is not allowed (a real number)"),
+        ({"c": [[0, 1], [1]]}, "c: not a square matrix of numbers"),
+        ({"h_plus": [True, 0.5]}, "h_plus[0]: True is not allowed (a real number)"),
         ({"c": [[0]]}, "c: N = 1 is not allowed (N >= 2)"),
-        ({"h_plus": None}, "h_plus: must have N = 2 entries"),
+        ({"h_plus": None}, "h_plus: None is not allowed (a list of real numbers)"),
         ({"J": 1}, "unknown key 'J'"),
     ],
 )

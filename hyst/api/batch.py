@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from hyst.catalogue.variables import describe_single
 from hyst.kernels.codes import ILL_DEFINED, INF, SELF_LOOP
 from hyst.model.protocols import MAX_CYCLES, outcome_name, sweep_batch, symmetric_batch
 from hyst.model.systems import MAX_THRESHOLD, QUANTUM, RULES, Systems, dequantize, quantize
@@ -122,7 +123,7 @@ def _dataset(variables: dict, rule: str, what: str, dataset: bool = True):
         coords={"system": ("system", np.arange(n), {"long_name": "system index"})},
     )
     ds.attrs.update({"rule": rule, "protocol": what})
-    return ds
+    return describe_single(ds)
 
 
 def symmetric_drives(
@@ -190,7 +191,7 @@ def symmetric_drives(
         {
             "amplitude": (
                 np.broadcast_to(amp, (systems.samples,)).copy(),
-                {"long_name": "amplitude A of the drive", "units": "field units"},
+                {"long_name": "amplitude A of the drive", "units": "1"},
             ),
             "outcome": (
                 np.array([outcome_name(int(x), cyclic=True) for x in oc]),
@@ -206,7 +207,7 @@ def symmetric_drives(
             "n_e": (out["n_e"], {"long_name": "elements flipping in that self-loop"}),
             "stop_field": (
                 _field(out["loop_field"], ~stopped),
-                {"long_name": "field where the drive stopped", "units": "field units"},
+                {"long_name": "field where the drive stopped", "units": "1"},
             ),
             "exit_field": (
                 _field(out["loop_exit"], ~stopped),
@@ -264,7 +265,7 @@ def amplitude_sweeps(
     rule = _check_rule(rule)
     systems = _systems(h_plus, h_minus, couplings)
     out = sweep_batch(systems, rule, max_cycles, bool(first_only), parallel=_parallel(threads))
-    field = {"units": "field units"}
+    field = {"units": "1"}
     return _dataset(
         {
             "preamble": (

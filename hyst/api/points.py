@@ -76,8 +76,8 @@ def sample_point(
     point = Point(couplings, spans, rule, N, NJ0)
     if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
         raise ValueError(f"samples: {samples!r} is not allowed (an integer >= 1)")
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed: {seed!r} is not allowed (an integer >= 0)")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed: {seed!r} is not allowed (an integer, 0 <= seed < 2^64)")
     if isinstance(observables, str):
         groups = None if observables == "all" else observables.split(",")
     else:

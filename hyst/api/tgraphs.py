@@ -307,11 +307,20 @@ def census(n: int, samples: int = 20_000, seed: int = 0, pairwise_sample: int = 
     >>> int(ds.realizable.sel(n=2)), int(ds.goe_realizable.sel(n=2))
     (35, 13)
     """
+    from hyst.catalogue.variables import describe
+
+    if pairwise_sample and n != 3:
+        raise ValueError(
+            f"pairwise_sample: {pairwise_sample!r} is not allowed for n = {n} (it samples the "
+            "full t-graphs of n = 3; n = 2 tests every one)"
+        )
     exact = n <= tgraphs.EXACT_MAX_N
     quiet = lambda _line: None  # noqa: E731
     records = [study.census_record(n, pairwise_sample, False, seed, log=quiet)] if exact else []
-    return study.census_dataset(
-        records, {n: study.sample_record(n, samples, seed, log=quiet)}, samples
+    return describe(
+        study.census_dataset(
+            records, {n: study.sample_record(n, samples, seed, log=quiet)}, samples
+        )
     )
 
 

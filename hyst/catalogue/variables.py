@@ -85,9 +85,7 @@ VARIABLES: dict[str, Variable] = {
         FIELD,
         "N J0",
     ),
-    "J0": Variable(
-        "coupling scale J0", "couplings c_ij are drawn in [-J0, J0]", FIELD, "J0"
-    ),
+    "J0": Variable("coupling scale J0", "couplings c_ij are drawn in [-J0, J0]", FIELD, "J0"),
     # ---- study kind pairs: N = 2 systems in the (c12, c21) plane ------------------------------
     "sigma": _field(
         "span sigma = h^+ - h^- (pairs: of both elements; networks: of each mapped element)"
@@ -425,6 +423,22 @@ def describe(ds: xr.Dataset) -> xr.Dataset:
     return ds
 
 
+def describe_single(ds: xr.Dataset, long_names: dict[str, str] | None = None) -> xr.Dataset:
+    """CF attributes of a dataset about single systems (what :class:`hyst.System`, the batch
+    drives and ``hyst system`` return): ``long_names`` for the variables named there (each
+    variable keeps a long_name it has), every number in units "1" (the model's fields,
+    counts and magnetisations are dimensionless; the field's unit is stated once, as
+    ``field_unit``), and ``Conventions``. Returns ``ds`` (changed in place)."""
+    for name, var in ds.variables.items():
+        if long_names and name in long_names:
+            var.attrs.setdefault("long_name", long_names[name])
+        if var.dtype.kind in "iuf":
+            var.attrs["units"] = DIMENSIONLESS
+    ds.attrs["Conventions"] = CONVENTIONS
+    ds.attrs["field_unit"] = FIELD_UNIT
+    return ds
+
+
 def undescribed(ds: xr.Dataset) -> list[str]:
     """The variables and coordinates of ``ds`` without ``long_name`` or ``description``."""
     return sorted(
@@ -434,4 +448,12 @@ def undescribed(ds: xr.Dataset) -> list[str]:
     )
 
 
-__all__ = ["CONVENTIONS", "VARIABLES", "Variable", "describe", "undescribed", "variable"]
+__all__ = [
+    "CONVENTIONS",
+    "VARIABLES",
+    "Variable",
+    "describe",
+    "describe_single",
+    "undescribed",
+    "variable",
+]

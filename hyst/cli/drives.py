@@ -85,7 +85,7 @@ def drive_table(ds: xr.Dataset) -> str:
     for k in range(n_ev):
         leg = int(ds.event_leg[k])
         up = int(ds.direction[k]) > 0
-        el = int(ds.element[k])
+        el = int(ds.event_element[k])
         rows.append(
             (
                 str(leg),

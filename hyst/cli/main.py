@@ -456,6 +456,12 @@ def cmd_profile(args) -> int:
         dest = base / "snakemake" / args.name
     if dest.exists() and not args.force:
         raise UsageError(f"--dest: {dest} exists (use --force to overwrite)")
+    from hyst.pipeline.config import ConfigError, check_results
+
+    try:
+        check_results(dest, key="--dest")  # the folder can be made and written
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
     dest.mkdir(parents=True, exist_ok=True)
     for f in source.iterdir():
         if f.is_file():

@@ -193,6 +193,8 @@ def run(args) -> int:
         )
     if args.export:
         check_export(args.export)
+    if args.output:
+        output_file(args.output, "--output")  # its folder can be made and written: one line
     if protocol is not None:
         return run_drive_protocol(args, systems, where, protocol)
     graph = transition_graph(systems, 0, args.rule)
@@ -204,8 +206,7 @@ def run(args) -> int:
         from hyst.plotting.loops import fig_transition_graph
 
         stem = Path(args.output)
-        if not stem.parent.exists():
-            print(f"hyst system: created the folder {stem.parent}", file=sys.stderr)
+        _make_folder(stem.parent)
         paths = write_graph(to_networkx(graph, loops), stem)
         paths += save(fig_transition_graph(graph, loops), stem, formats=("png",))
         print("wrote " + ", ".join(str(p) for p in paths))
@@ -219,8 +220,8 @@ def run(args) -> int:
 
 def run_drive_protocol(args, systems: Systems, where: str, protocol: str) -> int:
     """``hyst system`` with a drive protocol: its table, and with -o its dataset and m(H)."""
-    if args.output and not Path(args.output).parent.exists():
-        print(f"hyst system: created the folder {Path(args.output).parent}", file=sys.stderr)
+    if args.output:
+        _make_folder(Path(args.output).parent)
     ds = run_protocol(args, systems, protocol)
     print(f"system: {where}")
     print(protocol_text(ds))
@@ -236,6 +237,13 @@ def run_drive_protocol(args, systems: Systems, where: str, protocol: str) -> int
 
 def _created(folder: Path) -> None:
     print(f"hyst system: created the folder {folder}", file=sys.stderr)
+
+
+def _make_folder(folder: Path) -> None:
+    """Create ``folder`` (checked writable before any work) and say so, if it is missing."""
+    if not folder.exists():
+        folder.mkdir(parents=True)
+        _created(folder)
 
 
 #: Largest N of a transition graph (every one of the 2^N states is enumerated).

@@ -9,6 +9,7 @@ import json
 import time
 
 from hyst.cli.arguments import (
+    UsageError,
     count_option,
     number_type,
     progress,
@@ -74,6 +75,11 @@ def run(args) -> int:
     from hyst.studies.tgraphs import census_rows, census_tables
     from hyst.systems.census import cached_census
 
+    if args.pairwise_sample and args.n != 3:
+        raise UsageError(
+            f"--pairwise-sample: {args.pairwise_sample} is not allowed with --n {args.n} (it "
+            "samples the full t-graphs of n = 3; n = 2 tests every one)"
+        )
     results_cache(args.results, "tgraphs")
     log = progress(args.quiet)
     t0 = time.perf_counter()

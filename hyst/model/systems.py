@@ -105,6 +105,25 @@ def dequantize(q) -> np.ndarray:
     return np.asarray(q, dtype=np.float64) * QUANTUM
 
 
+def shortest_field(q: int, bits: int = QUANTUM_BITS) -> float:
+    """The field of ``q`` quanta of 2^-``bits`` as users read and write it: the float of
+    the shortest decimal that quantises back to ``q`` (0.1, not the exact quantised value
+    0.1000000000000227). Writing it and reading it back gives ``q`` again; the exact
+    value stays in the integer data."""
+    exact = float(q) * 2.0**-bits
+    for digits in range(1, 18):
+        value = float(f"{exact:.{digits}g}")
+        if round(value * 2.0**bits) == q:
+            return value
+    return exact
+
+
+def shortest_fields(q) -> np.ndarray:
+    """:func:`shortest_field` of every entry of an int64 array of quanta (same shape)."""
+    q = np.asarray(q, dtype=np.int64)
+    return np.array([shortest_field(int(v)) for v in q.ravel()], np.float64).reshape(q.shape)
+
+
 #: How a batch stores its couplings. The event-driven kernels read each form
 #: directly, so the structured ensembles never hold N x N matrices per chunk.
 COUPLING_FORMS = {

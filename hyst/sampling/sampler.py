@@ -52,13 +52,13 @@ class Point:
     NJ0: float
 
     def __post_init__(self):
-        if self.couplings not in COUPLING_ENSEMBLES:
-            raise ValueError(
-                f"couplings: {self.couplings!r} is not one of {', '.join(COUPLING_ENSEMBLES)}"
-            )
-        if self.spans not in SPAN_ENSEMBLES:
-            raise ValueError(f"spans: {self.spans!r} is not one of {', '.join(SPAN_ENSEMBLES)}")
-        if str(self.rule) not in RULES:
+        for name, value, choices in (
+            ("couplings", self.couplings, COUPLING_ENSEMBLES),
+            ("spans", self.spans, SPAN_ENSEMBLES),
+        ):
+            if not isinstance(value, str) or value not in choices:
+                raise ValueError(f"{name}: {value!r} is not one of {', '.join(choices)}")
+        if not isinstance(self.rule, str | int) or str(self.rule) not in RULES:
             raise ValueError(f"rule: {self.rule!r} is not one of {', '.join(RULES)}")
         object.__setattr__(self, "rule", str(self.rule))
         if not isinstance(self.N, int | np.integer) or self.N < 2:

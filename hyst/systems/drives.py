@@ -24,12 +24,13 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from hyst.catalogue.variables import DIMENSIONLESS, describe_single
 from hyst.kernels import codes
 from hyst.kernels import protocols as kp
 from hyst.model import protocols as mp
 from hyst.model.systems import INF, QUANTUM, Systems, quantize
 
-FIELD = "field units"
+FIELD = DIMENSIONLESS  # the field's unit: every dataset's field_unit attribute
 
 #: Outcomes of one avalanche (the events' ``outcome`` codes).
 EVENT_OUTCOMES = {
@@ -115,7 +116,7 @@ def drive_dataset(d: mp.Drive, N: int, protocol: str, rule: str) -> xr.Dataset:
             FIELD,
         ),
         "direction": _var("event", col["direction"].astype(np.int8), "direction", "+1 up, -1 down"),
-        "element": _var(
+        "event_element": _var(
             "event",
             col["element"],
             "element at its threshold",
@@ -168,7 +169,7 @@ def drive_dataset(d: mp.Drive, N: int, protocol: str, rule: str) -> xr.Dataset:
             }
         )
     attrs.update(_loop_attrs(d.loop, N))
-    return xr.Dataset(data, attrs=attrs)
+    return describe_single(xr.Dataset(data, attrs=attrs))
 
 
 def sweep_dataset(sw: mp.Sweep, N: int, rule: str) -> xr.Dataset:
@@ -215,7 +216,7 @@ def sweep_dataset(sw: mp.Sweep, N: int, rule: str) -> xr.Dataset:
         "preamble": sw.preamble,
         "ties": int(sw.ties),
     }
-    return xr.Dataset(data, coords=coords, attrs=attrs)
+    return describe_single(xr.Dataset(data, coords=coords, attrs=attrs))
 
 
 def return_point_dataset(rp: mp.ReturnPoint, N: int, protocol: str, rule: str) -> xr.Dataset:

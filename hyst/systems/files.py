@@ -39,14 +39,40 @@ class SystemInputError(ValueError):
     """A bad system file or ensemble specification (one line, naming the problem)."""
 
 
+def _real(x) -> bool:
+    """Whether ``x`` is a real number as a file means one: an integer or a float, not a
+    boolean (YAML ``true``), a string ("0.1") or a complex number."""
+    return isinstance(x, int | float | np.integer | np.floating) and not isinstance(
+        x, bool | np.bool_
+    )
+
+
 def _numbers(name, value, shape_text):
-    try:
-        arr = np.asarray(value, dtype=np.float64)
+    """``value`` as a float64 array; one line naming the first entry that is not a real
+    number (nothing is converted silently: not ``true`` to 1, not "0.1" to 0.1)."""
+    try:  # a file's lists entry by entry (numpy would cast [true, 0.5] to [1.0, 0.5])
+        arr = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=object)
     except (TypeError, ValueError):
         raise SystemInputError(f"{name}: not {shape_text} of numbers") from None
-    if arr.dtype == object:
+    if arr.dtype.kind == "O" and any(isinstance(x, list | tuple | dict) for x in arr.ravel()):
         raise SystemInputError(f"{name}: not {shape_text} of numbers")
-    return arr
+    if arr.dtype.kind in "iuf":
+        return arr.astype(np.float64)
+    if arr.dtype.kind == "O" and arr.size and all(_real(x) for x in arr.ravel()):
+        try:
+            return arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise SystemInputError(f"{name}: not {shape_text} of numbers") from None
+    for index in np.ndindex(arr.shape):
+        if not _real(arr[index]):
+            where = ",".join(map(str, index))
+            item = arr[index].item() if isinstance(arr[index], np.generic) else arr[index]
+            raise SystemInputError(
+                f"{name}[{where}]: {item!r} is not allowed (a real number)"
+                if where
+                else f"{name}: {item!r} is not allowed ({shape_text} of real numbers)"
+            )
+    raise SystemInputError(f"{name}: not {shape_text} of numbers")
 
 
 def system_from_mapping(data, source: str = "system") -> Systems:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from hyst.combinatorics import design
 from hyst.model.relax import StateTables
-from hyst.model.systems import QUANTUM, Systems
+from hyst.model.systems import QUANTUM_BITS, Systems, shortest_field
 from hyst.model.transition_graph import TransitionGraph
 
 
@@ -52,7 +52,8 @@ class SelfLoop:
         of the dynamics; None where it is not computed (rules 1' and 2)."""
         if self.range2 is None:
             return None
-        return (self.range2[0] * QUANTUM / 2, self.range2[1] * QUANTUM / 2)
+        bits = QUANTUM_BITS + 1  # the ends are multiples of half a quantum (2H is exact)
+        return (shortest_field(self.range2[0], bits), shortest_field(self.range2[1], bits))
 
 
 def rule0_range(systems: Systems, cycle) -> tuple[int, int] | None:

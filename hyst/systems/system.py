@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from hyst.catalogue.variables import describe_single
 from hyst.model.protocols import MAX_CYCLES
-from hyst.model.systems import Systems, dequantize, quantize, rule_code
+from hyst.model.systems import Systems, dequantize, quantize, rule_code, shortest_fields
 from hyst.model.transition_graph import TransitionGraph, transition_graph
 from hyst.systems import conventions, drives
 from hyst.systems.files import load_system, sampled_system, system_from_mapping
@@ -254,8 +255,9 @@ class System:
 
     def to_file(self, path: str | Path) -> Path:
         """Write the parameters, in the format :meth:`from_file` and ``hyst system --file``
-        read. The values are the exact quantised parameters (floats print them exactly),
-        so reading the file back gives the same system bit for bit. Returns the path.
+        read. Each value is written as the shortest decimal that quantises to the same
+        parameter (0.1 for an input of 0.1), so reading the file back gives the same system
+        bit for bit. Returns the path.
 
         Parameters
         ----------
@@ -268,7 +270,12 @@ class System:
         suffix = path.suffix.lower()
         if suffix not in FILE_FORMATS:
             raise ValueError(f"path: unknown format {suffix!r} (use .yaml, .json or .npz)")
-        arrays = {"h_plus": self.h_plus, "h_minus": self.h_minus, "c": self.couplings}
+        exact = self._systems
+        arrays = {
+            "h_plus": shortest_fields(exact.h_plus[0]),
+            "h_minus": shortest_fields(exact.h_minus[0]),
+            "c": shortest_fields(exact.couplings[0]),
+        }
         if suffix == ".npz":
             return atomic_write(path, lambda tmp: _save_npz(tmp, arrays))
         data = {k: v.tolist() for k, v in arrays.items()}
@@ -379,7 +386,7 @@ class System:
                 state = after
         branch, H, before, after, flips, outcome = (list(c) for c in zip(*rows, strict=True))
         m = [2 * bin(s).count("1") - N if s >= 0 else np.nan for s in after]
-        return xr.Dataset(
+        ds = xr.Dataset(
             {
                 "branch": ("event", np.array(branch, np.int8)),
                 "H": ("event", np.array(H)),
@@ -390,6 +397,18 @@ class System:
                 "outcome": ("event", np.array(outcome, dtype=object).astype(str)),
             },
             attrs={"N": N, "rule": str(rule)},
+        )
+        return describe_single(
+            ds,
+            {
+                "branch": "branch of the saturated loop (+1 up, -1 down)",
+                "H": "switching field H_c",
+                "state_before": "state before the avalanche (bitmask)",
+                "state_after": "state after the avalanche (bitmask; -1: a self-loop)",
+                "m": "magnetisation m after the avalanche",
+                "flips": "avalanche size (element flips)",
+                "outcome": "outcome of the avalanche",
+            },
         )
 
     def response(
@@ -424,7 +443,14 @@ class System:
             spins = np.where((int(start) >> np.arange(N)) & 1, 1, -1).astype(np.int8)
         else:
             raise ValueError(f"start: {start!r} is not allowed ('down', 'up' or a bitmask)")
-        values = np.asarray(fields, dtype=np.float64).reshape(-1)
+        try:
+            values = np.asarray(fields, dtype=np.float64).reshape(-1)
+        except (TypeError, ValueError):
+            raise ValueError(f"fields: {fields!r} is not allowed (a sequence of numbers)") from None
+        bad = np.flatnonzero(~np.isfinite(values))
+        if bad.size:
+            k = int(bad[0])
+            raise ValueError(f"fields[{k}]: {values[k]} is not allowed (a finite number)")
         quanta = quantize(values)
         states, spin_rows, flips, outcome = [], [], [], []
         for q in quanta.tolist():
@@ -434,7 +460,7 @@ class System:
             flips.append(r.flips)
             outcome.append(r.outcome)
         s = np.array(spin_rows, np.int8).reshape(len(values), N)
-        return xr.Dataset(
+        ds = xr.Dataset(
             {
                 "H": ("step", values),
                 "state": ("step", np.array(states, np.int64)),
@@ -444,6 +470,17 @@ class System:
                 "outcome": ("step", np.array(outcome, dtype=str)),
             },
             attrs={"N": N, "rule": str(rule)},
+        )
+        return describe_single(
+            ds,
+            {
+                "H": "field H",
+                "state": "state reached (bitmask, bit i set where s_i = +1)",
+                "m": "magnetisation m = sum_i s_i",
+                "s": "spins s_i",
+                "flips": "element flips of the relaxation",
+                "outcome": "outcome of the relaxation (stable, self_loop or ill_defined)",
+            },
         )
 
     # ---- drive protocols (exact, any N: hyst.model.protocols) ----------------------------------
