@@ -40,6 +40,7 @@ from hyst.model.ensembles import COUPLING_ENSEMBLES, SAMPLING_VERSION, SPAN_ENSE
 from hyst.model.systems import QUANTUM_BITS, RULES
 from hyst.provenance.files import reusable
 from hyst.sampling.cost import bytes_text, chunk_bytes, point_seconds
+from hyst.sampling.passes import SOURCES
 from hyst.sampling.sampler import (
     Point,
     SamplingJob,
@@ -589,6 +590,11 @@ class PointsKind(StudyKind):
             "groups": tuple(sorted(groups)),
             "records": tuple(sorted(study.get("records", {}))),
         }
+
+    def kernel_passes(self) -> dict[str, tuple]:
+        """Each observable group's kernel passes, first choice first (a later one runs when
+        the first joins groups the point does not compute: :data:`hyst.sampling.passes.SOURCES`)."""
+        return {group: tuple(s.kernel for s in SOURCES[group]) for group in GROUPS}
 
     def analysable(self, study: dict) -> bool:
         return len(study["N"]) >= 2 and len(grid(study[sweep_axis(study)])) >= 3
