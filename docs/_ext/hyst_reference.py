@@ -6,9 +6,12 @@
   argparse parsers of ``hyst.cli``);
 - ``reference/datasets.md``: every dataset variable and coordinate (``hyst.catalogue``: the
   observables with symbol, definition, units and the paper's slopes and quoted values; the
-  variables derived from them; the other kinds' variables, ``hyst.catalogue.variables``).
+  variables derived from them; the other kinds' variables, ``hyst.catalogue.variables``);
+- ``reference/figures_to_kernels.md``: every figure type to its study kinds, observable groups,
+  kernel passes and kernels, and every study kind's groups to theirs
+  (``hyst.pipeline.kernel_map.page()``, built by following the registries' references).
 
-Both are written when the builder starts, before the sources are read, so a change to the
+They are written when the builder starts, before the sources are read, so a change to the
 schema or the catalogue shows in the next build.
 """
 
@@ -224,7 +227,14 @@ def generate(_app=None) -> None:
     """Write the generated reference pages (called when the builder starts)."""
     out = HERE / "reference"
     out.mkdir(exist_ok=True)
-    pages = {"config.md": config_page(), "datasets.md": datasets_page(), "cli.md": cli_page()}
+    from hyst.pipeline.kernel_map import page as figures_to_kernels_page
+
+    pages = {
+        "config.md": config_page(),
+        "datasets.md": datasets_page(),
+        "cli.md": cli_page(),
+        "figures_to_kernels.md": figures_to_kernels_page(),
+    }
     for name, text in pages.items():
         path = out / name
         if not path.exists() or path.read_text() != text:
