@@ -17,6 +17,7 @@ documentation's page ``reference/figures_to_kernels.md`` (written at docs-build 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -137,6 +138,8 @@ def missing_paths(figure_types: Mapping | None = None, kinds: Mapping | None = N
 
 
 def _cell(text: str) -> str:
+    """Text for a Markdown table cell (reST roles of docstrings as plain code)."""
+    text = re.sub(r":[a-z]+:`~?([^`]+)`", r"`\1`", text)
     return text.replace("|", "\\|").replace("\n", " ")
 
 
@@ -147,6 +150,7 @@ def _code(text: str) -> str:
 def page() -> str:
     """The documentation page: every figure type to its kernels, then every study kind's groups
     to theirs (Markdown)."""
+    from hyst.catalogue import GROUPS
     from hyst.model.batch import GATEWAYS
     from hyst.plotting.registry import FIGURE_TYPES
 
@@ -191,19 +195,26 @@ def page() -> str:
         "## Every study kind's groups",
         "",
         "Every group of every kind, read by a figure or not (the points kind's `float64`",
-        "and the others that no figure draws included), with what each pass computes.",
+        "and the others that no figure draws included), with what each pass computes (for",
+        "the points kind, what the group computes: `hyst/catalogue/groups.py`).",
         "",
         "| study kind | group | pass | what the pass computes | gateway | kernel |",
         "|---|---|---|---|---|---|",
     ]
     for kind in kinds.values():
-        described = {
-            (g, p.name): getattr(p, "description", "")
+        described = {  # a sampler pass says nothing itself: its group's description
+            (g, p.name): getattr(p, "description", "") or getattr(GROUPS.get(g), "description", "")
             for g, passes in kind.kernel_passes().items()
             for p in passes
         }
+        shown = set()
         for r in kind_rows({kind.name: kind}):
-            what = described.get((r.group, r.kernel_pass), "")
+            what = (
+                ""
+                if (r.group, r.kernel_pass) in shown
+                else described.get((r.group, r.kernel_pass), "")
+            )
+            shown.add((r.group, r.kernel_pass))
             lines.append(
                 f"| `{r.kind}` | {_code(r.group)} | {_code(r.kernel_pass)} | {_cell(what)} "
                 f"| {_code(r.gateway)} | {_code(r.kernel)} |"
