@@ -29,8 +29,8 @@ from hyst.kernels import codes
 from hyst.kernels import protocols as kp
 from hyst.kernels.relaxation import Spins, system_state, transpose_buffer, view_of
 from hyst.model.batch import MAX_CYCLES
-from hyst.model.batch import amplitude_sweep_batch as sweep_batch  # noqa: F401 (the old name)
-from hyst.model.batch import symmetric_drive_batch as symmetric_batch  # noqa: F401 (the old name)
+from hyst.model.batch import amplitude_sweep_batch as sweep_batch  # noqa: F401 (hyst.api)
+from hyst.model.batch import symmetric_drive_batch as symmetric_batch  # noqa: F401 (hyst.api)
 from hyst.model.relax import StateTables
 from hyst.model.systems import Systems, rule_code
 
