@@ -55,6 +55,16 @@ def _sampler():
         from hyst.kernel_calls import enumerate_batch
         from hyst.sampler import Point, chunk_size, draw_chunk, sample_chunk
         from hyst.statistics import Tally
+    try:  # a chunk of a SamplingJob (a chunk's tallies do not depend on the job's samples)
+        from hyst.sampling.sampler import SamplingJob
+
+        job_chunk = sample_chunk
+
+        def sample_chunk(point, seed, chunk, size, groups, parallel):
+            return job_chunk(SamplingJob(point, 1, groups, seed), chunk, size, parallel)
+
+    except ImportError:  # before the SamplingJob: sample_chunk(point, seed, chunk, ...)
+        pass
     return Point, chunk_size, sample_chunk, Tally, draw_chunk, enumerate_batch, WHAT_TRANSITIONS
 
 

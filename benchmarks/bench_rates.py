@@ -26,7 +26,7 @@ from pathlib import Path
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 from hyst.catalogue import GROUPS  # noqa: E402
-from hyst.sampling.sampler import Point, chunk_size, sample_chunk  # noqa: E402
+from hyst.sampling.sampler import Point, SamplingJob, chunk_size, sample_chunk  # noqa: E402
 
 SPANS, RULE, NJ0, SEED = "hysteron", "1", 10.0, 1
 SMALL, LARGE = [2, 4, 8, 12, 16], [4, 16, 64, 256, 1024]
@@ -64,12 +64,13 @@ def seconds_per_system(
     group: str, couplings: str, N: int, target: float, nj0: float = NJ0
 ) -> tuple[float, int]:
     """CPU seconds per system of ``group`` at ``N`` (and ``nj0``) and the systems measured."""
-    point = Point(couplings, SPANS, RULE, N, nj0)
-    sample_chunk(point, SEED, 0, 2, (group,), parallel=False)  # compile, warm
+    # a chunk's tallies do not depend on the job's samples: one job for every chunk size
+    job = SamplingJob(Point(couplings, SPANS, RULE, N, nj0), 1, (group,), SEED)
+    sample_chunk(job, 0, 2, parallel=False)  # compile, warm
     size = 4
     while True:
         t0 = time.process_time()
-        sample_chunk(point, SEED, 1, size, (group,), parallel=False)
+        sample_chunk(job, 1, size, parallel=False)
         dt = time.process_time() - t0
         if dt >= target or size >= 64 * chunk_size(N):
             return dt / size, size

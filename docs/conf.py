@@ -3,8 +3,8 @@
 Sphinx with myst-nb, the convention of numpy, xarray and dask: pages in Markdown (MyST),
 tutorials as MyST notebooks executed at every build (a tutorial that fails fails the build),
 the API reference from the docstrings (autodoc), the command-line, configuration and dataset
-references generated from the parsers, the schema and the catalogue
-(``_ext/hyst_reference.py``).
+references and the figure-to-kernel page generated from the parsers, the schema, the
+catalogue and the registries (``_ext/hyst_reference.py``).
 """
 
 import re

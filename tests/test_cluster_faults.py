@@ -140,7 +140,7 @@ def test_a_chunk_out_of_memory_in_the_jobs_own_cluster_is_one_line_and_writes_no
     from hyst.sampling import chunks
     from hyst.sampling.tallies import Tally
 
-    def chunk_task(point, seed, chunk, size, groups, records=None):
+    def chunk_task(job, chunk, size):
         if chunk == 1:
             raise MemoryError("Unable to allocate 128. MiB for an array with shape (16, 1048576)")
         return Tally()
@@ -172,13 +172,13 @@ def test_a_failed_point_lets_the_jobs_other_points_complete_and_be_written(tmp_p
     the_real_task = chunks._chunk_task  # not hyst.sampling.sampler.sample_chunk's signature
     failed = tmp_path / "a point failed"  # a file: the task is pickled, a lock cannot be
 
-    def chunk_task(point, seed, chunk, size, groups, records=None):
-        if point.N in (64, 128):
+    def chunk_task(job, chunk, size):
+        if job.point.N in (64, 128):
             failed.touch()
-            raise MemoryError(f"Unable to allocate the chunk at N = {point.N}")
+            raise MemoryError(f"Unable to allocate the chunk at N = {job.point.N}")
         for _ in range(600):
             if failed.exists():
-                return the_real_task(point, seed, chunk, size, groups, records)
+                return the_real_task(job, chunk, size)
             time.sleep(0.1)
         raise AssertionError("no point failed")
 

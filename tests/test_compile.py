@@ -16,13 +16,13 @@ import importlib, json, pkgutil
 from numba.core.dispatcher import Dispatcher
 import hyst.kernels
 from hyst.catalogue import GROUPS
-from hyst.sampling.sampler import Point, sample_chunk
+from hyst.sampling.sampler import Point, SamplingJob, sample_chunk
 
 for couplings, spans, rule, N in [("random", "hysteron", "1", 9), ("columns", "spin", "1p", 13),
                                   ("weak", "equal", "2", 5), ("rows", "hysteron", "0", 7)]:
     for parallel in (False, True):
-        sample_chunk(Point(couplings, spans, rule, N, 3.0), 7, 1, 5, tuple(GROUPS),
-                     parallel=parallel, records={"l4": 3})
+        job = SamplingJob(Point(couplings, spans, rule, N, 3.0), 10, tuple(GROUPS), 7, {"l4": 3})
+        sample_chunk(job, 1, 5, parallel=parallel)
 misses = {}
 for info in pkgutil.iter_modules(hyst.kernels.__path__):
     module = importlib.import_module(f"hyst.kernels.{info.name}")

@@ -10,9 +10,12 @@
 - ``reference/api.md``: the public Python API, every name of ``hyst.__all__`` under its
   public name (``hyst.System`` first, then the functions, the types they return, the
   module ``hyst.tgraphs`` and its members), from the docstrings (autodoc).
+- ``reference/figures_to_kernels.md``: every figure type to its study kinds, observable groups,
+  kernel passes and kernels, and every study kind's groups to theirs
+  (``hyst.pipeline.kernel_map.page()``, built by following the registries' references).
 
 They are written when the builder starts, before the sources are read, so a change to the
-schema, the catalogue or the public names shows in the next build.
+schema, the catalogue, the public names or the registries shows in the next build.
 """
 
 from __future__ import annotations
@@ -340,11 +343,14 @@ def generate(_app=None) -> None:
     """Write the generated reference pages (called when the builder starts)."""
     out = HERE / "reference"
     out.mkdir(exist_ok=True)
+    from hyst.pipeline.kernel_map import page as figures_to_kernels_page
+
     pages = {
         "config.md": config_page(),
         "datasets.md": datasets_page(),
         "cli.md": cli_page(),
         "api.md": api_page(),
+        "figures_to_kernels.md": figures_to_kernels_page(),
     }
     for name, text in pages.items():
         path = out / name

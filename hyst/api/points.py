@@ -74,10 +74,6 @@ def sample_point(
     from hyst.systems.point_records import record_caps
 
     point = Point(couplings, spans, rule, N, NJ0)
-    if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
-        raise ValueError(f"samples: {samples!r} is not allowed (an integer >= 1)")
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed: {seed!r} is not allowed (an integer, 0 <= seed < 2^64)")
     if isinstance(observables, str):
         groups = None if observables == "all" else observables.split(",")
     else:
@@ -85,10 +81,11 @@ def sample_point(
     groups = resolve_groups(point, groups)
     requests = ",".join(f"{k}={v}" for k, v in (records or {}).items())
     caps = record_caps(requests, groups, names=("records", "observables"))
+    job = PointSpec(point, samples, groups, seed, caps)  # checks samples and seed: one line
     if threads is not None:
         import numba
 
         if not isinstance(threads, int) or threads < 1:
             raise ValueError(f"threads: {threads!r} is not allowed (an integer >= 1)")
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    return PointSpec(point, samples, groups, seed, caps).sample(progress)
+    return job.sample(progress)

@@ -1,20 +1,39 @@
-"""Batch kernel calls with named outputs: the kernels' work arrays are built here, once.
+"""Batch kernel calls with named outputs: the one gateway to the threaded batch kernels.
 
-Every caller (the sampler, study kinds, tests, benchmarks) runs the numba batch
-kernels through these wrappers and reads their outputs by name
-(:mod:`hyst.kernels.codes`), never by position. ``parallel=True`` runs a kernel
-on all numba threads (``prange``); ``parallel=False`` keeps it on the calling
-thread (for thread pools such as Dask workers). Both give identical results.
+Every caller in the package (the sampler's passes, the study kinds, the drive protocols,
+the networks' scans and chains) runs the numba batch kernels (``jit.batch_kernel``: on all
+threads, or their ``.serial`` twins) through the wrappers of this module, which build the
+kernels' work arrays once, and reads their outputs by name (:mod:`hyst.kernels.codes`),
+never by position; no other module of the package chooses a batch kernel's threads
+(``jit.on_threads``), except :mod:`hyst.model.systems`, which lays out a batch's couplings
+densely (``dense_couplings``, serial below a size). ``parallel=True`` runs a kernel on
+all numba threads (``prange``); ``parallel=False`` keeps it on the calling thread (for
+thread pools such as Dask workers). Both give identical results.
+
+Each wrapper names the kernel(s) it runs with :func:`runs` (``wrapper.kernels``: the kernel
+functions themselves), and :data:`GATEWAYS` lists the wrappers, so that a reader, an IDE and
+the figure-to-kernel page of the documentation (:mod:`hyst.pipeline.kernel_map`) go from a
+kernel pass to its kernel.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numba
 import numpy as np
 
-from hyst.kernels import codes, drive, first_loops, roundoff, self_loop_search, state_table
+from hyst.kernels import (
+    codes,
+    drive,
+    first_loops,
+    mechanics,
+    roundoff,
+    self_loop_search,
+    state_table,
+)
+from hyst.kernels import protocols as drive_protocols
 from hyst.kernels.jit import on_threads
 from hyst.kernels.operands import EnumerationArrays, SaturatedLoopArrays, SystemBatch
 from hyst.model.systems import Systems, rule_code
@@ -27,6 +46,23 @@ L4_PER_SYSTEM = 16
 #: three times the most a system meets in the study that uses it (at most 44 in 128 systems of
 #: random spins at N = 1024, N J0 = 10; 17 for hysterons); the datasets were made with it.
 LOOP_RECORDS_PER_SYSTEM = 128
+#: Default limit on the cycles of a cyclic drive before it is reported as not converged.
+MAX_CYCLES = 100_000
+
+#: The wrappers of this module by name: the gateway to every threaded batch kernel.
+GATEWAYS: dict[str, Callable] = {}
+
+
+def runs(*kernels: Callable) -> Callable:
+    """Declare the numba kernel(s) a wrapper of this module runs: ``wrapper.kernels`` holds
+    the kernel functions (of :mod:`hyst.kernels`), and the wrapper joins :data:`GATEWAYS`."""
+
+    def declare(wrapper: Callable) -> Callable:
+        wrapper.kernels = kernels
+        GATEWAYS[wrapper.__name__] = wrapper
+        return wrapper
+
+    return declare
 
 
 class Columns:
@@ -66,6 +102,7 @@ class EnumerationOutput:
     l4_count: np.ndarray
 
 
+@runs(state_table.enumerate_observables)
 def enumerate_batch(
     systems: Systems,
     starts,
@@ -109,6 +146,7 @@ def enumerate_batch(
     )
 
 
+@runs(drive.avalanche_batch)
 def avalanche_batch(systems: Systems, start_spins, rule, *, parallel: bool = True) -> Columns:
     """Avalanches from prepared stable states (any N): ``codes.AVALANCHE_COLUMNS`` per sample.
 
@@ -121,6 +159,7 @@ def avalanche_batch(systems: Systems, start_spins, rule, *, parallel: bool = Tru
     return Columns(out, codes.AVALANCHE_COLUMNS)
 
 
+@runs(drive.cyclic_drive_batch)
 def cyclic_drive_batch(
     systems: Systems, start_spins, rule, max_cycles: int, *, parallel: bool = True
 ) -> tuple[Columns, np.ndarray]:
@@ -135,6 +174,7 @@ def cyclic_drive_batch(
     return Columns(out, codes.CYCLIC_COLUMNS), umax
 
 
+@runs(drive.avalanche_cyclic_batch)
 def avalanche_cyclic_batch(
     systems: Systems, start_spins, rule, max_cycles: int, *, parallel: bool = True
 ) -> tuple[Columns, Columns, np.ndarray]:
@@ -165,6 +205,7 @@ class SaturatedLoopOutput:
     recorded: np.ndarray
 
 
+@runs(drive.saturated_loop_batch)
 def saturated_loop_batch(
     systems: Systems,
     rule,
@@ -191,6 +232,7 @@ def saturated_loop_batch(
     )
 
 
+@runs(first_loops.first_loops_batch)
 def first_loops_batch(systems: Systems, rule, *, parallel: bool = True) -> Columns:
     """The first self-loop of each main branch of the saturated loop (any N):
     ``codes.MECH_LOOP_COLUMNS`` per system and branch (n, 2), the mapped counterpart of the
@@ -201,6 +243,7 @@ def first_loops_batch(systems: Systems, rule, *, parallel: bool = True) -> Colum
     return Columns(out, codes.MECH_LOOP_COLUMNS)
 
 
+@runs(self_loop_search.any_self_loop_batch)
 def any_self_loop_batch(
     systems: Systems,
     rule,
@@ -243,6 +286,7 @@ def search_workspace_bytes(N: int, reachable_cap: int = codes.SEARCH_REACHABLE_C
     return 8 * (4 * N * N + 9 * N + 12) + 8 * table
 
 
+@runs(roundoff.float64_transitions_batch)
 def float64_transitions_batch(
     systems: Systems, h_plus, h_minus, couplings, rule, *, parallel: bool = True
 ) -> Columns:
@@ -262,3 +306,75 @@ def float64_transitions_batch(
     )
     kernel(systems.kernel_batch(dense=True), floats, rule_code(rule), out)
     return Columns(out, codes.FLOAT64_COLUMNS)
+
+
+@runs(drive_protocols.sweep_batch)
+def amplitude_sweep_batch(
+    systems: Systems,
+    rule="1",
+    max_cycles: int = MAX_CYCLES,
+    first_only: bool = False,
+    *,
+    parallel: bool = True,
+) -> Columns:
+    """The amplitude sweep of every system of a batch (any N), summarised per system
+    (``hyst.kernels.protocols.SWEEP_SUMMARY_COLUMNS``: critical amplitude and period,
+    largest period, the first self-loop, the saturation field, return-point memory on the
+    standard nested protocol ``hyst.kernels.protocols.nested_rpm``)."""
+    out = np.zeros((systems.samples, len(drive_protocols.SWEEP_SUMMARY_COLUMNS)), np.int64)
+    kernel = on_threads(drive_protocols.sweep_batch, parallel)
+    kernel(systems.kernel_batch(), rule_code(rule), int(max_cycles), bool(first_only), out)
+    return Columns(out, drive_protocols.SWEEP_SUMMARY_COLUMNS)
+
+
+@runs(drive_protocols.symmetric_batch)
+def symmetric_drive_batch(
+    systems: Systems,
+    amplitudes,
+    rule="1",
+    max_cycles: int = MAX_CYCLES,
+    *,
+    parallel: bool = True,
+) -> Columns:
+    """The symmetric drive ±A from saturation (as ``hyst.model.protocols.symmetric_drive``)
+    of every system k of a batch at amplitudes[k] (int quanta, ≥ 0; one value for all),
+    summarised per system (``hyst.kernels.protocols.DRIVE_COLUMNS``: outcome, τ, T, the
+    self-loop that stopped it, ...)."""
+    amps = np.broadcast_to(np.asarray(amplitudes, np.int64), (systems.samples,)).copy()
+    if (amps < 0).any():
+        raise ValueError(f"amplitude: {int(amps.min())} is negative (A >= 0)")
+    out = np.zeros((systems.samples, len(drive_protocols.DRIVE_COLUMNS)), np.int64)
+    kernel = on_threads(drive_protocols.symmetric_batch, parallel)
+    kernel(systems.kernel_batch(), amps, rule_code(rule), int(max_cycles), out)
+    return Columns(out, drive_protocols.DRIVE_COLUMNS)
+
+
+# ---- serial chains of bilinear elements, simulated mechanically (hyst.networks) ----------------
+
+
+@runs(mechanics.pair_scan)
+def pair_scan_batch(x_minus, x_plus, d, rule, *, parallel: bool = True) -> Columns:
+    """The drive-range scan of a batch of two-element chains without a series spring
+    (``hyst.kernels.mechanics.pair_cell`` per cell): ``x_minus``, ``x_plus``, ``d``: (cells,
+    2) int64 quanta (switching displacements x_i^∓ and force jumps d_i);
+    ``codes.PAIR_CELL_COLUMNS`` per cell."""
+    out = np.zeros((len(d), len(codes.PAIR_CELL_COLUMNS)), np.int64)
+    kernel = on_threads(mechanics.pair_scan, parallel)
+    kernel(x_minus, x_plus, d, 1, 2, rule_code(rule), out)
+    return Columns(out, codes.PAIR_CELL_COLUMNS)
+
+
+@runs(mechanics.saturated_loop_batch)
+def chain_loops_batch(
+    x_minus, x_plus, d, p: int, D: int, rule, *, parallel: bool = True
+) -> Columns:
+    """The saturated loop of a batch of serial chains driven event by event, each main branch
+    up to its first limit cycle (``hyst.kernels.mechanics.saturated_loop_batch``; N ≤ 64):
+    ``x_minus``, ``x_plus``, ``d``: (chains, N) int64 quanta; drives in W = p U with
+    ``D = p N + q`` (k = p/q the series spring); ``codes.MECH_LOOP_COLUMNS`` per chain and
+    branch (0: up from all −1, 1: down from all +1). The mapped counterpart is
+    :func:`first_loops_batch`."""
+    out = np.zeros((len(d), 2, len(codes.MECH_LOOP_COLUMNS)), np.int64)
+    kernel = on_threads(mechanics.saturated_loop_batch, parallel)
+    kernel(x_minus, x_plus, d, p, D, rule_code(rule), out)
+    return Columns(out, codes.MECH_LOOP_COLUMNS)

@@ -27,9 +27,10 @@ import numpy as np
 
 from hyst.kernels import codes
 from hyst.kernels import protocols as kp
-from hyst.kernels.jit import on_threads
 from hyst.kernels.relaxation import Spins, system_state, transpose_buffer, view_of
-from hyst.model.batch import Columns
+from hyst.model.batch import MAX_CYCLES
+from hyst.model.batch import amplitude_sweep_batch as sweep_batch  # noqa: F401 (hyst.api)
+from hyst.model.batch import symmetric_drive_batch as symmetric_batch  # noqa: F401 (hyst.api)
 from hyst.model.relax import StateTables
 from hyst.model.systems import Systems, rule_code
 
@@ -47,10 +48,6 @@ def outcome_name(code: int, cyclic: bool) -> str:
     if code == codes.STABLE:
         return "orbit" if cyclic else "done"
     return STOPPED[int(code)]
-
-
-#: Default limit on the cycles of a cyclic drive.
-MAX_CYCLES = 100_000
 
 
 @dataclass(frozen=True)
@@ -393,42 +390,3 @@ def return_point_memory(
     if d.outcome != "done":
         return ReturnPoint(None, left, d.states[-1], d)
     return ReturnPoint(bool(np.array_equal(d.states[k], d.states[-1])), left, d.states[-1], d)
-
-
-def sweep_batch(
-    systems: Systems,
-    rule="1",
-    max_cycles: int = MAX_CYCLES,
-    first_only: bool = False,
-    *,
-    parallel: bool = True,
-) -> Columns:
-    """The amplitude sweep of every system of a batch (any N), summarised per system
-    (``hyst.kernels.protocols.SWEEP_SUMMARY_COLUMNS``: critical amplitude and period,
-    largest period, the first self-loop, the saturation field, return-point memory on the
-    standard nested protocol ``hyst.kernels.protocols.nested_rpm``)."""
-    out = np.zeros((systems.samples, len(kp.SWEEP_SUMMARY_COLUMNS)), np.int64)
-    kernel = on_threads(kp.sweep_batch, parallel)
-    kernel(systems.kernel_batch(), rule_code(rule), int(max_cycles), bool(first_only), out)
-    return Columns(out, kp.SWEEP_SUMMARY_COLUMNS)
-
-
-def symmetric_batch(
-    systems: Systems,
-    amplitudes,
-    rule="1",
-    max_cycles: int = MAX_CYCLES,
-    *,
-    parallel: bool = True,
-) -> Columns:
-    """The symmetric drive (as :func:`symmetric_drive`) of every system k of a batch at
-    amplitudes[k] (int quanta, ≥ 0; one value for all), summarised per system
-    (``hyst.kernels.protocols.DRIVE_COLUMNS``: outcome, τ, T, the self-loop that stopped
-    it, ...)."""
-    amps = np.broadcast_to(np.asarray(amplitudes, np.int64), (systems.samples,)).copy()
-    if (amps < 0).any():
-        raise ValueError(f"amplitude: {int(amps.min())} is negative (A >= 0)")
-    out = np.zeros((systems.samples, len(kp.DRIVE_COLUMNS)), np.int64)
-    kernel = on_threads(kp.symmetric_batch, parallel)
-    kernel(systems.kernel_batch(), amps, rule_code(rule), int(max_cycles), out)
-    return Columns(out, kp.DRIVE_COLUMNS)

@@ -24,8 +24,7 @@ import numpy as np
 
 from hyst.kernels import codes
 from hyst.kernels import mechanics as kern
-from hyst.kernels.jit import on_threads
-from hyst.model.batch import Columns
+from hyst.model.batch import Columns, chain_loops_batch
 from hyst.model.systems import INF, OUTCOME_NAMES, QUANTUM, rule_code
 from hyst.model.transition_graph import (
     Transition,
@@ -177,10 +176,8 @@ def saturated_loop(chains: SerialChains, rule="1", parallel: bool = False) -> Co
     if chains.N > MECHANICS_MAX_N:
         raise ValueError(f"N: {chains.N} is too large (N <= {MECHANICS_MAX_N})")
     p, q = chains.ratio
-    out = np.zeros((chains.samples, 2, len(codes.MECH_LOOP_COLUMNS)), np.int64)
-    kernel = on_threads(kern.saturated_loop_batch, parallel)
-    kernel(chains.x_minus, chains.x_plus, chains.d, p, p * chains.N + q, rule_code(rule), out)
-    return Columns(out, codes.MECH_LOOP_COLUMNS)
+    D = p * chains.N + q
+    return chain_loops_batch(chains.x_minus, chains.x_plus, chains.d, p, D, rule, parallel=parallel)
 
 
 def drive_range_attractors(chains: SerialChains, index: int = 0, rule="1"):

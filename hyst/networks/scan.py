@@ -31,10 +31,8 @@ import xarray as xr
 
 from hyst._version import __version__
 from hyst.kernels import codes
-from hyst.kernels import mechanics as kern
-from hyst.kernels.jit import on_threads
-from hyst.model.batch import Columns
-from hyst.model.systems import dequantize, quantize, rule_code
+from hyst.model.batch import pair_scan_batch
+from hyst.model.systems import dequantize, quantize
 from hyst.networks.pair import FAMILIES, behaviour_class, exact_conditions, paper_conditions
 
 
@@ -62,10 +60,7 @@ def scan_cells(x1, x2, d1, d2, rule="1", parallel: bool = False) -> dict:
     xm[:] = (x1m, x2m)
     xp[:] = (x1p, x2p)
     d = np.ascontiguousarray(np.stack([q1, q2], axis=1))
-    out = np.zeros((n, len(codes.PAIR_CELL_COLUMNS)), np.int64)
-    kernel = on_threads(kern.pair_scan, parallel)
-    kernel(xm, xp, d, 1, 2, rule_code(rule), out)
-    cells = Columns(out, codes.PAIR_CELL_COLUMNS)
+    cells = pair_scan_batch(xm, xp, d, rule, parallel=parallel)
     bits = 1 << np.array([codes.PAIR_FAMILIES.index(f) for f in FAMILIES])
     attractor = (cells["attractor_families"][:, None] & bits) != 0
     in_graph = (cells["graph_families"][:, None] & bits) != 0

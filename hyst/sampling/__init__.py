@@ -1,4 +1,5 @@
-"""Layer 4, sampling: one sweep point drawn and run (:mod:`hyst.sampling.sampler`), the table
+"""Layer 4, sampling: one sweep point drawn and run (:mod:`hyst.sampling.sampler`, whose
+:class:`~hyst.sampling.sampler.SamplingJob` is what a study kind hands the sampler), the table
 of the kernel passes that compute each observable group and their decoders
 (:mod:`hyst.sampling.passes`), mergeable tallies and their Dataset
 (:mod:`hyst.sampling.tallies`), points sampled chunk by chunk on a Dask client

@@ -1,7 +1,9 @@
 """Sampling points on a Dask client, chunk by chunk.
 
-Every chunk of every point is one task (:func:`hyst.sampling.sampler.sample_chunk`,
-serial: the worker threads run chunks side by side); each point's chunk tallies are
+A point's work is a :class:`hyst.sampling.sampler.SamplingJob`, pickled to the workers with
+each of its chunks. Every chunk of every point is one task
+(:func:`hyst.sampling.sampler.sample_chunk`, serial: the worker threads run chunks side by
+side); each point's chunk tallies are
 merged in chunk order, so the outcome never depends on the cluster or the scheduling.
 The client comes from :mod:`hyst.sampling.cluster`.
 
@@ -28,7 +30,7 @@ from collections.abc import Callable
 
 from hyst.model import seeds
 from hyst.sampling.cost import bytes_text, chunk_bytes
-from hyst.sampling.sampler import Point, chunk_bounds, chunk_size, sample_chunk
+from hyst.sampling.sampler import Point, SamplingJob, chunk_bounds, chunk_size, sample_chunk
 from hyst.sampling.tallies import Tally
 
 
@@ -36,8 +38,8 @@ class SamplingFailed(RuntimeError):
     """A chunk the cluster could not compute; the message is one line for the user."""
 
 
-def _chunk_task(point: Point, seed: int, chunk: int, size: int, groups, records=None) -> Tally:
-    return sample_chunk(point, seed, chunk, size, groups, parallel=False, records=records)
+def _chunk_task(job: SamplingJob, chunk: int, size: int) -> Tally:
+    return sample_chunk(job, chunk, size, parallel=False)
 
 
 def point_text(point: Point) -> str:
@@ -80,12 +82,12 @@ def failure_text(point: Point, chunk: int, err: BaseException, limits: set[int])
 
 def sample_points(
     dask_client,
-    jobs: list[tuple],
+    jobs: list[SamplingJob],
     log: Callable[[str], None] = print,
     point_done: Callable[[int, Tally], None] | None = None,
 ) -> list[Tally]:
-    """Tally several (point, samples, seed, groups[, records]) on a Dask client (records:
-    records kept per point by name, see :func:`hyst.sampling.sampler.sample_chunk`).
+    """Tally several points' :class:`~hyst.sampling.sampler.SamplingJob` on a Dask client
+    (each sent to the workers as a plain ``SamplingJob``, whatever subclass it is).
 
     Every chunk of every point is submitted at once; each point's chunks are merged in chunk
     order, and ``point_done(j, tally)`` is called as soon as point ``j`` is complete (before
@@ -102,21 +104,19 @@ def sample_points(
     limits = memory_limits(dask_client)
     futures, owners = [], {}
     futures_of: list[list] = []  # per point, its chunks' futures in chunk order
-    for j, (point, samples, seed, groups, *rest) in enumerate(jobs):
-        records = rest[0] if rest else None
-        tag = seeds.digest([samples, list(groups), records or {}], 8)
-        bounds = chunk_bounds(samples, chunk_size(point.N))
+    for j, job in enumerate(jobs):
+        job = job.sampling_job()
+        point = job.point
+        tag = seeds.digest([job.samples, list(job.groups), dict(job.records)], 8)
+        bounds = chunk_bounds(job.samples, chunk_size(point.N))
         futures_of.append([])
         for k, size in bounds:
             f = dask_client.submit(
                 _chunk_task,
-                point,
-                seed,
+                job,
                 k,
                 size,
-                groups,
-                records,
-                key=f"chunk-{point.key()}-{seed}-{tag}-{k}",
+                key=f"chunk-{point.key()}-{job.seed}-{tag}-{k}",
                 pure=False,
             )
             futures.append(f)
@@ -137,7 +137,7 @@ def sample_points(
                 results[j][k] = fut.result()
             except (KilledWorker, MemoryError) as err:
                 limits |= memory_limits(dask_client)
-                failures[j] = failure_text(jobs[j][0], k, err, limits)
+                failures[j] = failure_text(jobs[j].point, k, err, limits)
                 dask_client.cancel(futures_of[j])
                 results[j] = {}
                 left = len(jobs) - len(failures) - sum(t is not None for t in tallies)

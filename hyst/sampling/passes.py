@@ -29,7 +29,7 @@ import numpy as np
 
 from hyst.catalogue import GROUPS, PROBABILITY, Observable, observables
 from hyst.kernels import codes
-from hyst.model import batch, protocols, seeds
+from hyst.model import batch, seeds
 from hyst.model.systems import QUANTUM, QUANTUM_BITS, Systems
 
 #: Cyclic drive: cycles after which a sample is reported as not converged.
@@ -68,11 +68,15 @@ class Chunk:
 class KernelPass:
     """One batch-kernel call over a chunk: ``call(chunk, served)`` runs it for the groups
     ``served`` and returns its raw output; ``decode(output, chunk, served)`` returns the
-    named fields the catalogue measures."""
+    named fields the catalogue measures; ``kernels``: the wrappers of :mod:`hyst.model.batch`
+    that ``call`` may run (each names its numba kernel: ``wrapper.kernels``), the function
+    objects themselves, so that a reader goes from a group to its kernel
+    (``tests/test_kernel_map.py`` checks them against ``call``'s code)."""
 
     name: str
     call: Callable
     decode: Callable
+    kernels: tuple[Callable, ...]
 
 
 @dataclass(frozen=True)
@@ -291,7 +295,7 @@ def decode_saturated_loop(out: batch.SaturatedLoopOutput, chunk: Chunk, _served)
 
 
 def call_amplitude_sweep(chunk: Chunk, _served) -> batch.Columns:
-    return protocols.sweep_batch(
+    return batch.amplitude_sweep_batch(
         chunk.systems, chunk.point.rule, MAX_DRIVE_CYCLES, parallel=chunk.parallel
     )
 
@@ -334,12 +338,31 @@ def decode_float64(cols: batch.Columns, _chunk, _served) -> dict:
 
 # ---- the table ----------------------------------------------------------------------------------
 
-ENUMERATION = KernelPass("enumeration", call_enumeration, decode_enumeration)
-SELF_LOOP_SEARCH = KernelPass("self_loop_search", call_self_loop_search, decode_self_loop_search)
-DRIVE = KernelPass("drive", call_drive, decode_drive)
-SATURATED_LOOP = KernelPass("saturated_loop", call_saturated_loop, decode_saturated_loop)
-FLOAT64 = KernelPass("float64", call_float64, decode_float64)
-AMPLITUDE_SWEEP = KernelPass("amplitude_sweep", call_amplitude_sweep, decode_amplitude_sweep)
+ENUMERATION = KernelPass(
+    "enumeration", call_enumeration, decode_enumeration, (batch.enumerate_batch,)
+)
+SELF_LOOP_SEARCH = KernelPass(
+    "self_loop_search",
+    call_self_loop_search,
+    decode_self_loop_search,
+    (batch.any_self_loop_batch,),
+)
+DRIVE = KernelPass(
+    "drive",
+    call_drive,
+    decode_drive,
+    (batch.avalanche_cyclic_batch, batch.avalanche_batch, batch.cyclic_drive_batch),
+)
+SATURATED_LOOP = KernelPass(
+    "saturated_loop", call_saturated_loop, decode_saturated_loop, (batch.saturated_loop_batch,)
+)
+FLOAT64 = KernelPass("float64", call_float64, decode_float64, (batch.float64_transitions_batch,))
+AMPLITUDE_SWEEP = KernelPass(
+    "amplitude_sweep",
+    call_amplitude_sweep,
+    decode_amplitude_sweep,
+    (batch.amplitude_sweep_batch,),
+)
 
 #: Observable group -> the passes that can compute it, first choice first.
 SOURCES: dict[str, tuple[Source, ...]] = {

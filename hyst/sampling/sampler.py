@@ -8,6 +8,12 @@ rule is not part of it, so every rule sees the same systems) and k
 histograms merged in chunk order, so a point's result depends only on its
 parameters, its sample count and the seed, never on how chunks are scheduled.
 
+What the sampler runs for one point is a :class:`SamplingJob`: the point, its sample count,
+observable groups, base seed and records, validated once when it is built. The study kinds
+build it (:class:`hyst.studies.points.PointSpec` is one, with its file), the sampler runs it
+here (:func:`sample_job`, :func:`sample_chunk`) or chunk by chunk on a Dask client
+(:func:`hyst.sampling.chunks.sample_points`), which pickles it to the workers.
+
 A chunk runs the kernel passes of its observable groups, as the table of
 :mod:`hyst.sampling.passes` says; each pass is decoded into named per-sample arrays (the
 field names of :mod:`hyst.catalogue`) and :class:`hyst.sampling.tallies.Tally` tallies the
@@ -18,12 +24,12 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-from hyst.catalogue import GROUPS, groups_allowing
+from hyst.catalogue import GROUPS, RECORDS, groups_allowing, observables
 from hyst.model import seeds
 from hyst.model.ensembles import COUPLING_ENSEMBLES, SELF_LOOP_FREE, SPAN_ENSEMBLES, sample_systems
 from hyst.model.systems import RULES, Systems
@@ -131,31 +137,88 @@ def record_salt(point: Point, seed: int) -> int:
     return seeds.record_salt(seed, {"records": point.canonical()})
 
 
-def sample_chunk(
-    point: Point,
-    seed: int,
-    chunk: int,
-    size: int,
-    groups,
-    parallel: bool = True,
-    records: dict | None = None,
-) -> Tally:
-    """Draw chunk ``chunk`` (``size`` systems) of a point and tally its observables.
+def _count(name: str, value, least: int) -> int:
+    """``value`` as an int if it is an integer >= ``least`` (not a bool), else ValueError."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
+        raise ValueError(f"{name}: {value!r} is not allowed (an integer >= {least})")
+    return int(value)
 
-    The kernel passes of ``groups`` run, are decoded and measured
-    (:func:`hyst.sampling.passes.compute`), then tallied.
+
+@dataclass(frozen=True)
+class SamplingJob:
+    """What the sampler runs for one sweep point: everything the point's tallies depend on.
+
+    - ``point``: the sweep point (:class:`Point`: coupling and span ensembles, race-condition
+      rule, N elements, coupling strength N·J0 in field units).
+    - ``samples``: the number of systems drawn (an integer >= 1), in chunks of
+      :func:`chunk_size` systems; chunk k holds systems k·chunk_size(N) onwards.
+    - ``groups``: the observable groups computed (names of :data:`hyst.catalogue.GROUPS`);
+      given as None or "all" (every default group that supports N) or any iterable of
+      names, kept resolved: a tuple in catalogue order (:func:`resolve_groups`).
+    - ``seed``: the base seed of the random streams (an integer, 0 <= seed < 2^64); chunk
+      k's systems come from the stream keyed by the seed, the point's ensemble identity and k.
+    - ``records``: the records kept per point, as sorted (name, k) pairs: at most k records
+      of the catalogue's records observable ``name`` (e.g. ``(("l4", 2000),)``), a seeded
+      bottom-k sample (:mod:`hyst.sampling.tallies`); given as a mapping or pairs; empty:
+      none.
+
+    Every field is checked here, once, when the job is built: a bad value raises
+    ``ValueError`` with one line naming the field and what is allowed ("samples: 0 is not
+    allowed (an integer >= 1)"). The job is frozen and made of plain values, so that it
+    pickles to Dask workers (:func:`hyst.sampling.chunks.sample_points`) and hashes.
+    """
+
+    point: Point
+    samples: int
+    groups: tuple[str, ...]
+    seed: int
+    records: tuple[tuple[str, int], ...] = ()
+
+    def __post_init__(self):
+        if not isinstance(self.point, Point):
+            raise ValueError(f"point: {self.point!r} is not allowed (a Point)")
+        object.__setattr__(self, "samples", _count("samples", self.samples, 1))
+        seed = self.seed
+        if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+            seed = -1
+        if not 0 <= seed < 2**64:
+            raise ValueError(f"seed: {self.seed!r} is not allowed (an integer, 0 <= seed < 2^64)")
+        object.__setattr__(self, "seed", int(seed))
+        object.__setattr__(self, "groups", resolve_groups(self.point, self.groups))
+        pairs = self.records.items() if isinstance(self.records, Mapping) else self.records
+        kept = {o.name for o in observables(RECORDS)}
+        caps = {}
+        for name, cap in pairs or ():
+            if name not in kept:
+                raise ValueError(f"records: {name!r} is not one of {', '.join(sorted(kept))}")
+            caps[str(name)] = _count(f"records: {name}", cap, 1)
+        object.__setattr__(self, "records", tuple(sorted(caps.items())))
+
+    def sampling_job(self) -> SamplingJob:
+        """This job as a plain :class:`SamplingJob` (what a subclass adds left out): what is
+        sent to Dask workers, which then unpickle classes of :mod:`hyst.sampling` alone."""
+        if type(self) is SamplingJob:
+            return self
+        return SamplingJob(self.point, self.samples, self.groups, self.seed, self.records)
+
+
+def sample_chunk(job: SamplingJob, chunk: int, size: int, parallel: bool = True) -> Tally:
+    """Draw chunk ``chunk`` (``size`` systems) of a job's point and tally its observables.
+
+    The kernel passes of the job's groups run, are decoded and measured
+    (:func:`hyst.sampling.passes.compute`), then tallied, with the job's records kept as
+    the seeded bottom-k sample of :mod:`hyst.sampling.tallies`.
     ``parallel`` runs the kernels on all numba threads; ``False`` keeps them on
     the calling thread (for thread pools such as Dask workers). Same result.
-    ``records``: records to keep per point, by name (``{"l4": 2000}``; default none),
-    as the seeded bottom-k sample of :mod:`hyst.sampling.tallies`.
     """
     keep_large_buffers()
-    caps = {k: int(v) for k, v in (records or {}).items() if int(v) > 0}
+    point, seed = job.point, job.seed
+    caps = dict(job.records)
     salt = record_salt(point, seed) if caps else 0  # the salt keys records only
     offset = chunk * chunk_size(point.N)
     systems, start_spins = draw_chunk(point, seed, chunk, size)
     drawn = Chunk(point, seed, chunk, offset, systems, start_spins, bool(caps), parallel)
-    measured = compute(drawn, tuple(groups))
+    measured = compute(drawn, job.groups)
     tally = Tally(record_caps=caps, record_salt=salt)
     tally.add_count("samples", size)
     tally.add_measured(measured)
@@ -248,6 +311,27 @@ def rule_two_problems(point: Point, tally: Tally) -> dict:
     return bad
 
 
+def sample_job(
+    job: SamplingJob,
+    chunks: list[int] | None = None,
+    progress: Callable[[int, int, int, float], None] | None = None,
+) -> Tally:
+    """Tally a job's systems (all chunks, or only ``chunks``), in chunk order, on all numba
+    threads; ``progress(chunks_done, chunks, samples_done, rate)`` is called after each."""
+    bounds = chunk_bounds(job.samples, chunk_size(job.point.N))
+    if chunks is not None:
+        bounds = [bounds[k] for k in chunks]
+    total = Tally()
+    t0 = time.perf_counter()
+    done = 0
+    for i, (k, size) in enumerate(bounds):
+        total.merge(sample_chunk(job, k, size))
+        done += size
+        if progress is not None:
+            progress(i + 1, len(bounds), done, done / max(time.perf_counter() - t0, 1e-9))
+    return total
+
+
 def sample_point(
     point: Point,
     samples: int,
@@ -257,20 +341,7 @@ def sample_point(
     progress: Callable[[int, int, int, float], None] | None = None,
     records: dict | None = None,
 ) -> Tally:
-    """Tally ``samples`` systems of ``point`` (all chunks, or only ``chunks``), in chunk order;
-    ``records``: records kept per point by name (see :func:`sample_chunk`)."""
-    if not isinstance(samples, int | np.integer) or samples < 1:
-        raise ValueError(f"samples: {samples!r} is not allowed (an integer >= 1)")
-    groups = resolve_groups(point, groups)
-    bounds = chunk_bounds(int(samples), chunk_size(point.N))
-    if chunks is not None:
-        bounds = [bounds[k] for k in chunks]
-    total = Tally()
-    t0 = time.perf_counter()
-    done = 0
-    for i, (k, size) in enumerate(bounds):
-        total.merge(sample_chunk(point, seed, k, size, groups, records=records))
-        done += size
-        if progress is not None:
-            progress(i + 1, len(bounds), done, done / max(time.perf_counter() - t0, 1e-9))
-    return total
+    """Tally ``samples`` systems of ``point``: :func:`sample_job` of the
+    :class:`SamplingJob` of these arguments (``groups``: None for every default group;
+    ``records``: records kept per point by name)."""
+    return sample_job(SamplingJob(point, samples, groups, seed, records or ()), chunks, progress)

@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from hyst.catalogue import GROUPS
 from hyst.model.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES
 from hyst.model.systems import RULES
-from hyst.sampling.sampler import Point, sample_chunk
+from hyst.sampling.sampler import Point, SamplingJob, sample_chunk
 
 #: Elements of the systems drawn to compile: small, so that sampling them costs nothing
 #: beside compiling; the kernels' types do not depend on N.
@@ -50,8 +50,9 @@ def compile_sampler(
         for spans in SPAN_ENSEMBLES:
             for rule in RULES:
                 point = Point(couplings, spans, rule, N_COMPILE, 10.0)
+                job = SamplingJob(point, 4, names, 1, {"l4": 2})
                 for on_threads in parallel:
-                    sample_chunk(point, 1, 0, 4, names, parallel=on_threads, records={"l4": 2})
+                    sample_chunk(job, 0, 4, parallel=on_threads)
     return time.process_time() - t0
 
 

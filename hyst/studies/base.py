@@ -11,7 +11,10 @@ A *study* is one named entry of the configuration's ``studies:``; its ``kind``
 - the computation of one job (:meth:`StudyKind.run`), which writes result files
   under ``results/`` and returns a manifest;
 - the collection of one study's dataset from its jobs' files (:meth:`StudyKind.collect`);
-- what figures can ask of its datasets (:meth:`StudyKind.sweep`) and a caption line.
+- what figures can ask of its datasets (:meth:`StudyKind.sweep`) and a caption line;
+- the kernels its jobs run, per group a figure may ask for (:meth:`StudyKind.kernel_passes`),
+  from which the documentation's figure-to-kernel page is built
+  (:mod:`hyst.pipeline.kernel_map`).
 
 The Snakemake workflow runs every job of every kind with one rule (``workflow/rules/jobs.smk``,
 the kind a wildcard; its resources from :meth:`StudyKind.job_resources`); collection,
@@ -47,6 +50,20 @@ class Job:
     name: str
     payload: dict
     long: bool = False
+
+
+@dataclass(frozen=True)
+class JobPass:
+    """A pass of a study kind's jobs that runs kernels: its ``name``, what it computes (one
+    line, ``description``) and the ``kernels`` it calls, as the function objects themselves:
+    wrappers of :mod:`hyst.model.batch` (each names its numba kernel, ``wrapper.kernels``)
+    or numba kernels of :mod:`hyst.kernels` called directly (the single-system and
+    combinatorial kernels). The points kind's passes are the sampler's
+    (:class:`hyst.sampling.passes.KernelPass`), which carry ``name`` and ``kernels`` too."""
+
+    name: str
+    description: str
+    kernels: tuple[Callable, ...]
 
 
 def shared_by(keys_of: dict[str, Iterable[str]]) -> dict[tuple[str, ...], list[str]]:
@@ -162,6 +179,13 @@ class StudyKind(ABC):
         axis or None, "dims": dimensions that vary, "groups": computed groups, "records":
         the records it stores}."""
         return {"x": None, "dims": (), "groups": (), "records": ()}
+
+    def kernel_passes(self) -> dict[str, tuple]:
+        """The kernel passes of this kind's jobs, by the group a figure may ask of its studies
+        (the ``groups`` of :meth:`sweep`; ``""`` for a kind whose studies have none): {group:
+        passes}, each pass with ``name`` and ``kernels`` (:class:`JobPass`). Every group of
+        every kind has a path to a kernel (``tests/test_kernel_map.py``)."""
+        return {}
 
     def analysable(self, study: dict) -> bool:
         """Whether the scaling analysis (:mod:`hyst.analysis`) applies to this study."""

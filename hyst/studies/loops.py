@@ -30,10 +30,11 @@ from hyst.combinatorics import structures as S
 from hyst.combinatorics.counts import count_file
 from hyst.combinatorics.realizations import realize_file
 from hyst.combinatorics.tables import PAPER_M, PAPER_MR, PAPER_MW, report_tables
+from hyst.kernels import loop_enumeration, state_table
 from hyst.model import seeds
 from hyst.provenance.files import read_dataset
 from hyst.sampling.cluster import client_if_parallel
-from hyst.studies.base import ConfigError, Job, StudyKind, shared_by
+from hyst.studies.base import ConfigError, Job, JobPass, StudyKind, shared_by
 
 #: Dataset names of the realizability variants (M_R and M_W are the paper's columns).
 VARIANT_NAMES = {
@@ -359,6 +360,31 @@ class LoopsKind(StudyKind):
 
     def sweep(self, study: dict) -> dict:
         return {"x": None, "dims": ("n_e", "L"), "groups": ()}
+
+    def kernel_passes(self) -> dict[str, tuple]:
+        return {
+            "": (
+                JobPass(
+                    "count",
+                    "the fundamental self-loops of a cell (n_e, L) enumerated in chunks of "
+                    "prefixes, in canonical form, and counted again by Burnside's lemma "
+                    "(hyst.combinatorics.counts)",
+                    (
+                        loop_enumeration.walk_prefixes,
+                        loop_enumeration.walk_loops,
+                        loop_enumeration.rank_key,
+                        loop_enumeration.symmetric_walks,
+                    ),
+                ),
+                JobPass(
+                    "realize",
+                    "each representative's design inequalities, solved by linear programming "
+                    "(scipy), and the system found re-simulated with the core relaxation "
+                    "(hyst.combinatorics.realizations)",
+                    (loop_enumeration.design_rows, state_table.build_state_table, state_table.walk),
+                ),
+            )
+        }
 
     def tables(self, ds: xr.Dataset) -> dict:
         """Table I and the Supplemental's tables (``combinatorics.tables.report_tables``)."""

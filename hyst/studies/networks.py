@@ -31,12 +31,13 @@ import numpy as np
 import xarray as xr
 
 from hyst._version import __version__
-from hyst.model import seeds
+from hyst.kernels import mechanics, state_table
+from hyst.model import batch, seeds
 from hyst.networks import chains as chain_study
 from hyst.networks.pair import FAMILIES
 from hyst.networks.scan import PAPER_PANELS, cell_centres, mapped_parameters, scan_cells
 from hyst.provenance.files import read_dataset, reusable, write_dataset
-from hyst.studies.base import ConfigError, Job, StudyKind
+from hyst.studies.base import ConfigError, Job, JobPass, StudyKind
 
 #: The race-condition rule of the networks studies (the Supplemental's, rule 1).
 RULE = "1"
@@ -45,6 +46,44 @@ _PLANE_KEYS = ("grid", "panels", "block")
 _CHAIN_KEYS = ("phi", "N", "samples", "d_max", "sigma0_max", "cross_check")
 _FAMILY_VARS = ("attractor", "in_graph", "paper", "exact")
 _CELL_VARS = ("other_cycle", "behaviour", "intervals", "ties")
+
+#: The kernel passes of each part (the group a figure asks for).
+PASSES = {
+    "planes": (
+        JobPass(
+            "pair_scan",
+            "per (d1, d2) cell, two serial elements relaxed mechanically at one drive inside "
+            "every interval of the drive range (hyst.networks.scan.scan_cells): their limit "
+            "cycles and transition graph",
+            (batch.pair_scan_batch,),
+        ),
+    ),
+    "chains": (
+        JobPass(
+            "first_loops",
+            "the mapped hysterons' saturated loop, each main branch up to its first self-loop",
+            (batch.first_loops_batch,),
+        ),
+        JobPass(
+            "enumeration",
+            "P_sl, P_g^0 and the self-loop sizes of the mapped hysterons (N <= 18)",
+            (batch.enumerate_batch,),
+        ),
+        JobPass(
+            "cross_check",
+            "the first chains of a chunk re-simulated by force balance alone: their saturated "
+            "loop and transition graph, against the mapped model's "
+            "(hyst.networks.chains.cross_check)",
+            (
+                batch.chain_loops_batch,
+                mechanics.all_switching_drives,
+                mechanics.relax_mask,
+                state_table.build_state_table,
+                state_table.walk,
+            ),
+        ),
+    ),
+}
 
 
 def _plane_rows(x1, x2, low, high, cells, start, stop) -> dict:
@@ -438,6 +477,9 @@ class NetworksKind(StudyKind):
     def sweep(self, study: dict) -> dict:
         dims = ("panel", "d1", "d2") if study["part"] == "planes" else ("phi", "N")
         return {"x": None, "dims": dims, "groups": (study["part"],)}
+
+    def kernel_passes(self) -> dict[str, tuple]:
+        return dict(PASSES)
 
     def summary(self, ds: xr.Dataset) -> str:
         if ds.attrs.get("part") == "planes":

@@ -21,7 +21,7 @@ from hyst.kernels import codes
 from hyst.model import batch, seeds
 from hyst.model.two_elements import pair_systems
 from hyst.provenance.files import read_dataset, reusable, write_dataset
-from hyst.studies.base import Job, StudyKind
+from hyst.studies.base import Job, JobPass, StudyKind
 
 #: The rule of the pairs study (the Supplemental's figure uses rule 1).
 RULE = "1"
@@ -153,6 +153,18 @@ class PairsKind(StudyKind):
 
     def sweep(self, study: dict) -> dict:
         return {"x": None, "dims": ("sigma",), "groups": ()}
+
+    def kernel_passes(self) -> dict[str, tuple]:
+        return {
+            "": (
+                JobPass(
+                    "enumeration",
+                    "every transition out of every potentially stable state of each pair "
+                    "(rule 1): whether one ends in a self-loop",
+                    (batch.enumerate_batch,),
+                ),
+            )
+        }
 
     def summary(self, ds: xr.Dataset) -> str:
         return (

@@ -45,7 +45,14 @@ from hyst.model.ensembles import (
 from hyst.model.systems import QUANTUM_BITS, RULES
 from hyst.provenance.files import reusable
 from hyst.sampling.cost import bytes_text, chunk_bytes, point_seconds
-from hyst.sampling.sampler import Point, check_self_loop_free, chunk_size, resolve_groups
+from hyst.sampling.passes import SOURCES
+from hyst.sampling.sampler import (
+    Point,
+    SamplingJob,
+    check_self_loop_free,
+    chunk_size,
+    resolve_groups,
+)
 from hyst.studies.base import ConfigError, Job, StudyKind, shared_by
 
 #: Version of the point-file layout; part of the provenance, bumped when the layout changes.
@@ -75,15 +82,11 @@ def fingerprint() -> str:
 
 
 @dataclass(frozen=True)
-class PointSpec:
-    """A point with everything that determines its result (``records``: records kept per
-    point by name, as a sorted tuple of (name, k); empty: none)."""
-
-    point: Point
-    samples: int
-    groups: tuple
-    seed: int
-    records: tuple = ()
+class PointSpec(SamplingJob):
+    """A point with everything that determines its result: the
+    :class:`~hyst.sampling.sampler.SamplingJob` the sampler runs (its fields, checked when it
+    is built: ``point``, ``samples``, ``groups``, ``seed``, ``records``), with its point
+    file: identity, path and provenance."""
 
     def identity(self) -> dict:
         return {
@@ -135,17 +138,10 @@ class PointSpec:
         """Sample the point and return its point file's dataset (every observable of its
         groups tallied, its records, :meth:`attrs`): what ``hyst point`` writes.
         ``progress(chunks_done, chunks, samples_done, rate)`` is called after each chunk."""
-        from hyst.sampling.sampler import sample_point
+        from hyst.sampling.sampler import sample_job
         from hyst.sampling.tallies import tally_to_dataset
 
-        tally = sample_point(
-            self.point,
-            self.samples,
-            self.seed,
-            self.groups,
-            progress=progress,
-            records=dict(self.records),
-        )
+        tally = sample_job(self, progress=progress)
         return tally_to_dataset(tally, self.groups, self.attrs())
 
     @classmethod
@@ -492,12 +488,7 @@ class PointsKind(StudyKind):
 
             with job_client(config, threads) as c:
                 t1 = time.perf_counter()
-                sample_points(
-                    c,
-                    [(s.point, s.samples, s.seed, s.groups, dict(s.records)) for s in todo],
-                    log=log,
-                    point_done=save,
-                )
+                sample_points(c, todo, log=log, point_done=save)
                 dt = time.perf_counter() - t1
             log(
                 f"job {job.name}: sampled {samples} systems in {dt:.1f} s "
@@ -624,6 +615,11 @@ class PointsKind(StudyKind):
             "groups": tuple(sorted(groups)),
             "records": tuple(sorted(study.get("records", {}))),
         }
+
+    def kernel_passes(self) -> dict[str, tuple]:
+        """Each observable group's kernel passes, first choice first (a later one runs when
+        the first joins groups the point does not compute: :data:`hyst.sampling.passes.SOURCES`)."""
+        return {group: tuple(s.kernel for s in SOURCES[group]) for group in GROUPS}
 
     def analysable(self, study: dict) -> bool:
         return len(study["N"]) >= 2 and len(grid(study[sweep_axis(study)])) >= 3

@@ -33,12 +33,14 @@ import xarray as xr
 from hyst._version import __version__
 from hyst.combinatorics import tgraph_search, tgraphs
 from hyst.combinatorics.tgraph_pairwise import pairwise_realize_many
+from hyst.kernels import tgraph_census, tgraph_orders
+from hyst.kernels import tgraphs as general_kernels
 from hyst.model import design_order, seeds
 from hyst.model.general import TGraph, Transition
 from hyst.provenance.files import read_dataset, reusable, write_dataset
 from hyst.sampling.cluster import client_if_parallel
 from hyst.sampling.orders import DEFINITIONS, RULES, sample_shares
-from hyst.studies.base import ConfigError, Job, StudyKind
+from hyst.studies.base import ConfigError, Job, JobPass, StudyKind
 
 SIMPLE = ("allowed", "forbidden")
 #: What the sampled counts hold beyond the definitions.
@@ -292,6 +294,37 @@ class TGraphsKind(StudyKind):
              "hyst_version": __version__, "code_fingerprint": self.fingerprint()}
         )  # fmt: skip
         return ds
+
+    def kernel_passes(self) -> dict[str, tuple]:
+        return {
+            "": (
+                JobPass(
+                    "census",
+                    "the pruned search of every scaffold's candidate t-graphs and their "
+                    "realizability (hyst.combinatorics.tgraph_search), the linear extensions of "
+                    "their design orders, and the exact counts of total orders "
+                    "(hyst.combinatorics.tgraphs.exact_orders)",
+                    (
+                        tgraph_census.census,
+                        tgraph_census.reduced_census,
+                        tgraph_census.add_edge,
+                        tgraph_orders.count_layers,  # tgraph_census.linear_extensions
+                    ),
+                ),
+                JobPass(
+                    "pairwise",
+                    "pairwise realizability of t-graphs by linear programming (scipy), each "
+                    "solution resolved again as a t-graph (hyst.combinatorics.tgraph_pairwise)",
+                    (general_kernels.tgraph,),
+                ),
+                JobPass(
+                    "sample",
+                    "random switching fields: which orders give a well-defined t-graph, per "
+                    "rule (hyst.sampling.orders)",
+                    (general_kernels.order_batch,),
+                ),
+            )
+        }
 
     def tables(self, ds: xr.Dataset) -> dict:
         """The study's table: {"md", "tex", "rst"} (``census_tables``)."""
