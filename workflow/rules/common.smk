@@ -9,6 +9,7 @@ import yaml
 from snakemake.utils import update_config
 
 from hyst.pipeline.config import ConfigError, validate
+from hyst.pipeline.landing import RunSummary
 from hyst.comparison.registry import SECTION_TYPES
 from hyst.pipeline.jobserver import TASKS
 from hyst.provenance.fingerprints import code_fingerprint
