@@ -237,6 +237,7 @@ def slope_line(
     py = 10 ** np.array([y_lo, y_hi])
     ax.plot(px, py, "--", color="k", lw=1.0, zorder=5)
     text = label if label is not None else f"slope {fmt_number(slope)}"
+
     def along(f):  # a point of the line, a fraction f of its length from the lower end
         return 10 ** (x_lo + f * (x_hi - x_lo)), 10 ** (y_lo + f * (y_hi - y_lo))
 
