@@ -290,7 +290,8 @@ CONTENT = {
     ),
     "avalanche_distributions": (6, ["$P(A)$"] * 3 + [catalogue.label("avalanche_size")] * 3),
     "cyclic_drive": (6, [catalogue.label("transient")] * 3 + [catalogue.label("period")] * 3),
-    "networks_fig3": (6, ["$f_i$", "$f_i$", "$d_2$", "$f$", "$d_2 = -c_{12}$", ""]),
+    # in reading order: the two elements, the spring, the two loops; the two planes below
+    "networks_fig3": (6, ["$f_i$", "$f_i$", "$f$", "", "$d_2$", "$d_2 = -c_{12}$"]),
     "bilinear_curves": (4, ["$f_i$"] * 4),
     "spin_like_elements": (6, ["$d_2$"] * 3 + ["state"] * 3),
     "hysteretic_elements": (12, ["$d_2$"] * 12),
@@ -468,8 +469,10 @@ def test_analysis_annotations(datasets):
         fig = plotting.render("gaps_and_self_loops", [datasets["random_hysterons"]], analysis=ana)
         texts = [t.get_text() for ax in fig.axes for t in ax.texts]
         assert any("3.10" in t and "0.20" in t for t in texts)
-        inset_texts = [t.get_text() for ax in fig.axes for c in ax.child_axes for t in c.texts]
-        assert any(r"\xi" in t for t in inset_texts)
+        inset_legends = [c.get_legend() for ax in fig.axes for c in ax.child_axes]
+        inset_texts = [t.get_text() for g in inset_legends if g for t in g.get_texts()]
+        assert "sampled" in inset_texts  # the grey line through the points
+        assert any(r"\xi = 2.5" in t for t in inset_texts)  # the dashed fit
     # an analysis of another study is ignored
     other = analysis.assign_attrs(study="spins")
     fig = plotting.render("gaps_and_self_loops", [datasets["random_hysterons"]], analysis=other)
@@ -717,3 +720,114 @@ def test_random_chains_say_what_lines_and_markers_are(datasets):
     meanings = [t.get_text() for t in a.get_legend().get_texts()]
     assert meanings[0] == "exact: a negative span" and meanings[1].startswith("sampled: ")
     assert b.get_legend().get_title().get_text() == "$N$"
+
+
+# --------------------------------------------------------------------------
+# the layout checks themselves: each finds what it is for on a figure drawn badly on purpose
+# --------------------------------------------------------------------------
+
+
+def _bare_figure():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    with house.style():
+        fig = Figure(figsize=(3.0, 2.4), layout="constrained")
+        FigureCanvasAgg(fig)
+        ax = fig.add_subplot()
+        ax.plot([0.1, 0.9], [0.2, 0.4], "o-", label="data")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+    return fig, ax
+
+
+def _problems(fig):
+    from figure_layout import layout_problems
+
+    with house.style():
+        return layout_problems(fig)
+
+
+def test_layout_check_passes_a_clean_figure():
+    fig, ax = _bare_figure()
+    ax.text(0.5, 0.8, "clear of everything", ha="center", fontsize=7)
+    assert _problems(fig) == []
+
+
+def test_layout_check_finds_text_across_a_frame_or_its_ticks():
+    fig, ax = _bare_figure()
+    ax.text(0.5, 1.0, "on the top spine", ha="center", va="center", fontsize=7)
+    assert any("crosses the top frame" in p for p in _problems(fig))
+    fig, ax = _bare_figure()  # inside the axes, on the tick marks of the left spine only
+    ax.annotate("x", (0, 0.7), xytext=(1, 0), textcoords="offset points", va="center")
+    assert any("crosses the left frame" in p for p in _problems(fig))
+    fig, ax = _bare_figure()  # an inset's title on its parent's frame (Fig. 4's old inset)
+    inset = ax.inset_axes((0.1, 0.6, 0.3, 0.34))
+    inset.set_title(r"$\max_{J_0}\langle A\rangle$", fontsize=6)
+    assert any("inset 0 title" in p and "top frame" in p for p in _problems(fig))
+
+
+def test_layout_check_finds_text_on_a_marker_a_curve_and_an_inset_tick_label():
+    fig, ax = _bare_figure()  # on a marker, its centre outside the text
+    ax.annotate("slope 4", (0.1, 0.2), xytext=(-2, 1), textcoords="offset points", fontsize=7)
+    assert any("'slope 4' covers 1 data marker" in p for p in _problems(fig))
+    fig, ax = _bare_figure()  # beside a marker, on its curve (Fig. 2's old slope label)
+    ax.annotate("slope 4", (0.1, 0.2), xytext=(4, 1), textcoords="offset points", fontsize=7)
+    assert any("'slope 4' lies on a data curve" in p for p in _problems(fig))
+    fig, ax = _bare_figure()  # an inset's tick labels on the parent's left ticks
+    inset = ax.inset_axes((0.07, 0.55, 0.3, 0.3))
+    inset.plot([1, 2], [2.4, 3.2])
+    problems = _problems(fig)
+    assert any("inset 0 y tick" in p and "left frame" in p for p in problems), problems
+
+
+def test_layout_check_finds_a_category_missing_from_the_legends():
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch, Rectangle
+
+    fig, ax = _bare_figure()  # a hatched region that no legend shows (Fig. 3's old panels)
+    ax.add_patch(Rectangle((0.5, 0.5), 0.5, 0.5, hatch="////", fc="none", ec="#3b6fb6", lw=0))
+    assert any("hatch '////'" in p for p in _problems(fig))
+    fig, ax = _bare_figure()  # a declared line no legend names (Fig. 3's old orange line)
+    (line,) = ax.plot([0, 0.5], [0, 0.5], color="#f28e2b")
+    house.declare(ax, "d1 = d2", line)
+    assert any("'d1 = d2'" in p and "in no legend" in p for p in _problems(fig))
+    ax.legend(handles=[Line2D([], [], color="#f28e2b", label="d1 = d2")])
+    assert _problems(fig) == []
+    fig, ax = _bare_figure()  # named, but drawn white where the plane is hatched
+    region = ax.add_patch(Rectangle((0.5, 0.5), 0.5, 0.5, hatch="////", fc="w", ec="b", lw=0))
+    house.declare(ax, "(i) passive", region)
+    ax.legend(handles=[Patch(facecolor="w", edgecolor="0.5", label="(i) passive")])
+    problems = _problems(fig)
+    assert any("'(i) passive' is not drawn as the figure draws it" in p for p in problems)
+
+
+def test_fig3_names_every_region_line_and_the_red_dot_in_its_legend(rendered):
+    from figure_layout import legend_entries
+
+    from hyst.plotting import networks
+
+    fig = rendered("networks_fig3")
+    declared = {meaning for meaning, _artists in house.drawn_categories(fig)}
+    assert set(networks.CLASS_NAMES.values()) <= declared
+    assert {networks.SYMMETRIC_NAME, networks.L4_OUTLINE, networks.PAIR_L4_ZERO} <= declared
+    assert declared <= {text for text, _look in legend_entries(fig)}
+    titles = [ax.get_title(loc="left")[:3] for ax in _main_panels(fig)]
+    assert titles == ["(a)", "(b)", "(c)", "(d)", "(e)", "(f)"]
+    rows = [round(ax.get_position().y0, 2) for ax in _main_panels(fig)]
+    assert rows[:4] == [rows[0]] * 4 and rows[4:] == [rows[4]] * 2 and rows[4] < rows[0]
+
+
+def test_spin_like_marks_the_charts_points_and_keeps_labels_off_them(rendered):
+    fig = rendered("spin_like_elements")
+    texts = [t.get_text() for g in fig.legends for t in g.get_texts()]
+    assert "$(d_1, d_2)$ of (d)-(f)" in texts
+
+
+def test_mean_avalanche_axes_read_plain_numbers(datasets):
+    fig = plotting.render("avalanche_distributions", _bound("avalanche_distributions", datasets))
+    fig.canvas.draw()
+    for ax in _main_panels(fig)[3:]:
+        labels = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+        assert labels and not any("times" in t or "10^" in t for t in labels), labels
+        assert ax.get_ylim()[1] < 20  # <A> of at most a few: no empty decade above

@@ -168,5 +168,12 @@ def fig_large_l4(
             panel_letter(ax, i, title)
             nn = np.unique(record_N[m]) if m.any() else []
             if len(nn) == 1:
-                ax.text(0.03, 0.03, rf"$N = {nn[0]}$", transform=ax.transAxes, fontsize=7)
+                ax.annotate(  # in the corner, clear of the tick marks
+                    rf"$N = {nn[0]}$",
+                    (0.0, 0.0),
+                    xycoords="axes fraction",
+                    xytext=(6, 6),
+                    textcoords="offset points",
+                    fontsize=7,
+                )
     return fig

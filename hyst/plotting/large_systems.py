@@ -11,8 +11,9 @@ import numpy as np
 
 from hyst.analysis.peaks import maxima
 from hyst.catalogue.labels import COUPLING_TITLES, RULE_TITLES
-from hyst.plotting.panels import errorbar, n_legend
+from hyst.plotting.panels import errorbar, keep_inside, make_room, n_legend
 from hyst.plotting.style import (
+    decade_ticks,
     n_colors,
     new_figure,
     panel_letter,
@@ -97,6 +98,7 @@ def _max_inset(ax, curves, bounds=(0.6, 0.1, 0.36, 0.34)):
     ins.tick_params(labelsize=5, pad=1.0)
     if len(curves) > 1:
         ins.legend(fontsize=4.5, loc="upper left", handlelength=1.0)
+    keep_inside(ax, ins, bounds)  # its title and tick labels clear of the panel's frame
     return ins
 
 
@@ -112,6 +114,19 @@ def _headroom(ax, factor=0.9):
     """Extend a log y axis upwards by ``factor`` of its decades (room for insets, legends)."""
     lo, hi = ax.get_ylim()
     ax.set_ylim(lo, hi * (hi / lo) ** factor)
+
+
+def _mean_size_ticks(ax):
+    """The y axis of <A> in (d)-(f) of the distributions labelled with plain numbers at 1, 2,
+    5, 10, 20, ... when it spans less than two decades, at its decades otherwise."""
+    lo, hi = ax.get_ylim()
+    if hi / lo < 100:
+        ax.yaxis.set_major_locator(mpl.ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(mpl.ticker.FuncFormatter(lambda v, _pos: f"{v:g}"))
+        ax.yaxis.set_minor_locator(mpl.ticker.LogLocator(base=10, subs=np.arange(2, 10)))
+        ax.yaxis.set_minor_formatter(mpl.ticker.NullFormatter())
+    else:
+        decade_ticks(ax.yaxis)
 
 
 def _max_series(ds, couplings, rule):
@@ -167,7 +182,8 @@ def fig_large_n(ds, ds_rule_a=None, ds_rule_b=None, *, size=(7.0, 5.4)):
                     ax.add_artist(first)
                 series = [("1", *_max_series(ds, "columns", "1"))]
                 series += [(r, *_max_series(d, "columns", r)) for r, d in others]
-                _max_inset(ax, series, bounds=(0.1, 0.6, 0.3, 0.34))
+                inset = _max_inset(ax, series, bounds=(0.12, 0.56, 0.3, 0.3))
+                make_room(ax, inset)  # the curves below the inset
             ax = axes[1, col]
             _mean_vs_nj0(ax, ds, "transient", couplings, log_y=False)
             ax.set_ylabel(r"$\langle \tau \rangle$")
@@ -221,12 +237,19 @@ def fig_avalanche_distributions(ds_1024, ds, *, size=(7.2, 4.8)):
             ax.set_xlabel(r"$N J_0$")
             ax.set_ylabel(r"$\langle A \rangle$")
             panel_letter(ax, 3 + col)
-            n_legend(ax, loc="upper right", fontsize=5, ncol=2)
-            _headroom(ax)
+            _headroom(ax, factor=0.45)
+            # <A> = 1 at small N J0 and grows at large N J0: the upper left corner is free,
+            # in (e) for the inset, with the legend in the lower right (the axis extended
+            # where a point would reach under the legend)
+            legend_at = "lower right" if couplings == "columns" else "upper left"
+            n_legend(ax, loc=legend_at, fontsize=5, ncol=2)
+            make_room(ax, ax.get_legend(), below=legend_at == "lower right")
             if couplings == "columns":
-                _max_inset(
-                    ax, [("1", *_max_series(ds, "columns", "1"))], bounds=(0.1, 0.6, 0.3, 0.34)
+                inset = _max_inset(
+                    ax, [("1", *_max_series(ds, "columns", "1"))], bounds=(0.12, 0.52, 0.3, 0.3)
                 )
+                make_room(ax, inset)  # the curves below the inset
+            _mean_size_ticks(ax)
     return fig
 
 
@@ -259,4 +282,5 @@ def fig_cyclic_drive(ds, *, size=(7.2, 4.8)):
                 panel_letter(ax, 3 * row_i + col, COUPLING_TITLES[couplings])
                 ax.ticklabel_format(axis="y", useOffset=False)
                 n_legend(ax, loc="upper left", fontsize=5)
+                make_room(ax, ax.get_legend())  # the curves below the legend
     return fig

@@ -68,6 +68,7 @@ def fig_multiperiodic(
                         ha="center",
                         va="center",
                         transform=ax.transAxes,
+                        fontsize=6.5,  # inside a narrow panel, clear of its frame
                     )
                     ax.yaxis.set_major_locator(NullLocator())  # no data: no scale to read
                     ax.yaxis.set_minor_locator(NullLocator())

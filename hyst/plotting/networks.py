@@ -29,7 +29,15 @@ from hyst.networks.elements import SerialChains, force_control_gap
 from hyst.networks.mapping import spring_thresholds
 from hyst.networks.mechanics import ChainMechanics, mechanical_transition_graph
 from hyst.networks.pair import CYCLE_FAMILY, FAMILIES, hysteron_pair_conditions, w_gap
-from hyst.plotting.style import label, n_colors, new_figure, panel_letter, style
+from hyst.plotting.style import (
+    declare,
+    drawn_categories,
+    label,
+    n_colors,
+    new_figure,
+    panel_letter,
+    style,
+)
 
 #: Colours of the self-loop families and of the Fig. 3d classes.
 FAMILY_COLORS = dict(
@@ -52,7 +60,8 @@ def _plane_axes(ax, ds):
 
 
 def _passive_hatch(ax, hi):
-    ax.add_patch(Rectangle((0, 0), hi, hi, **PASSIVE_HATCH, zorder=3))
+    """The passive quadrant d1, d2 > 0, hatched in blue; returns its patch."""
+    return ax.add_patch(Rectangle((0, 0), hi, hi, **PASSIVE_HATCH, zorder=3))
 
 
 def _blend(codes):
@@ -61,46 +70,106 @@ def _blend(codes):
     return tuple(np.mean(rgb, axis=0))
 
 
-def _families(ax, panel, var="attractor", boundaries=None, disagreement=None):
+#: What the family planes draw besides the families, as their legend names it.
+CONDITIONS_NAME = "the Supplemental's conditions"
+DISAGREE_NAME = "scan and conditions disagree"
+DISAGREE_COLOR = "#d62728"
+#: Points of room a family label keeps: to the frame (its ticks) and to a marked point.
+LABEL_ROOM = 6.0
+
+
+def _label_cells(ax, part, d1, text, avoid) -> tuple[np.ndarray, int, int]:
+    """The cells of a region (``part``, a (d1, d2) mask) where its label ``text`` fits
+    inside the frame of ``ax``, clear of its tick marks and of the points ``avoid`` (each
+    a point and its half width and height of room, data units); and the number of cells to
+    keep from the frame along d1 and d2."""
+    text_w, text_h = _text_room(ax, d1, text)
+    room = LABEL_ROOM * text_h / 3.0  # text_h: 3 points, in data units
+    half_w, half_h = text_w + room, text_h + room
+    cell = (d1[-1] - d1[0]) / (len(d1) - 1)
+    ok = part.copy()
+    nx, ny = int(np.ceil(half_w / cell)), int(np.ceil(half_h / cell))
+    ok[:nx], ok[-nx:], ok[:, :ny], ok[:, -ny:] = False, False, False, False
+    g1, g2 = np.meshgrid(d1, d1, indexing="ij")
+    for (x, y), (room_w, room_h) in avoid:
+        ok &= (np.abs(g1 - x) > half_w + room_w) | (np.abs(g2 - y) > half_h + room_h)
+    return ok, nx, ny
+
+
+def _text_room(ax, d1, text) -> tuple[float, float]:
+    """Half the width and height of a family label (fontsize 6), in data units."""
+    fig = ax.get_figure(root=True)
+    per_point = (d1[-1] - d1[0]) / (ax.get_position().width * fig.get_figwidth() * 72)
+    return 0.5 * 6 * 0.55 * len(text) * per_point, 0.5 * 6 * per_point
+
+
+def _families(ax, panel, var="attractor", boundaries=None, disagreement=None, avoid=()):
     """Regions of each set of families of one panel, filled with the blend of the family
-    colours and labelled by their family numbers; optional analytic boundaries
-    (``boundaries`` = variable name, black dashed) and cells where ``disagreement``
-    differs from ``var`` (red hatching)."""
+    colours and labelled by their family numbers (inside the frame, clear of its ticks and
+    of the points ``avoid``); optional analytic boundaries (``boundaries`` = variable name,
+    black dashed) and cells where ``disagreement`` differs from ``var`` (red hatching)."""
     d1, d2 = panel.d1.values, panel.d2.values
     att = panel[var].values  # (d1, d2, family)
     code = (att * (1 << np.arange(len(FAMILIES)))).sum(axis=-1)
+    taken = [(xy, (0.0, 0.0)) for xy in avoid]  # the points and the labels placed so far
     for c in np.unique(code):
         if c == 0:
             continue
         mask = code == c
         ax.contourf(d1, d2, mask.T.astype(float), levels=[0.5, 1.5], colors=[_blend(c)], alpha=0.6)
         parts, n = ndimage.label(mask)
+        text = ",".join(f[2] for j, f in enumerate(FAMILIES) if c >> j & 1)
         for k in range(1, n + 1):
             part = parts == k
             if part.sum() < 0.004 * mask.size:
                 continue
             depth = ndimage.distance_transform_edt(np.pad(part, 1))[1:-1, 1:-1]
-            a, b = np.unravel_index(np.argmax(depth), depth.shape)
-            text = ",".join(f[2] for j, f in enumerate(FAMILIES) if c >> j & 1)
+            fits, nx, ny = _label_cells(ax, part, d1, text, taken)
+            if fits.any():  # the deepest cell where the label fits
+                a, b = np.unravel_index(np.argmax(np.where(fits, depth, 0.0)), depth.shape)
+            else:  # the deepest cell, moved in from the frame
+                a, b = np.unravel_index(np.argmax(depth), depth.shape)
+                a, b = min(max(a, nx), len(d1) - 1 - nx), min(max(b, ny), len(d2) - 1 - ny)
             ax.text(d1[a], d2[b], text, ha="center", va="center", fontsize=6)
+            taken.append(((d1[a], d2[b]), _text_room(ax, d1, text)))
     if boundaries is not None:
         for fam in FAMILIES:
             edge = panel[boundaries].sel(family=fam).values.T.astype(float)
             if 0 < edge.sum() < edge.size:
-                ax.contour(d1, d2, edge, levels=[0.5], colors="k", linewidths=0.6, linestyles="--")
+                lines = ax.contour(
+                    d1, d2, edge, levels=[0.5], colors="k", linewidths=0.6, linestyles="--"
+                )
+                declare(ax, CONDITIONS_NAME, lines)
     if disagreement is not None:
         bad = (panel[disagreement] != panel[var]).any("family").values.T.astype(float)
         if bad.any():
             cs = ax.contourf(d1, d2, bad, levels=[0.5, 1.5], colors="none", hatches=["xxxx"])
-            cs.set_edgecolor("#d62728")
+            cs.set_edgecolor(DISAGREE_COLOR)
             cs.set_linewidth(0.0)
+            declare(ax, DISAGREE_NAME, cs)
 
 
-def _family_legend(fig):
-    """Figure-level legend of the family colours (regions are labelled by family number)."""
+def _family_legend(fig, extra=()):
+    """Figure-level legend of the family colours (regions are labelled by family number),
+    the passive hatch, and what else the planes declared (the Supplemental's conditions
+    dashed, cells where they disagree with the scan hatched red); ``extra`` handles last."""
     handles = [Patch(color=FAMILY_COLORS[f], alpha=0.6, label=f"SL$_{f[2]}$") for f in FAMILIES]
     handles.append(Patch(**{**PASSIVE_HATCH, "edgecolor": "#3b6fb6"}, label="passive"))
-    ncol = len(handles) if fig.get_figwidth() > 5 else 4
+    declared = {meaning for meaning, _artists in drawn_categories(fig)}
+    if CONDITIONS_NAME in declared:
+        handles.append(Line2D([], [], color="k", lw=0.6, ls="--", label=CONDITIONS_NAME))
+    if DISAGREE_NAME in declared:
+        handles.append(
+            Patch(
+                facecolor="none",
+                edgecolor=DISAGREE_COLOR,
+                hatch="xxxx",
+                lw=0.0,
+                label=DISAGREE_NAME,
+            )
+        )
+    handles += list(extra)
+    ncol = min(len(handles), 9) if fig.get_figwidth() > 5 else 4
     fig.legend(handles=handles, loc="outside upper center", ncol=ncol, fontsize=7)
 
 
@@ -180,29 +249,53 @@ def _spring_panel(ax, k=1, x=(-1.0, 1.0), d=-2.5):
     )
 
 
+#: The Fig. 3 classes of two serial elements, as their legend names them.
+CLASS_NAMES = {
+    1: r"(i) passive, $d_i > 0$",
+    2: r"(ii) $\sigma_i < 0$",
+    3: "(iii) weakly active",
+    4: "(iv) $L = 4$",
+}
+L4_COLOR = "#238b45"
+SYMMETRIC_NAME = r"$d_1 = d_2 < 0$: symmetric $c_{ij}$"
+
+
+def _passive_handle():
+    """The legend's passive region: white, hatched as the plane draws it."""
+    return Patch(
+        facecolor=CLASS_COLORS[1],
+        **{k: v for k, v in PASSIVE_HATCH.items() if k not in ("facecolor", "lw")},
+        lw=0.0,
+        label=CLASS_NAMES[1],
+    )
+
+
+def _symmetric_line(ax, lo):
+    """The orange line d1 = d2 < 0 (active elements that map to symmetric couplings)."""
+    (line,) = ax.plot([lo, 0], [lo, 0], color=SYMMETRIC_COLOR, lw=1.2)
+    declare(ax, SYMMETRIC_NAME, line)
+
+
 def _classes(ax, panel):
+    """The four classes (i)-(iv) of two serial elements in the (d1, d2) plane, the outline of
+    every L = 4 loop (also inside (ii)), the passive quadrant hatched and the line d1 = d2 < 0."""
     cls = panel.behaviour.values.T
     d1, d2 = panel.d1.values, panel.d2.values
+    hi = float(d1.max())
+    hatch = Rectangle((0, 0), hi, hi, **PASSIVE_HATCH, zorder=3)
     for code, color in CLASS_COLORS.items():
         mask = (cls == code).astype(float)
         if mask.any():
-            ax.contourf(d1, d2, mask, levels=[0.5, 1.5], colors=[color])
+            fill = ax.contourf(d1, d2, mask, levels=[0.5, 1.5], colors=[color])
+            declare(ax, CLASS_NAMES[code], fill, *((hatch,) if code == 1 else ()))
     l4 = panel.attractor.sel(family=["SL5", "SL6"]).any("family").values.T.astype(float)
-    ax.contour(d1, d2, l4, levels=[0.5], colors="#238b45", linewidths=0.8)
-    hi = float(d1.max())
-    _passive_hatch(ax, hi)
-    ax.plot([float(d1.min()), 0], [float(d1.min()), 0], color=SYMMETRIC_COLOR, lw=1.2)
-    short = {
-        1: "(i) passive",
-        2: r"(ii) $\sigma_i < 0$",
-        3: "(iii) weakly active",
-        4: "(iv) $L = 4$",
-    }
-    handles = [
-        Patch(facecolor=CLASS_COLORS[c], edgecolor="0.5", lw=0.4, label=short[c])
-        for c in CLASS_COLORS
-    ]
-    ax.legend(handles=handles, loc="lower left", fontsize=6)
+    outline = ax.contour(d1, d2, l4, levels=[0.5], colors=L4_COLOR, linewidths=0.8)
+    declare(ax, L4_OUTLINE, outline)
+    ax.add_patch(hatch)
+    _symmetric_line(ax, float(d1.min()))
+
+
+L4_OUTLINE = "outline of the $L = 4$ loops"
 
 
 def _hysteron_l4(ax, d1, d2, h1c, h2c, sigma, **contour):
@@ -219,10 +312,8 @@ def _hysteron_l4(ax, d1, d2, h1c, h2c, sigma, **contour):
     )
     mask = (cond["SL5"] | cond["SL6"]).T.astype(float)
     if contour.pop("fill", False):
-        ax.contourf(d1, d2, mask, levels=[0.5, 1.5], **contour)
-    else:
-        ax.contour(d1, d2, mask, levels=[0.5], **contour)
-    return mask
+        return ax.contourf(d1, d2, mask, levels=[0.5, 1.5], **contour)
+    return ax.contour(d1, d2, mask, levels=[0.5], **contour)
 
 
 def _loop_diagram(ax, order, title):
@@ -257,10 +348,11 @@ def _loop_diagram(ax, order, title):
     ax.text(0, -0.75, title, ha="center", fontsize=8)
 
 
-def fig3_networks(planes: xr.Dataset, *, red_dot=RED_DOT, size=(7.2, 5.6)):
-    """Fig. 3 (b, d, e, f, g): element curves, the four classes of two serial elements,
-    the gap of one active element with a spring, the two-hysteron L = 4 regions, and the
-    two L = 4 loops."""
+def fig3_networks(planes: xr.Dataset, *, red_dot=RED_DOT, size=(7.2, 6.0)):
+    """Fig. 3 (b, e, g, d, f of the paper): top, the element curves of a passive and an
+    active element, the gap of one active element with a spring and the two L = 4 loops;
+    below, the four classes of two serial elements in the (d1, d2) plane and the L = 4
+    regions of two hysterons; one legend below names every region, line and the red dot."""
     panel = planes.sel(panel="fig3d")
     x1 = (float(panel.x1_minus), float(panel.x1_plus))
     x2 = (float(panel.x2_minus), float(panel.x2_plus))
@@ -268,49 +360,68 @@ def fig3_networks(planes: xr.Dataset, *, red_dot=RED_DOT, size=(7.2, 5.6)):
         fig = Figure(figsize=size, layout="constrained")
         FigureCanvasAgg(fig)
         grid = fig.add_gridspec(2, 4, height_ratios=(1, 1.9))
-        # created in the paper's panel order (a, b, d, e, f, g; (c) is the schematic)
+        # created in reading order, left to right, top to bottom: the panel letters
         ax_a = fig.add_subplot(grid[0, 0])
         ax_b = fig.add_subplot(grid[0, 1])
-        ax_d = fig.add_subplot(grid[1, :2])
-        ax_e = fig.add_subplot(grid[0, 2])
-        ax_f = fig.add_subplot(grid[1, 2:])
-        ax_g = fig.add_subplot(grid[0, 3])
+        ax_spring = fig.add_subplot(grid[0, 2])
+        ax_loops = fig.add_subplot(grid[0, 3])
+        ax_classes = fig.add_subplot(grid[1, :2])
+        ax_pair = fig.add_subplot(grid[1, 2:])
         _element_curve(ax_a, -1.0, 1.0, 0.5, "#1f77b4")
         panel_letter(ax_a, 0, r"passive, $d_i > 0$")
         _element_curve(ax_b, -1.0, 1.0, -0.5, "#d62728")
         panel_letter(ax_b, 1, r"active, $d_i < 0$")
-        _classes(ax_d, panel)
-        ax_d.plot(*red_dot, "o", color="#d62728", ms=4, zorder=5)
-        _plane_axes(ax_d, panel)
-        panel_letter(ax_d, 2, "two elements in series (Fig. 3d)")
-        _spring_panel(ax_e)
-        panel_letter(ax_e, 3, "with a spring (3e)")
-        d1, d2 = panel.d1.values, panel.d2.values
-        h1c, h2c = x1[0] + x1[1], x2[0] + x2[1]
-        _hysteron_l4(ax_f, d1, d2, h1c, h2c, (0.0, 0.0), fill=True, colors=["#74c476"])
-        spans = (2 * (x1[1] - x1[0] + red_dot[0]), 2 * (x2[1] - x2[0] + red_dot[1]))
-        _hysteron_l4(ax_f, d1, d2, h1c, h2c, spans, colors="#d62728", linewidths=1.0)
-        _passive_hatch(ax_f, float(d1.max()))
-        ax_f.plot([float(d1.min()), 0], [float(d1.min()), 0], color=SYMMETRIC_COLOR, lw=1.2)
-        ax_f.plot(*red_dot, "o", color="#d62728", ms=4, zorder=5)
-        _plane_axes(ax_f, panel)
-        ax_f.set_xlabel(r"$d_1 = -c_{21}$")
-        ax_f.set_ylabel(r"$d_2 = -c_{12}$")
-        panel_letter(ax_f, 4, "two hysterons, $L = 4$ (Fig. 3f)")
-        ax_f.text(
-            0.03,
-            0.03,
-            rf"green: $\sigma_i = 0$; red: $\sigma = ({spans[0]:.1f}, {spans[1]:.1f})$",
-            transform=ax_f.transAxes,
-            fontsize=6,
-        )
-        inner = ax_g.inset_axes([0.0, 0.0, 0.5, 1.0])
-        inner2 = ax_g.inset_axes([0.5, 0.0, 0.5, 1.0])
-        ax_g.axis("off")
+        _spring_panel(ax_spring)
+        panel_letter(ax_spring, 2, "with a spring (3e)")
+        inner = ax_loops.inset_axes([0.0, 0.0, 0.5, 1.0])
+        inner2 = ax_loops.inset_axes([0.5, 0.0, 0.5, 1.0])
+        ax_loops.axis("off")
         _loop_diagram(inner, [0, 1, 3, 2], "SL$_5$")
         _loop_diagram(inner2, [0, 2, 3, 1], "SL$_6$")
-        panel_letter(ax_g, 5, "$L = 4$ loops (3g)")
+        panel_letter(ax_loops, 3, "$L = 4$ loops (3g)")
+        _classes(ax_classes, panel)
+        (dot,) = ax_classes.plot(*red_dot, "o", color="#d62728", ms=4, zorder=5)
+        _plane_axes(ax_classes, panel)
+        panel_letter(ax_classes, 4, "two elements in series (Fig. 3d)")
+        d1, d2 = panel.d1.values, panel.d2.values
+        h1c, h2c = x1[0] + x1[1], x2[0] + x2[1]
+        spans = (2 * (x1[1] - x1[0] + red_dot[0]), 2 * (x2[1] - x2[0] + red_dot[1]))
+        spans_text = rf"$\sigma = ({spans[0]:.1f}, {spans[1]:.1f})$"
+        green = _hysteron_l4(ax_pair, d1, d2, h1c, h2c, (0.0, 0.0), fill=True, colors=["#74c476"])
+        declare(ax_pair, PAIR_L4_ZERO, green)
+        red = _hysteron_l4(ax_pair, d1, d2, h1c, h2c, spans, colors="#d62728", linewidths=1.0)
+        declare(ax_pair, PAIR_L4_DOT.format(spans=spans_text), red)
+        hatch = _passive_hatch(ax_pair, float(d1.max()))
+        declare(ax_pair, CLASS_NAMES[1], hatch)
+        _symmetric_line(ax_pair, float(d1.min()))
+        (dot_f,) = ax_pair.plot(*red_dot, "o", color="#d62728", ms=4, zorder=5)
+        dot_name = rf"red dot: $(d_1, d_2) = ({red_dot[0]:g}, {red_dot[1]:g})$, {spans_text}"
+        declare(ax_classes, dot_name, dot)
+        declare(ax_pair, dot_name, dot_f)
+        _plane_axes(ax_pair, panel)
+        ax_pair.set_xlabel(r"$d_1 = -c_{21}$")
+        ax_pair.set_ylabel(r"$d_2 = -c_{12}$")
+        panel_letter(ax_pair, 5, "two hysterons, $L = 4$ (Fig. 3f)")
+        handles = [
+            _passive_handle(),
+            *(
+                Patch(facecolor=CLASS_COLORS[c], edgecolor="0.5", lw=0.4, label=CLASS_NAMES[c])
+                for c in (2, 3, 4)
+            ),
+            Line2D([], [], color=L4_COLOR, lw=0.8, label=L4_OUTLINE),
+            Line2D([], [], color=SYMMETRIC_COLOR, lw=1.2, label=SYMMETRIC_NAME),
+            Patch(facecolor="#74c476", label=PAIR_L4_ZERO),
+            Line2D([], [], color="#d62728", lw=1.0, label=PAIR_L4_DOT.format(spans=spans_text)),
+            Line2D([], [], ls="", marker="o", color="#d62728", ms=4, label=dot_name),
+        ]
+        fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=6.5)
         return fig
+
+
+#: What (f) draws: the L = 4 region of two hysterons without spans, and its edge with the
+#: spans of the red dot's elements.
+PAIR_L4_ZERO = r"(f) $L = 4$ at $\sigma_i = 0$"
+PAIR_L4_DOT = "(f) edge of $L = 4$ at {spans}"
 
 
 def _switching_chart(ax, graph: TransitionGraph, attractors, lim):
@@ -382,15 +493,17 @@ def fig_spin_like(
     names = ("spin_0.5", "spin_1", "spin_2")
     with style():
         fig, axes = new_figure(2, 3, size)
+        charts = f"({chr(ord('a') + 3)})-({chr(ord('a') + 2 + len(chart_jumps))})"
+        marked = rf"$(d_1, d_2)$ of {charts}"
         for k, name in enumerate(names):
             panel = planes.sel(panel=name)
-            _families(axes[0, k], panel, boundaries="paper")
+            _families(axes[0, k], panel, boundaries="paper", avoid=chart_jumps)
             _passive_hatch(axes[0, k], float(panel.d1.max()))
             _plane_axes(axes[0, k], panel)
             panel_letter(axes[0, k], k, rf"$x_2^c = {float(panel.x2_plus):g}$")
-            for d1, d2 in chart_jumps:
-                axes[0, k].plot(d1, d2, "x", color="k", ms=4)
-        _family_legend(fig)
+            (crosses,) = axes[0, k].plot(*np.transpose(chart_jumps), "x", ls="", color="k", ms=4)
+            declare(axes[0, k], marked, crosses)
+        _family_legend(fig, [Line2D([], [], ls="", marker="x", color="k", ms=4, label=marked)])
         panel = planes.sel(panel=chart_panel)
         x1 = (float(panel.x1_minus), float(panel.x1_plus))
         x2 = (float(panel.x2_minus), float(panel.x2_plus))
@@ -478,12 +591,18 @@ def fig_symmetric(
             on = line.attractor.sel(family=fam).values
             top.fill_between(d, k, k + 0.8, where=on, color=FAMILY_COLORS[fam], step="mid")
         top.axvline(threshold, color="k", lw=0.8, ls="--")
-        top.text(threshold, 6.2, rf" $d = -\min_i \sigma_i^0 = {threshold:g}$", fontsize=7)
+        top.text(
+            threshold,
+            6.75,
+            rf" $d = -\min_i \sigma_i^0 = {threshold:g}$",
+            fontsize=7,
+            va="center",
+        )
         top.set_xlim(float(d.min()), float(d.max()))
         top.set_yticks(np.arange(6) + 0.4, [f"SL$_{f[2]}$" for f in FAMILIES], fontsize=6)
         top.set_xlabel(r"$d_1 = d_2 = d$")
         top.set_ylabel("family")
-        top.set_ylim(0, 7)
+        top.set_ylim(0, 8.0)  # room for the threshold's label, clear of the top ticks
         panel_letter(top, 0, _panel_title(panel))
         for k, dv in enumerate(jumps):
             ax = fig.add_subplot(grid[1, k])

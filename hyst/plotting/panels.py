@@ -14,8 +14,11 @@ from collections.abc import Callable, Mapping
 import matplotlib as mpl
 import numpy as np
 import xarray as xr
+from matplotlib.lines import Line2D
+from matplotlib.transforms import Bbox, TransformedBbox
 
 from hyst.catalogue.labels import fmt_number
+from hyst.plotting.style import declare
 from hyst.plotting.style import label as axis_label
 
 SELECT_DIMS = ("couplings", "spans", "rule")
@@ -234,15 +237,81 @@ def slope_line(
     py = 10 ** np.array([y_lo, y_hi])
     ax.plot(px, py, "--", color="k", lw=1.0, zorder=5)
     text = label if label is not None else f"slope {fmt_number(slope)}"
-    ax.annotate(
-        text,
-        (px[0], py[0]),
-        xytext=(4, 1),
-        textcoords="offset points",
-        ha="left",
-        va="bottom",
-        fontsize=7,
+
+    def along(f):  # a point of the line, a fraction f of its length from the lower end
+        return 10 ** (x_lo + f * (x_hi - x_lo)), 10 ** (y_lo + f * (y_hi - y_lo))
+
+    middle = along(0.5)
+    # the curves lie above the line, to its left: below it and to its right first, near its
+    # middle, then further along it, then beside its ends, then above it
+    fractions = (0.5, 0.3, 0.7, 0.15, 0.85)
+    anchors = (
+        *((along(f), (5, -2), "left", "top") for f in fractions),
+        *((along(f), (12, -8), "left", "top") for f in fractions),
+        ((px[0], py[0]), (-4, 0), "right", "center"),
+        ((px[0], py[0]), (-4, 3), "right", "bottom"),
+        ((px[1], py[1]), (5, -2), "left", "top"),
+        ((px[0], py[0]), (6, 0), "left", "center"),
+        *((along(f), (-5, 2), "right", "bottom") for f in fractions),
     )
+    note = ax.annotate(text, middle, xytext=(0, 0), textcoords="offset points", fontsize=7)
+    place_label(ax, note, anchors)
+
+
+def place_label(ax, note, anchors=None) -> None:
+    """Put the annotation ``note`` at the first of ``anchors`` ((xy in data units, offset in
+    points, ha, va), kept on the note for a later call) where its text lies inside the
+    frame of ``ax``, clear of its tick marks, and covers nothing drawn (curves, error bars,
+    other texts, legends, insets); else where it covers least."""
+    anchors = anchors if anchors is not None else getattr(note, "anchors", ())
+    note.anchors = anchors
+    if not anchors:
+        return
+    fig = ax.get_figure(root=True)
+    renderer = fig.canvas.get_renderer()
+    visible = note.get_visible()
+    note.set_visible(False)  # what else is drawn: without the note itself
+    pts = occupied(ax)
+    note.set_visible(visible)
+    to_axes = ax.transAxes.inverted()
+    insets = [
+        c.get_tightbbox(renderer).transformed(to_axes) for c in ax.child_axes if c.get_visible()
+    ]
+    frame = ax.get_window_extent(renderer)
+    margin = (mpl.rcParams["xtick.major.size"] + 1.0) * fig.dpi / 72
+    inner = frame.padded(-margin).transformed(to_axes)
+    clear = 2.0 * fig.dpi / 72 / frame.height  # points of white around the text
+    best = None
+    for xy, offset, ha, va in anchors:
+        note.xy = xy
+        note.set_position(offset)
+        note.set_ha(ha)
+        note.set_va(va)
+        box = note.get_window_extent(renderer).transformed(to_axes).padded(clear)
+        covered = (
+            int(
+                (
+                    (pts[:, 0] > box.x0)
+                    & (pts[:, 0] < box.x1)
+                    & (pts[:, 1] > box.y0)
+                    & (pts[:, 1] < box.y1)
+                ).sum()
+            )
+            if pts.size
+            else 0
+        )
+        covered += sum(100 for b in insets if b.overlaps(box))
+        if box.x0 < inner.x0 or box.x1 > inner.x1 or box.y0 < inner.y0 or box.y1 > inner.y1:
+            covered += 1000
+        if best is None or covered < best[0]:
+            best = (covered, xy, offset, ha, va)
+        if covered == 0:
+            return
+    _covered, xy, offset, ha, va = best
+    note.xy = xy
+    note.set_position(offset)
+    note.set_ha(ha)
+    note.set_va(va)
 
 
 def _on_scale(ax, xy: np.ndarray) -> np.ndarray:
@@ -258,8 +327,9 @@ def _on_scale(ax, xy: np.ndarray) -> np.ndarray:
     return xy
 
 
-def occupied(ax) -> np.ndarray:
-    """Axes-fraction coordinates of everything drawn: line points (densified) and texts."""
+def occupied(ax, texts: bool = True) -> np.ndarray:
+    """Axes-fraction coordinates of everything drawn: line points (densified) and, unless
+    ``texts`` is False, texts and the legend."""
     pts = []
     to_axes = ax.transAxes.inverted()
     for line in ax.get_lines():
@@ -288,9 +358,12 @@ def occupied(ax) -> np.ndarray:
     renderer = (
         ax.figure.canvas.get_renderer() if hasattr(ax.figure.canvas, "get_renderer") else None
     )
-    extras = list(ax.texts)
-    if ax.get_legend() is not None:
-        extras.append(ax.get_legend())
+    titles = (ax.title, ax._left_title, ax._right_title)  # (matplotlib's three titles)
+    extras = [t for t in (*ax.texts, *titles) if t.get_visible() and t.get_text()]
+    extras = extras if texts else []
+    if texts:  # the legend and those kept as artists beside it
+        legends = [ax.get_legend(), *[a for a in ax.artists if isinstance(a, mpl.legend.Legend)]]
+        extras += [legend for legend in legends if legend is not None]
     if renderer is not None:
         g = np.linspace(0, 1, 5)
         for art in extras:
@@ -321,8 +394,14 @@ _INSET_BOXES = (
 def free_box(ax, boxes=_INSET_BOXES, margin=(0.12, 0.09), top=0.07) -> tuple:
     """The first candidate inset box (axes fraction, with room for its labels: ``margin``
     left and below, ``top`` above for its title) that covers no drawn point, else the least
-    covered one."""
+    covered one. Labels that move out of an inset's way (:func:`place_label`) are not
+    avoided."""
+    movable = [t for t in ax.texts if getattr(t, "anchors", None) and t.get_visible()]
+    for note in movable:
+        note.set_visible(False)
     pts = occupied(ax)
+    for note in movable:
+        note.set_visible(True)
     best, best_n = boxes[0], None
     for b in boxes:
         x0, y0, w, h = b
@@ -354,6 +433,65 @@ def fit_note(ax, analysis, obs: str, sel: dict, loc=(0.04, 0.96)) -> None:
     ax.text(*loc, text, transform=ax.transAxes, ha="left", va="top", fontsize=7)
 
 
+def make_room(ax, legend, margin: float = 4.0, below: bool = False) -> None:
+    """Move the top (``below``: the bottom) of the y axis of ``ax`` until no data point (a
+    vertex of a curve, an error bar's end) lies under ``legend`` (or an inset, with its
+    labels), placed in axes fraction, or within ``margin`` points of its lower (upper)
+    edge: the curves shrink away from it, the legend stays where it is."""
+    fig = ax.get_figure(root=True)
+    renderer = fig.canvas.get_renderer()
+    if isinstance(legend, mpl.axes.Axes):
+        fig.draw_without_rendering()  # the inset's labels where the layout puts them
+        box = legend.get_tightbbox(renderer)
+    else:
+        box = legend.get_window_extent(renderer)
+    box = box.transformed(ax.transAxes.inverted())
+    pad = margin * fig.dpi / 72 / ax.get_window_extent(renderer).height
+    edge = box.y1 + pad if below else box.y0 - pad  # where the nearest point may come
+    if not 0.05 < edge < 0.95:
+        return
+    pts = occupied(ax, texts=False)
+    if not pts.size:
+        return
+    level = pts[:, 1]
+    beside = (pts[:, 0] > box.x0) & (pts[:, 0] < box.x1)
+    beside &= (level < edge) if below else (level > edge) & (level < box.y1)
+    under = pts[beside]
+    if not under.size:
+        return
+    lo, hi = ax.get_ylim()
+    to_data = (ax.transAxes + ax.transData.inverted()).transform
+    k = np.argmin(under[:, 1]) if below else np.argmax(under[:, 1])
+    y = to_data(under[k][None, :])[0, 1]
+    log = ax.get_yscale() == "log"
+    if log and (y <= 0 or lo <= 0):
+        return
+    f = (lambda v: math.log10(v)) if log else (lambda v: v)  # noqa: E731
+    g = (lambda v: 10**v) if log else (lambda v: v)  # noqa: E731
+    if below:  # y comes to ``edge``: f(y) = f(new) + edge (f(hi) - f(new))
+        new = g((f(y) - edge * f(hi)) / (1 - edge))
+        if new < lo:
+            ax.set_ylim(new, hi)
+        return
+    top = g(f(lo) + (f(y) - f(lo)) / edge)
+    if top > hi:
+        ax.set_ylim(lo, top)
+        if log and hi <= 1.5 < top:  # a probability: labelled up to 1
+            ax.yaxis.set_major_formatter(_LabelsUpTo(1.0))
+
+
+class _LabelsUpTo(mpl.ticker.LogFormatterSciNotation):
+    """Decade labels of a log axis up to ``cap`` (a probability's 1), none above it: the
+    room above is the legend's."""
+
+    def __init__(self, cap: float):
+        super().__init__()
+        self.cap = cap
+
+    def __call__(self, x, pos=None):
+        return "" if x > self.cap * (1 + 1e-9) else super().__call__(x, pos)
+
+
 #: Where a second legend may go: (loc, bbox_to_anchor), first choice first.
 LEGEND_PLACES = (
     ("upper left", (0.0, 0.84)),  # below a legend in the upper left corner
@@ -370,10 +508,11 @@ def free_legend(ax, handles, labels, places=LEGEND_PLACES, **kw) -> None:
     first = ax.get_legend()
     renderer = ax.figure.canvas.get_renderer()
     taken = occupied(ax)
+    clear = 4.0 * ax.figure.dpi / 72  # points of white to a marker's centre
     best = None
     for loc, anchor in places:
         legend = ax.legend(handles, labels, loc=loc, bbox_to_anchor=anchor, **kw)
-        box = legend.get_window_extent(renderer).transformed(ax.transAxes.inverted())
+        box = legend.get_window_extent(renderer).padded(clear).transformed(ax.transAxes.inverted())
         inside = (
             (taken[:, 0] > box.x0)
             & (taken[:, 0] < box.x1)
@@ -396,6 +535,39 @@ def n_legend(ax, loc="best", ncol=1, **kw):
         ax.legend(handles, labels, loc=loc, ncol=ncol, title=r"$N$", **kw)
 
 
+def _bounds_locator(bounds, parent):
+    """An axes locator that puts an inset at ``bounds`` (x0, y0, w, h, axes fraction of
+    ``parent``), as :meth:`matplotlib.axes.Axes.inset_axes` does."""
+
+    def locate(inset, _renderer):
+        to_figure = parent.transAxes - inset.get_figure(root=False).transSubfigure
+        return TransformedBbox(Bbox.from_bounds(*bounds), to_figure)
+
+    return locate
+
+
+def keep_inside(ax, inset, bounds, pad: float = 2.5) -> tuple:
+    """Move ``inset`` (placed at ``bounds``, axes fraction of ``ax``) so that it, with its
+    tick labels, axis labels, title and legend, lies inside the frame of ``ax`` and clear
+    of its tick marks (``pad`` points more); returns the new bounds. The figure is laid out
+    first (its layout engine), so the shift holds in the saved figure."""
+    fig = ax.get_figure(root=True)
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    ticks = max(mpl.rcParams["xtick.major.size"], mpl.rcParams["ytick.major.size"])
+    inner = ax.get_window_extent(renderer).padded(-(ticks + pad) * fig.dpi / 72)
+    box = inset.get_tightbbox(renderer)
+    frame = ax.get_window_extent(renderer)
+    dx = max(inner.x0 - box.x0, 0.0) - max(box.x1 - inner.x1, 0.0)
+    dy = max(inner.y0 - box.y0, 0.0) - max(box.y1 - inner.y1, 0.0)
+    if dx == dy == 0.0:
+        return tuple(bounds)
+    x0, y0, w, h = bounds
+    moved = (x0 + dx / frame.width, y0 + dy / frame.height, w, h)
+    inset.set_axes_locator(_bounds_locator(moved, ax))
+    return moved
+
+
 def inset_complement(
     ax,
     ds: xr.Dataset,
@@ -412,7 +584,8 @@ def inset_complement(
     Placed in the first free corner of the panel (lower right preferred)
     unless ``bounds`` (axes fraction x0, y0, w, h) is given.
     """
-    ins = ax.inset_axes(bounds if bounds is not None else free_box(ax))
+    bounds = bounds if bounds is not None else free_box(ax)
+    ins = ax.inset_axes(bounds)
     ns, vals, errs, used, bounds_ = [], [], [], [], []
     trials = (
         {c[0]: c for c in observable_curves(ds, f"{obs}_trials")} if f"{obs}_trials" in ds else {}
@@ -435,14 +608,23 @@ def inset_complement(
         bounds_.append(1.0 / t[2][k[0]] if len(k) and t[2][k[0]] > 0 else np.nan)
     ns, vals, errs, bounds_ = (np.asarray(a, float) for a in (ns, vals, errs, bounds_))
     pos = np.isfinite(vals) & (vals > 0)
+    meanings = []  # (handle, text) of the inset's legend
     if pos.any():
-        ins.plot(ns[pos], vals[pos], "-", color="0.6", lw=0.7, zorder=1)
+        (guide,) = ins.plot(ns[pos], vals[pos], "-", color="0.6", lw=0.7, zorder=1)
+        meanings.append((guide, "sampled"))
     for n, v, e in zip(ns, vals, errs, strict=True):
         errorbar(ins, [n], [v], [e], colors.get(n, "k"), log_y=True, ms=3)
     # 1 − P = 0 (every sample has a self-loop): open triangle at the one-count bound 1/trials
     zero = np.isfinite(vals) & (vals <= 0) & np.isfinite(bounds_)
     for n, b in zip(ns[zero], bounds_[zero], strict=True):
         ins.plot([n], [b], "v", ms=3.5, mfc="none", mec=colors.get(n, "k"), mew=0.8)
+    if zero.any():
+        meanings.append(
+            (
+                Line2D([], [], ls="", marker="v", ms=3.5, mfc="none", mec="k", mew=0.8),
+                "none: 1/trials",
+            )
+        )
 
     ins.set_yscale("log")
     shown_vals = np.concatenate([vals[pos], bounds_[zero]])
@@ -460,29 +642,40 @@ def inset_complement(
     ins.xaxis.set_minor_locator(mpl.ticker.NullLocator())
     ins.tick_params(labelsize=6, pad=1.5)
     ins.set_xlabel(r"$N$", fontsize=7, labelpad=0.5)
+    # the symbol alone (a qualifier such as "(well-defined)" is the panel's title)
     ins.set_ylabel(
-        r"$1-P_{sl}$" if obs == "self_loop_probability" else rf"$1-${axis_label(obs)}",
+        r"$1-P_{sl}$"
+        if obs == "self_loop_probability"
+        else rf"$1-${axis_label(obs).split(' (')[0]}",
         fontsize=7,
         labelpad=0.5,
     )
     shown = used[0] if used and all(u == used[0] for u in used) else at
-    # the open triangles said: no loop-free sample, drawn at 1/trials
-    note = r"$\triangledown$: none, at 1/trials; " if zero.any() else ""
-    ins.set_title(rf"{note}$NJ_0 = {shown:g}$", fontsize=5.5 if note else 6, pad=1.5, loc="right")
+    ins.set_title(rf"$NJ_0 = {shown:g}$", fontsize=6, pad=1.5, loc="right")
     xi = analysis_value(analysis, f"{obs}_xi", **(sel or {}))
     amp = analysis_value(analysis, f"{obs}_decay_amplitude", **(sel or {}))
     if np.isfinite(xi) and np.isfinite(amp) and ns.size:
         nn = np.linspace(ns.min(), ns.max(), 50)
-        ins.plot(nn, amp * np.exp(-nn / xi), "--", color="k", lw=0.7)
-        ins.text(
-            0.05,
-            0.07,
-            rf"$\xi = {xi:.2g}$",
-            transform=ins.transAxes,
-            ha="left",
-            va="bottom",
-            fontsize=6,
+        (fit,) = ins.plot(nn, amp * np.exp(-nn / xi), "--", color="k", lw=0.7)
+        meanings.append((fit, rf"$\propto e^{{-N/\xi}}$, $\xi = {xi:.2g}$"))
+    for handle, meaning in meanings:
+        if handle.axes is ins:
+            declare(ins, meaning, handle)
+    if meanings:  # lower left, free on decaying points (the y axis extended if not)
+        handles, texts = zip(*meanings, strict=True)
+        legend = ins.legend(
+            list(handles),
+            list(texts),
+            loc="lower left",
+            fontsize=4.5,
+            handlelength=1.6,
+            borderaxespad=0.2,
         )
+        make_room(ins, legend, margin=3.0, below=True)
+    keep_inside(ax, ins, bounds)
+    for note in ax.texts:  # labels placed before the inset (reference slopes): again
+        if getattr(note, "anchors", None):
+            place_label(ax, note)
 
 
 def loglog_panel(

@@ -173,11 +173,14 @@ FIGURE_TYPES: dict[str, FigureType] = {
         FigureType(
             "networks_fig3",
             f"{_NETWORKS}:fig3_networks",
-            "Main Fig. 3: force-displacement curves of a passive and an active element, the "
+            "Main Fig. 3: (a, b) force-displacement curves of a passive and an active element, "
+            "(c) the gap of an active element with a spring, (d) the two L = 4 loops; (e) the "
             "four classes of two serial elements in the (d1, d2) plane (passive region hatched, "
-            "d1 = d2 orange, the red dot's spans used in the next panel), the gap of an active "
-            "element with a spring, the L = 4 regions of two hysterons (sigma = 0 green, the red "
-            "dot's spans red) and the two L = 4 loops",
+            "the outline of every L = 4 loop green, also inside class (ii)), (f) the L = 4 "
+            "regions of two hysterons (sigma = 0 green, its edge at the spans of the red dot's "
+            "elements red); in (e) and (f) the orange line d1 = d2 < 0 marks active elements "
+            "that map to symmetric couplings c_ij. One legend below names every region, line "
+            "and the red dot",
             (_PLANES,),
         ),
         FigureType(

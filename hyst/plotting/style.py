@@ -140,3 +140,26 @@ def decade_ticks(axis) -> None:
         axis.set_major_formatter(mpl.ticker.FuncFormatter(lambda v, _pos: f"{v:g}"))
     axis.set_minor_locator(mpl.ticker.LogLocator(base=10, subs=np.arange(2, 10), numticks=12))
     axis.set_minor_formatter(mpl.ticker.NullFormatter())
+
+
+#: The attribute of a Figure that holds the categories its drawing function declared.
+CATEGORIES = "drawn_categories"
+
+
+def declare(ax, meaning: str, *artists) -> None:
+    """Declare that ``artists``, drawn in ``ax``, show one category of the figure (a filled
+    or hatched region, a kind of line) and that a legend of the figure names it ``meaning``,
+    its entry drawn as the artists are (fill, hatch, line colour and style, marker). A
+    region drawn as several artists (a fill under a hatch) is declared once, with all of
+    them. The tests check every declared category against the figure's legends."""
+    fig = ax.get_figure(root=True)
+    declared = getattr(fig, CATEGORIES, None)
+    if declared is None:
+        declared = []
+        setattr(fig, CATEGORIES, declared)
+    declared.append((meaning, tuple(artists)))
+
+
+def drawn_categories(fig) -> list:
+    """[(meaning, artists)] that the drawing functions declared on ``fig`` (:func:`declare`)."""
+    return list(getattr(fig, CATEGORIES, []))

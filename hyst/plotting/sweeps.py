@@ -26,6 +26,7 @@ from hyst.plotting.panels import (
     free_legend,
     inset_complement,
     loglog_panel,
+    make_room,
     n_legend,
     nearest,
     observable_curves,
@@ -67,9 +68,12 @@ P_SL0_DEFINITIONS = ("from any of the $2^N$ states", "from one random start")
 
 
 def corner_legend(ax):
-    """The N legend in the upper left corner, below a fit note (free on rising curves)."""
+    """The N legend in the upper left corner, below a fit note (free on rising curves; the
+    y axis is raised where a curve would reach under it)."""
     n = len(ax.get_legend_handles_labels()[1])
     n_legend(ax, loc="upper left", ncol=min(n, 5), fontsize=5, bbox_to_anchor=(0.0, 0.93))
+    if ax.get_legend() is not None:
+        make_room(ax, ax.get_legend())
 
 
 def dashed_curves(ax, ds, obs, colors, marker="o"):
@@ -358,13 +362,17 @@ def _self_loop_panel(ax, ds, slope, analysis, sel, inset_at, first, obs="self_lo
         analysis=analysis,
         sel=sel,
     )
-    corner_legend(ax)
     if obs != "self_loop_probability":
         dashed_curves(ax, ds, "self_loop_probability", colors)
         ax.set_ylabel(axis_label("self_loop_probability"))
+    corner_legend(ax)
+    if obs != "self_loop_probability":
+        n_box = ax.get_legend().get_window_extent(ax.get_figure(root=True).canvas.get_renderer())
+        top = n_box.transformed(ax.transAxes.inverted()).y0  # right below the N legend
         styles_legend(
-            ax, ["well-defined", "all instances"], loc="upper left", bbox_to_anchor=(0.0, 0.8)
+            ax, ["well-defined", "all instances"], loc="upper left", bbox_to_anchor=(0.0, top)
         )
+        make_room(ax, ax.get_legend())
     inset_complement(ax, ds, obs, colors, at=inset_at, analysis=analysis, sel=sel)
 
 

@@ -12,8 +12,15 @@ import xarray as xr
 from matplotlib.figure import Figure
 
 from hyst.analysis import plateau_versus_n
-from hyst.plotting.panels import select
+from hyst.plotting.panels import free_legend, select
 from hyst.plotting.style import new_figure, panel_letter, style
+
+#: Where the legend of a panel may go, first choice first.
+LEGEND_CORNERS = (
+    ("lower left", (0.0, 0.0)),
+    ("upper right", (1.0, 1.0)),
+    ("lower right", (1.0, 0.0)),
+)
 
 #: Colour and marker of each rule.
 RULE_STYLE = {"0": ("#d62728", "o"), "1": ("#1f5fbf", "s"), "1p": ("#2ca02c", "^"),
@@ -123,7 +130,8 @@ def fig_tgraph_shares(
                 ax.set_ylim(min(positive) / 3, 2.0)
             ax.set_xlabel(r"$n$ (hysterons)")
             ax.xaxis.set_major_locator(mpl.ticker.MaxNLocator(integer=True))
-            ax.legend(loc="lower left", fontsize=6)
+            # the first corner where the legend covers no curve (the shares fall with n)
+            free_legend(ax, *ax.get_legend_handles_labels(), places=LEGEND_CORNERS, fontsize=6)
             panel_letter(ax, 0 if simple == "allowed" else 1, title)
         axes.ravel()[0].set_ylabel(Y_LABELS[definition])
     return fig

@@ -10,6 +10,7 @@ import yaml
 from snakemake.utils import update_config
 
 from hyst.pipeline.config import ConfigError, config_warnings, result_config, validate
+from hyst.pipeline.landing import RunSummary
 from hyst.pipeline.manifest import result_files
 from hyst.pipeline.rule_code import rule_fingerprints
 from hyst.plotting.captions import CaptionFile

@@ -3,6 +3,9 @@
 # and their analyses; only its data, its binding, its params, `figure_files:` and its code
 # (its type's drawing module and what it imports) trigger a re-render. Its caption for the
 # report is a rule of its own: the studies' descriptions change captions, never figures.
+# Each figure's job carries the run's summary that the report's first page shows
+# (`run`, hyst.pipeline.landing: read when the report is made, never a reason to re-run).
+RUN_SUMMARY = RunSummary(RESULTS, CONFIG, workflow.config_settings.configfiles)
 
 
 rule figure:
@@ -20,6 +23,7 @@ rule figure:
         files=canonical(FIGURE_FILES),
         analysed=lambda wc: [s for s in figure_studies(wc.figure) if s in ANALYSED],
         caption=lambda wc: CaptionFile(f"{RESULTS}/figures/{wc.figure}.caption.rst"),
+        run=RUN_SUMMARY,
         code=lambda wc: CODE[f"figure/{wc.figure}"],
     wildcard_constraints:
         figure="|".join(FIGURES) if FIGURES else "NONE",
