@@ -11,7 +11,8 @@ import numpy as np
 
 from hyst.analysis.peaks import maxima
 from hyst.catalogue.labels import COUPLING_TITLES, RULE_TITLES
-from hyst.plotting.panels import errorbar, keep_inside, make_room, n_legend
+from hyst.plotting.panels import errorbar, n_legend
+from hyst.plotting.placement import keep_inside, make_room
 from hyst.plotting.style import (
     decade_ticks,
     n_colors,

@@ -23,16 +23,15 @@ from hyst.analysis import plateau_versus_n
 from hyst.catalogue.labels import COUPLING_TITLES, RULE_TITLES
 from hyst.plotting.panels import (
     analysis_for,
-    free_legend,
     inset_complement,
     loglog_panel,
-    make_room,
     n_legend,
     nearest,
     observable_curves,
     select,
     selection,
 )
+from hyst.plotting.placement import free_legend, make_room
 from hyst.plotting.style import (
     CMAP,
     SPAN_COLORS,

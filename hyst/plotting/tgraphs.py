@@ -12,7 +12,8 @@ import xarray as xr
 from matplotlib.figure import Figure
 
 from hyst.analysis import plateau_versus_n
-from hyst.plotting.panels import free_legend, select
+from hyst.plotting.panels import select
+from hyst.plotting.placement import free_legend
 from hyst.plotting.style import new_figure, panel_letter, style
 
 #: Where the legend of a panel may go, first choice first.
