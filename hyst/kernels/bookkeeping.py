@@ -13,7 +13,8 @@ and when it stops, is here:
 
 - ``verdict``: a scanned state with no unstable element ends the relaxation ``STABLE``;
   under rule 0 a race condition (n_u > 1) ends it ``ILL_DEFINED``; otherwise the rule's
-  choice flips (``MOVED``);
+  choice flips (``MOVED``) (``mechanics.step`` writes the same two tests out: called
+  there, the chains ran 10 % slower);
 - the record ``book`` = (steps, flips, race, ties), started by ``begin``: every scanned
   state adds its ties (``scanned``); race = 1 once a state after the first step has
   several unstable elements (the first state's own n_u is the start of the transition,
