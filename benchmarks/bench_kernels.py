@@ -2,8 +2,7 @@
 
 Each round runs every measurement once per tree, each tree in its own process (PYTHONPATH
 selects the tree; kernels come from that tree's numba cache), alternating the order of
-the trees from round to round, so that a busy machine slows both alike. Prints, per
-measurement, the best rate of each tree over the rounds and their ratio.
+the trees from round to round, so that a busy machine slows both alike.
 
 Measurements (random couplings, hysteron spans, rule 1, one numba thread, serial kernels,
 systems drawn beforehand with the same seeds in both trees), in systems per second of the
@@ -14,11 +13,17 @@ process's CPU time:
 - ``all``: every enumeration observable plus the cyclic drive (``bench_psl.py``'s
   "all observables");
 - ``avalanche``, ``cyclic``, ``saturated``, ``first_loops``: the drives of the
-  event-driven kernels (N = 64 and 512), ``float64``: the round-off twin (N = 8),
-  ``chains``: the serial chains' saturated loop (N = 16).
+  event-driven kernels (N = 64 and 512; constant columns: their own kernel under rule 1),
+  ``float64``: the round-off twin (N = 8), ``chains``: the serial chains' saturated loop
+  (N = 16), ``pair_scan``: the two-element chains' scan of the drive range (cells);
+- ``psl_table_rule0``, ``psl_table_rule2``, ``avalanche_rule0``, ``avalanche_rule2``: the
+  state table's and the event-driven relaxation's other rules (N = 8 and 64).
+
+Prints, per measurement, the median and the best rate of each tree over the rounds and the
+ratios of the medians and of the bests.
 
     python benchmarks/bench_kernels.py OLD_TREE NEW_TREE [--rounds 4] [--seconds 1]
-        [--sizes 4,6,8,10,12,14]
+        [--sizes 4,6,8,10,12,14] [--only saturated,chains]
 """
 
 from __future__ import annotations
@@ -121,17 +126,48 @@ def measurements(sizes):
         )
         return lambda: mechanics.saturated_loop(chains, "1", parallel=False)
 
-    rows += [("float64", 8, 200, float64), ("chains", 16, 400, chains)]
+    def pair_scan(n=400):
+        from hyst.kernels import mechanics as kern
+
+        rng = np.random.default_rng(6)
+        xm = np.tile(np.array([-(2**40), -(2**39)], np.int64), (n, 1))
+        xp = np.tile(np.array([2**40, 3 * 2**39], np.int64), (n, 1))
+        d = rng.integers(0, 3 * 2**40, (n, 2))
+        out = np.zeros((n, len(codes.PAIR_CELL_COLUMNS)), np.int64)
+        return lambda: kern.pair_scan.serial(xm, xp, d, 1, 2, codes.RULE_1, out)
+
+    def psl_table_rule(rule, N=8, n=400):
+        sy, _, starts = draw("random", N, n, N)
+        return lambda: batch.enumerate_batch(
+            sy, starts, rule, codes.WHAT_TRANSITIONS, parallel=False
+        )
+
+    def avalanche_rule(rule, N=64, n=200):
+        sy, spins, _ = draw("random", N, n, 7)
+        return lambda: batch.avalanche_batch(sy, spins, rule, parallel=False)
+
+    rows += [
+        ("float64", 8, 200, float64),
+        ("chains", 16, 400, chains),
+        ("pair_scan", 2, 400, pair_scan),
+        ("psl_table_rule0", 8, 400, lambda: psl_table_rule("0")),
+        ("psl_table_rule2", 8, 400, lambda: psl_table_rule("2")),
+        ("avalanche_rule0", 64, 200, lambda: avalanche_rule("0")),
+        ("avalanche_rule2", 64, 200, lambda: avalanche_rule("2")),
+    ]
     return rows
 
 
-def child(sizes, seconds):
-    """Run every measurement in this process (tree = PYTHONPATH); print JSON rates."""
+def child(sizes, seconds, only):
+    """Run every measurement (or those whose name starts with one of ``only``) in this
+    process (tree = PYTHONPATH); print JSON rates."""
     import numba
 
     numba.set_num_threads(1)
     rates = {}
     for name, N, n, make in measurements(sizes):
+        if only and not name.startswith(tuple(only)):
+            continue
         try:
             rates[f"{name} N={N}"] = _rate(make(), n, seconds)
         except Exception as exc:  # a measurement the tree does not have
@@ -145,38 +181,45 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--sizes", default="4,6,8,10,12,14")
+    ap.add_argument("--only", default="", help="measurements whose names start so, commas")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     sizes = [int(x) for x in args.sizes.split(",")]
     if args.child:
-        child(sizes, args.seconds)
+        child(sizes, args.seconds, [x for x in args.only.split(",") if x])
         return
     if len(args.trees) != 2:
         ap.error("two trees: OLD NEW")
-    best = [{}, {}]
+    rates = [{}, {}]  # tree -> measurement -> its rate in each round (or why it failed)
     for r in range(args.rounds):
         for t in (0, 1) if r % 2 == 0 else (1, 0):
             env = dict(os.environ, PYTHONPATH=args.trees[t], NUMBA_NUM_THREADS="1")
             cmd = [sys.executable, __file__, "--child", "--seconds", str(args.seconds)]
+            cmd += ["--only", args.only]
             out = subprocess.run(
                 cmd + ["--sizes", args.sizes], env=env, capture_output=True, text=True
             )
             if out.returncode:
                 sys.exit(out.stderr)
             for key, v in json.loads(out.stdout.splitlines()[-1]).items():
-                if isinstance(v, float):
-                    best[t][key] = max(best[t].get(key, 0.0), v)
-                else:
-                    best[t].setdefault(key, v)
+                rates[t].setdefault(key, []).append(v)
             print(f"round {r + 1} tree {t} done", file=sys.stderr, flush=True)
-    print(f"| measurement | {args.trees[0]} (systems/s) | {args.trees[1]} | new / old |")
-    print("|---|---:|---:|---:|")
-    for key in best[0]:
-        a, b = best[0][key], best[1].get(key)
-        if isinstance(a, float) and isinstance(b, float):
-            print(f"| {key} | {a:,.0f} | {b:,.0f} | {b / a:.3f} |")
+    old, new = args.trees
+    print(
+        f"| measurement | {old} median (systems/s) | {new} median | new / old median "
+        f"| {old} best | {new} best | new / old best |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for key, a in rates[0].items():
+        b = rates[1].get(key, ["missing"])
+        if all(isinstance(v, float) for v in a + b):
+            ma, mb, ba, bb = np.median(a), np.median(b), max(a), max(b)
+            print(
+                f"| {key} | {ma:,.0f} | {mb:,.0f} | {mb / ma:.3f} "
+                f"| {ba:,.0f} | {bb:,.0f} | {bb / ba:.3f} |"
+            )
         else:
-            print(f"| {key} | {a} | {b} | |")
+            print(f"| {key} | {a[0]} | {b[0]} | | | | |")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@
 - ``loop_enumeration``: fundamental self-loop structures (combinatorics);
 - ``dense_couplings``: dense couplings from compact forms; ``streams``: the couplings'
   random streams;
+- ``rules``: the next-flip choice of every rule; ``bookkeeping``: what a relaxation counts
+  (steps, flips, race, ties, self-loops) and when it stops, for every relaxing kernel;
 - ``codes``: every output column, outcome, rule and coupling-form code shared with the
   callers; ``jit``: the one decorator, with the project's numba options.
 """

@@ -94,44 +94,47 @@ ENUMERATION_COLUMNS = (
     E_N_DISTINCT_LOOPS,
 ) = range(len(ENUMERATION_COLUMNS))
 
-# ---- enumeration: one walk (``state_table.walk``) --------------------------------------------
-WALK_COLUMNS = (
-    "final_state",  # stable state, first repeated state of a self-loop, or the ill-defined state
-    "flips",
-    "steps",
+# ---- one relaxation at fixed field: what every relaxing kernel records (``bookkeeping``) ------
+#: The columns that begin the output row of every relaxation (``WALK_COLUMNS``,
+#: ``RELAX_COLUMNS``, ``MECH_RELAX_COLUMNS``), written by ``bookkeeping.record`` and read
+#: with the ``RECORD_*`` indices in each of them; each table's own columns follow.
+RELAXATION_RECORD = (
+    "flips",  # element flips (the avalanche size A when stable)
+    "steps",  # dynamical steps (differ from flips only under rule 2)
     "race",  # a state after the first step had several unstable elements
-    "ties",
-    "L",  # self-loop length
+    "ties",  # zero margins and shared winning margins met
+    "L",  # self-loop length (0 unless self-loop)
     "n_e",  # elements flipping in the self-loop
+)
+(
+    RECORD_FLIPS,
+    RECORD_STEPS,
+    RECORD_RACE,
+    RECORD_TIES,
+    RECORD_L,
+    RECORD_N_E,
+) = range(len(RELAXATION_RECORD))
+
+# ---- enumeration: one walk (``state_table.walk``) --------------------------------------------
+WALK_COLUMNS = RELAXATION_RECORD + (
+    "final_state",  # stable state, first repeated state of a self-loop, or the ill-defined state
     "cycle_min",  # smallest bitmask in the cycle
     "cycle_sum",  # sum of the cycle's bitmasks (with cycle_min and L: a loop's identity)
     "flip_mask",  # bitmask of the elements flipping in the cycle
 )
 (
     WALK_FINAL_STATE,
-    WALK_FLIPS,
-    WALK_STEPS,
-    WALK_RACE,
-    WALK_TIES,
-    WALK_L,
-    WALK_N_E,
     WALK_CYCLE_MIN,
     WALK_CYCLE_SUM,
     WALK_FLIP_MASK,
-) = range(len(WALK_COLUMNS))
+) = range(len(RELAXATION_RECORD), len(WALK_COLUMNS))
 
-# ---- event-driven kernels: one relaxation (``drive.relax``) ----------------------------------
-RELAX_COLUMNS = ("flips", "steps", "race", "ties", "L", "n_e", "e1", "e2")
+# ---- event-driven kernels: one relaxation (``relaxation.relax``) -----------------------------
+RELAX_COLUMNS = RELAXATION_RECORD + ("e1", "e2")
 (
-    RELAX_FLIPS,
-    RELAX_STEPS,
-    RELAX_RACE,
-    RELAX_TIES,
-    RELAX_L,
-    RELAX_N_E,
     RELAX_E1,  # first element flipping in the self-loop (−1 if none)
     RELAX_E2,  # second one
-) = range(len(RELAX_COLUMNS))
+) = range(len(RELAXATION_RECORD), len(RELAX_COLUMNS))
 
 # ---- event-driven kernels: avalanche from a prepared stable state (``drive.avalanche_batch``)
 AVALANCHE_COLUMNS = (
@@ -232,16 +235,9 @@ LOOP_COLUMNS = (
 
 # ---- mechanics of serial chains of bilinear elements (``mechanics``) -------------------------
 #: One relaxation at fixed drive (``mechanics.relax``).
-MECH_RELAX_COLUMNS = ("flips", "steps", "race", "ties", "L", "n_e", "cycle_start")
-(
-    MR_FLIPS,
-    MR_STEPS,
-    MR_RACE,  # a state after the first step had several unstable elements
-    MR_TIES,
-    MR_L,  # limit-cycle length
-    MR_N_E,  # elements flipping in the limit cycle
-    MR_CYCLE_START,  # index in the trajectory of the cycle's first state (−1 if none)
-) = range(len(MECH_RELAX_COLUMNS))
+MECH_RELAX_COLUMNS = RELAXATION_RECORD + ("cycle_start",)
+#: Index in the trajectory of the limit cycle's first state (−1 if none).
+(MR_CYCLE_START,) = range(len(RELAXATION_RECORD), len(MECH_RELAX_COLUMNS))
 #: One branch of the saturated loop (``mechanics.saturated_loop_batch``); L = n_e = −1 when
 #: the branch saturates (as ``LOOP_COLUMNS``).
 MECH_LOOP_COLUMNS = ("outcome", "L", "n_e", "events")
@@ -286,4 +282,4 @@ FLOAT64_COLUMNS = (
     "self_loop_transitions",  # ... that revisited a state (the start state included)
     "just_flipped_unstable",  # ... whose first flipped element looked unstable right after
 )
-F64_TRANSITIONS, F64_SELF_LOOP_TRANSITIONS, F64_JUST_FLIPPED_UNSTABLE = range(3)
+F64_TRANSITIONS, F64_SELF_LOOP_TRANSITIONS, F64_JUST_FLIPPED_UNSTABLE = range(len(FLOAT64_COLUMNS))

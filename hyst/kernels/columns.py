@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from hyst.kernels import bookkeeping
 from hyst.kernels import relaxation as generic
 from hyst.kernels.codes import (
     AV_L,
@@ -49,15 +50,15 @@ from hyst.kernels.codes import (
     CY_TIES,
     CY_TRANSIENT,
     FORM_COLUMNS,
-    ILL_DEFINED,
     INF,
+    MOVED,
     NOT_CONVERGED,
     ORBIT,
-    RELAX_FLIPS,
-    RELAX_L,
-    RELAX_N_E,
-    RELAX_TIES,
-    RULE_0,
+    RECORD_FLIPS,
+    RECORD_L,
+    RECORD_N_E,
+    RECORD_TIES,
+    RELAX_COLUMNS,
     RULE_1,
     STABLE,
     UNDEFINED,
@@ -273,31 +274,32 @@ def _zero_margins(K, B, N, W, X):
 
 @jit(inline=True)
 def relax(cs, Hc, eps, rule, hp, hm, d, log, out):
-    """``relaxation.relax`` of cs at (Hc, eps) under rule 0 or 1. ``log`` records the flips:
-    after log.shape[0] steps they are undone and the relaxation is redone by the generic
-    kernel, which detects self-loops exactly."""
+    """``relaxation.relax`` of cs at (Hc, eps) under rule 0 or 1; returns the outcome code.
+
+    Each step asks ``scan`` for the most unstable element (O(N/64)) and flips it (O(1)); the
+    relaxation's record (steps, flips, race, ties: one flip a step under these rules) and
+    its end, stable or ill-defined (rule 0), are :mod:`hyst.kernels.bookkeeping`'s, as in
+    the generic kernel. Nothing here detects a self-loop: ``log`` records the flips, and
+    after log.shape[0] steps they are undone and the relaxation is redone from its start by
+    the generic kernel, which detects self-loops exactly (a relaxation that ends within the
+    bound visits no state twice: it would then cycle forever)."""
     bound = log.shape[0]
-    ties = np.int64(0)
-    race = 0
-    steps = 0
+    book = bookkeeping.begin(0)
     while True:
         n_u, chosen, t = scan(cs, Hc, eps, rule)
-        ties += t
-        if steps > 0 and n_u > 1:
-            race = 1
-        if n_u == 0:
-            generic.finish(out, steps, steps, race, ties, 0, 0, -1, -1)  # a flip a step
-            return STABLE
-        if rule == RULE_0 and n_u > 1:
-            generic.finish(out, steps, steps, race, ties, 0, 0, -1, -1)  # a flip a step
-            return ILL_DEFINED
+        book = bookkeeping.scanned(book, n_u, t)
+        code = bookkeeping.verdict(rule, n_u)
+        if code != MOVED:
+            generic.finish(out, book, 0, 0, -1, -1)
+            return code
+        steps = book[0]
         if steps >= bound:
             for q in range(steps - 1, -1, -1):  # back to the start state
                 flip(cs, log[q], d)
             return _generic(cs, Hc, eps, rule, hp, hm, d, out)
         flip(cs, chosen, d)
         log[steps] = chosen
-        steps += 1
+        book = bookkeeping.moved(book, 1)
 
 
 @jit
@@ -327,7 +329,7 @@ def prepared(k, systems, starts):
     hpk, hmk, dk = systems.h_plus[k], systems.h_minus[k], systems.packed[k]
     cs = columns_system(starts[k], hpk, hmk, dk)
     log = np.empty(4 * N + 64, np.int64)  # flips of one relaxation; longer ones: generic
-    res = np.zeros(8, np.int64)
+    res = np.zeros(len(RELAX_COLUMNS), np.int64)
     oc = relax(cs, 0, 0, RULE_1, hpk, hmk, dk, log, res)
     return oc, cs, log, res
 
@@ -339,8 +341,8 @@ def avalanche_after(oc, cs, hpk, hmk, dk, rule, log, res, o):
     o[AV_OUTCOME] = UNDEFINED
     o[AV_SIZE] = UNDEFINED
     o[AV_RACE_FIRST_FLIP] = UNDEFINED
-    o[AV_TIES] = res[RELAX_TIES]
-    o[AV_PREPARATION_FLIPS] = res[RELAX_FLIPS]
+    o[AV_TIES] = res[RECORD_TIES]
+    o[AV_PREPARATION_FLIPS] = res[RECORD_FLIPS]
     o[AV_L] = 0
     o[AV_N_E] = 0
     if oc != STABLE:
@@ -356,10 +358,10 @@ def avalanche_after(oc, cs, hpk, hmk, dk, rule, log, res, o):
     flip(cs, crit, dk)
     oc = relax(cs, Hc, 1, rule, hpk, hmk, dk, log, res)
     o[AV_OUTCOME] = oc
-    o[AV_SIZE] = res[RELAX_FLIPS]
-    o[AV_TIES] += res[RELAX_TIES]
-    o[AV_L] = res[RELAX_L]
-    o[AV_N_E] = res[RELAX_N_E]
+    o[AV_SIZE] = res[RECORD_FLIPS]
+    o[AV_TIES] += res[RECORD_TIES]
+    o[AV_L] = res[RECORD_L]
+    o[AV_N_E] = res[RECORD_N_E]
 
 
 @jit(borrow=True)
@@ -380,8 +382,8 @@ def _sweep(cs, direction, Umax, rule, hpk, hmk, dk, log, res, acc):
                 return STABLE
         acc[1] += tie
         oc = relax(cs, Hc, direction, rule, hpk, hmk, dk, log, res)
-        acc[0] += res[RELAX_FLIPS]
-        acc[1] += res[RELAX_TIES]
+        acc[0] += res[RECORD_FLIPS]
+        acc[1] += res[RECORD_TIES]
         if oc != STABLE:
             return oc
 
@@ -394,7 +396,7 @@ def cyclic_after(oc, cs, hpk, hmk, dk, rule, max_cycles, log, res, o):
     acc = np.zeros(2, np.int64)  # flips, ties
     for q in range(o.shape[0]):
         o[q] = UNDEFINED
-    acc[1] += res[RELAX_TIES]
+    acc[1] += res[RECORD_TIES]
     o[CY_PREPARED] = 1 if oc == STABLE else 0
     if oc != STABLE:
         o[CY_TIES] = acc[1]
@@ -412,8 +414,8 @@ def cyclic_after(oc, cs, hpk, hmk, dk, rule, max_cycles, log, res, o):
             break
         acc[1] += tie
         oc = relax(cs, Hc, 1, rule, hpk, hmk, dk, log, res)
-        acc[0] += res[RELAX_FLIPS]
-        acc[1] += res[RELAX_TIES]
+        acc[0] += res[RECORD_FLIPS]
+        acc[1] += res[RECORD_TIES]
         Umax = Hc
         if oc != STABLE:
             outcome = oc

@@ -46,12 +46,12 @@ from hyst.kernels.codes import (
     LOOP_SOURCE,
     NOT_CONVERGED,
     ORBIT,
+    RECORD_FLIPS,
+    RECORD_L,
+    RECORD_N_E,
+    RECORD_TIES,
     RELAX_E1,
     RELAX_E2,
-    RELAX_FLIPS,
-    RELAX_L,
-    RELAX_N_E,
-    RELAX_TIES,
     RULE_0,
     RULE_1,
     RULE_2,
@@ -162,8 +162,8 @@ def _avalanche_after(oc, st, v, rule, ws, res, o):
     o[AV_OUTCOME] = UNDEFINED
     o[AV_SIZE] = UNDEFINED
     o[AV_RACE_FIRST_FLIP] = UNDEFINED
-    o[AV_TIES] = res[RELAX_TIES]
-    o[AV_PREPARATION_FLIPS] = res[RELAX_FLIPS]
+    o[AV_TIES] = res[RECORD_TIES]
+    o[AV_PREPARATION_FLIPS] = res[RECORD_FLIPS]
     o[AV_L] = 0
     o[AV_N_E] = 0
     if oc != STABLE:
@@ -179,10 +179,10 @@ def _avalanche_after(oc, st, v, rule, ws, res, o):
     flip(crit, s, neg, f, form, ct, dk)
     oc = relax_event(-1 if tie else crit, s, neg, f, Hc, 1, rule, hpk, hmk, form, ct, dk, ws, res)
     o[AV_OUTCOME] = oc
-    o[AV_SIZE] = res[RELAX_FLIPS]
-    o[AV_TIES] += res[RELAX_TIES]
-    o[AV_L] = res[RELAX_L]
-    o[AV_N_E] = res[RELAX_N_E]
+    o[AV_SIZE] = res[RECORD_FLIPS]
+    o[AV_TIES] += res[RECORD_TIES]
+    o[AV_L] = res[RECORD_L]
+    o[AV_N_E] = res[RECORD_N_E]
 
 
 @jit(borrow=True)
@@ -202,8 +202,8 @@ def _sweep(st, v, direction, Umax, rule, ws, res, acc):
         acc[_ACC_TIES] += tie
         known = -1 if tie else crit
         oc = relax_event(known, s, neg, f, Hc, direction, rule, hp, hm, form, ct, d, ws, res)
-        acc[_ACC_FLIPS] += res[RELAX_FLIPS]
-        acc[_ACC_TIES] += res[RELAX_TIES]
+        acc[_ACC_FLIPS] += res[RECORD_FLIPS]
+        acc[_ACC_TIES] += res[RECORD_TIES]
         if oc != STABLE:
             return oc
 
@@ -250,7 +250,7 @@ def _cyclic_after(oc, st, v, rule, max_cycles, ws, res, o):
     acc = np.zeros(2, np.int64)  # flips, ties
     for q in range(o.shape[0]):
         o[q] = UNDEFINED
-    acc[_ACC_TIES] += res[RELAX_TIES]
+    acc[_ACC_TIES] += res[RECORD_TIES]
     o[CY_PREPARED] = 1 if oc == STABLE else 0
     if oc != STABLE:
         o[CY_TIES] = acc[_ACC_TIES]
@@ -274,8 +274,8 @@ def _cyclic_after(oc, st, v, rule, max_cycles, ws, res, o):
         oc = relax_event(
             -1 if tie else crit, s, neg, f, Hc, 1, rule, hpk, hmk, form, ct, dk, ws, res
         )
-        acc[_ACC_FLIPS] += res[RELAX_FLIPS]
-        acc[_ACC_TIES] += res[RELAX_TIES]
+        acc[_ACC_FLIPS] += res[RECORD_FLIPS]
+        acc[_ACC_TIES] += res[RECORD_TIES]
         Umax = Hc
         if oc != STABLE:
             outcome = oc
@@ -377,7 +377,7 @@ def _record(rec, nrec, source, event, Hc, oc, res, st, v, keys, summ):
     s, neg, f = st
     hp, hm, form, ct, d = v
     summ[SAT_LOOPS] += 1
-    if oc == SELF_LOOP and res[RELAX_N_E] == 2 and res[RELAX_L] == 4:
+    if oc == SELF_LOOP and res[RECORD_N_E] == 2 and res[RECORD_L] == 4:
         summ[SAT_L4] += 1
     if nrec >= rec.shape[0]:
         return nrec
@@ -391,9 +391,9 @@ def _record(rec, nrec, source, event, Hc, oc, res, st, v, keys, summ):
     row[LOOP_E1] = res[RELAX_E1]
     row[LOOP_E2] = res[RELAX_E2]
     if oc == SELF_LOOP:
-        row[LOOP_L] = res[RELAX_L]
-        row[LOOP_N_E] = res[RELAX_N_E]
-    if oc == SELF_LOOP and res[RELAX_N_E] == 2:
+        row[LOOP_L] = res[RECORD_L]
+        row[LOOP_N_E] = res[RECORD_N_E]
+    if oc == SELF_LOOP and res[RECORD_N_E] == 2:
         k = res[RELAX_E1]
         l = res[RELAX_E2]
         ckl = coupling(k, l, form, ct, d)
@@ -505,7 +505,7 @@ def saturated_loop_one(k, systems, rule, return_events, max_loops, out):
             # the drive goes on: the loop lasts until its first step against the drive
             # breaks, at H*; the branch continues from that cycle state at H* ± 0⁺
             so[SAT_SKIPS] += 1
-            Hc = _loop_exit(direction, res[RELAX_L], st, v, Hc, rule, ws[1])
+            Hc = _loop_exit(direction, res[RECORD_L], st, v, Hc, rule, ws[1])
             if Hc >= INF or Hc <= -INF:  # no step against the drive (not a cycle)
                 break
             stable = False

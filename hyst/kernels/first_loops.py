@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from numba import prange
 
-from hyst.kernels.codes import ML_EVENTS, ML_L, ML_N_E, ML_OUTCOME, RELAX_L, RELAX_N_E, STABLE
+from hyst.kernels.codes import ML_EVENTS, ML_L, ML_N_E, ML_OUTCOME, RECORD_L, RECORD_N_E, STABLE
 from hyst.kernels.jit import batch_kernel, jit
 from hyst.kernels.relaxation import (
     Spins,
@@ -47,8 +47,8 @@ def _first_loop_branch(direction, st, v, rule, ws, res, row):
         events += 1
         if oc != STABLE:
             row[ML_OUTCOME] = oc
-            row[ML_L] = res[RELAX_L]
-            row[ML_N_E] = res[RELAX_N_E]
+            row[ML_L] = res[RECORD_L]
+            row[ML_N_E] = res[RECORD_N_E]
             break
     row[ML_EVENTS] = events
 

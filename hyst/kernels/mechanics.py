@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from hyst.kernels import rules
+from hyst.kernels import bookkeeping, rules
 from hyst.kernels.codes import (
     ILL_DEFINED,
     INF,
@@ -41,17 +41,15 @@ from hyst.kernels.codes import (
     ML_L,
     ML_N_E,
     ML_OUTCOME,
+    MOVED,
     MR_CYCLE_START,
-    MR_FLIPS,
-    MR_L,
-    MR_N_E,
-    MR_RACE,
-    MR_STEPS,
-    MR_TIES,
     PC_ATTRACTOR,
     PC_GRAPH,
     PC_INTERVALS,
     PC_TIES,
+    RECORD_L,
+    RECORD_N_E,
+    RECORD_TIES,
     RULE_0,
     RULE_2,
     SELF_LOOP,
@@ -82,15 +80,6 @@ def set_phases(mask, s):
     """Fill the int8 phases s from a bitmask."""
     for i in range(s.shape[0]):
         s[i] = 1 if (mask >> np.uint64(i)) & np.uint64(1) else -1
-
-
-@jit(borrow=True)
-def popcount(m):
-    n = 0
-    while m:
-        n += 1
-        m &= m - np.uint64(1)
-    return n
 
 
 @jit(borrow=True)
@@ -126,10 +115,11 @@ def step(s, Wc, eps, rule, p, D, xm, xp, d, X):
 
     The margins are the hysteron model's with H_i^+ → D x_i^+ − X_i and H_i^− → D x_i^− − X_i
     at Hc = 0 (X_i holds the drive), and the rule's choice is that of
-    :mod:`hyst.kernels.rules`. Returns (code, n_unstable,
-    n_flipped, ties): code 0 stable, 1 moved, 2 ill-defined (rule 0 with several unstable
-    elements). ties: 1 for a stable state with a zero margin; for a state that moves, its
-    zero margins plus 1 if the winning margin is shared (the hysteron kernels' count).
+    :mod:`hyst.kernels.rules`. Returns (code, n_unstable, n_flipped, ties): code STABLE,
+    MOVED or ILL_DEFINED (rule 0 with several unstable elements), ``bookkeeping.verdict``'s
+    answer written out: called here, the chains' saturated loop ran 10 % slower.
+    ties: 1 for a stable state with a zero margin; for a state that moves, its zero margins
+    plus 1 if the winning margin is shared (the hysteron kernels' count).
     """
     N = s.shape[0]
     scaled_positions(s, Wc, p, D, d, X)
@@ -146,28 +136,31 @@ def step(s, Wc, eps, rule, p, D, xm, xp, d, X):
         for i in range(N):
             if (mask >> i) & 1:
                 s[i] = -s[i]
-        return 1, n_u, n_u, ties
+        return MOVED, n_u, n_u, ties
     s[chosen] = -s[chosen]
-    return 1, n_u, 1, ties
+    return MOVED, n_u, 1, ties
 
 
 @jit
 def relax(s, Wc, eps, rule, p, D, xm, xp, d, traj, out):
-    """Relax the phases s (in place) at the fixed drive (Wc, eps) under ``rule``.
+    """Relax the phases s (in place) at the fixed drive (Wc, eps) under ``rule``; returns
+    (outcome, traj).
 
-    traj (uint64) records the visited phase states and is returned (grown when
-    needed). out = ``codes.MECH_RELAX_COLUMNS``: flips, steps, race (a state after the first
-    step had several unstable elements), ties, L (states in the limit cycle),
-    n_e (elements that flip in it), cycle_start (index in traj of the cycle's
-    first state). For a limit cycle, s ends on the first revisited state and
-    traj[cycle_start : cycle_start + L] are the cycle's states in order.
+    Each ``step`` flips the element(s) the rule picks among those past their thresholds;
+    the relaxation's record (steps, flips, race, ties), its end (stable, or ill-defined under
+    rule 0) and its self-loops are :mod:`hyst.kernels.bookkeeping`'s. traj (uint64) records
+    the phase states visited, traj[k] after k steps (grown when needed, and returned): a
+    step onto a state already in it closes a limit cycle, found exactly, never by a step cap.
+
+    Fills out = ``codes.MECH_RELAX_COLUMNS``: the record (flips, steps, race, ties, L, n_e:
+    the states of the limit cycle and the elements that flip in it), then cycle_start, the
+    index in traj of the cycle's first state (−1 if none). For a limit cycle, s ends on the
+    first revisited state and traj[cycle_start : cycle_start + L] are the cycle's states in
+    order.
     """
     N = s.shape[0]
     X = np.empty(N, np.int64)
-    steps = 0
-    flips = 0
-    race = 0
-    ties = 0
+    book = bookkeeping.begin(0)
     traj[0] = phase_mask(s)
     outcome = STABLE
     L = 0
@@ -175,16 +168,12 @@ def relax(s, Wc, eps, rule, p, D, xm, xp, d, traj, out):
     start = -1
     while True:
         code, n_u, nf, t = step(s, Wc, eps, rule, p, D, xm, xp, d, X)
-        ties += t
-        if steps > 0 and n_u > 1:
-            race = 1
-        if code == STABLE:
+        book = bookkeeping.scanned(book, n_u, t)
+        if code != MOVED:
+            outcome = code
             break
-        if code == ILL_DEFINED:
-            outcome = ILL_DEFINED
-            break
-        steps += 1
-        flips += nf
+        book = bookkeeping.moved(book, nf)
+        steps = book[0]
         m = phase_mask(s)
         for k in range(steps - 1, -1, -1):
             if traj[k] == m:
@@ -192,24 +181,19 @@ def relax(s, Wc, eps, rule, p, D, xm, xp, d, traj, out):
                 break
         if start >= 0:
             outcome = SELF_LOOP
-            L = steps - start
+            L = bookkeeping.loop_length(book, start)
             changed = np.uint64(0)
             for k in range(start, steps):
                 nxt = traj[k + 1] if k + 1 < steps else traj[start]
                 changed |= traj[k] ^ nxt
-            n_e = popcount(changed)
+            n_e = bookkeeping.elements_flipping(changed)
             break
         if steps >= traj.shape[0]:
             grown = np.empty(2 * traj.shape[0], np.uint64)
             grown[: traj.shape[0]] = traj
             traj = grown
         traj[steps] = m
-    out[MR_FLIPS] = flips
-    out[MR_STEPS] = steps
-    out[MR_RACE] = race
-    out[MR_TIES] = ties
-    out[MR_L] = L
-    out[MR_N_E] = n_e
+    bookkeeping.record(out, book, L, n_e)
     out[MR_CYCLE_START] = start
     return outcome, traj
 
@@ -257,8 +241,8 @@ def saturated_branch(direction, s, p, D, xm, xp, d, rule, traj, row):
         events += 1
         if oc != STABLE:
             row[ML_OUTCOME] = oc
-            row[ML_L] = res[MR_L]
-            row[ML_N_E] = res[MR_N_E]
+            row[ML_L] = res[RECORD_L]
+            row[ML_N_E] = res[RECORD_N_E]
             break
     row[ML_EVENTS] = events
     return traj
@@ -351,7 +335,7 @@ def pair_family(cycle_min, L, second):
 def _cycle_family(traj, out):
     """Family of the limit cycle just found by ``relax`` (its states are in traj)."""
     start = out[MR_CYCLE_START]
-    L = out[MR_L]
+    L = out[RECORD_L]
     kmin = start
     for k in range(start, start + L):
         if traj[k] < traj[kmin]:
@@ -389,7 +373,7 @@ def pair_cell(xm, xp, d, p, D, rule, buf, traj, out):
         for S in range(1 << N):
             set_phases(np.uint64(S), s)
             oc, traj = relax(s, Wc, eps, rule, p, D, xm2, xp2, d2, traj, res)
-            ties += res[MR_TIES]
+            ties += res[RECORD_TIES]
             if oc == SELF_LOOP:
                 attract |= 1 << _cycle_family(traj, res)
     for S in range(1 << N):
@@ -403,7 +387,7 @@ def pair_cell(xm, xp, d, p, D, rule, buf, traj, out):
                 continue
             set_phases(np.uint64(S), s)
             oc, traj = relax(s, Wc, direction, rule, p, D, xm2, xp2, d2, traj, res)
-            ties += res[MR_TIES]
+            ties += res[RECORD_TIES]
             if oc == SELF_LOOP:
                 graph |= 1 << _cycle_family(traj, res)
     out[PC_ATTRACTOR] = attract

@@ -169,19 +169,19 @@ def leg(st, v, q, target, direction, rule, ws, res, events, summary):
             row[EV_FIELD] = Hc
             row[EV_DIRECTION] = direction
             row[EV_ELEMENT] = known
-            row[EV_FLIPS] = res[codes.RELAX_FLIPS]
+            row[EV_FLIPS] = res[codes.RECORD_FLIPS]
             row[EV_OUTCOME] = oc
             m = 0
             for i in range(s.shape[0]):
                 m += s[i]
             row[EV_M] = m
         summary[DR_EVENTS] = n + 1
-        summary[DR_FLIPS] += res[codes.RELAX_FLIPS]
-        summary[DR_TIES] += tie + res[codes.RELAX_TIES]
+        summary[DR_FLIPS] += res[codes.RECORD_FLIPS]
+        summary[DR_TIES] += tie + res[codes.RECORD_TIES]
         if oc != STABLE:
             summary[DR_OUTCOME] = oc
-            summary[DR_L] = res[codes.RELAX_L]
-            summary[DR_N_E] = res[codes.RELAX_N_E]
+            summary[DR_L] = res[codes.RECORD_L]
+            summary[DR_N_E] = res[codes.RECORD_N_E]
             summary[DR_E1] = res[codes.RELAX_E1]
             summary[DR_E2] = res[codes.RELAX_E2]
             summary[DR_LOOP_FIELD] = Hc

@@ -9,7 +9,9 @@ O(N) per flip. Cycle detection is exact: a 64-bit Zobrist hash of the state
 locates candidate revisits in an open-addressing table, and a candidate is
 confirmed only if every element flipped an even number of times since the
 earlier visit (so a hash collision can never fake a self-loop). The table is
-only set up once a relaxation takes a second step.
+only set up once a relaxation takes a second step. What a relaxation counts (steps,
+flips, race, ties) and when it stops are those of every relaxing kernel
+(:mod:`hyst.kernels.bookkeeping`).
 
 Couplings reach every kernel in an ``operands.SystemBatch`` (form, c = its couplings,
 d = its packed couplings; ``hyst.model.systems.COUPLING_FORMS``):
@@ -32,24 +34,18 @@ from typing import NamedTuple
 
 import numpy as np
 
-from hyst.kernels import rules
+from hyst.kernels import bookkeeping, rules
 from hyst.kernels.codes import (
     FORM_COLUMNS,
     FORM_DENSE,
     FORM_DENSE_T,
     FORM_ROWS,
     FORM_SYMMETRIC,
-    ILL_DEFINED,
     INF,
+    MOVED,
+    RELAX_COLUMNS,
     RELAX_E1,
     RELAX_E2,
-    RELAX_FLIPS,
-    RELAX_L,
-    RELAX_N_E,
-    RELAX_RACE,
-    RELAX_STEPS,
-    RELAX_TIES,
-    RULE_0,
     RULE_2,
     SELF_LOOP,
     STABLE,
@@ -387,14 +383,11 @@ def store_visit(snaps, hashes, n, s, h):
 
 
 @jit(borrow=True)
-def finish(out, flips, steps, race, ties, L, n_e, e1, e2):
-    """Fill a relaxation's result row out (``codes.RELAX_COLUMNS``)."""
-    out[RELAX_FLIPS] = flips
-    out[RELAX_STEPS] = steps
-    out[RELAX_RACE] = race
-    out[RELAX_TIES] = ties
-    out[RELAX_L] = L
-    out[RELAX_N_E] = n_e
+def finish(out, book, L, n_e, e1, e2):
+    """Fill a relaxation's result row out (``codes.RELAX_COLUMNS``): the record ``book`` of
+    :mod:`hyst.kernels.bookkeeping` with the self-loop's L and n_e, then the first two
+    elements flipping in the self-loop (−1 if none)."""
+    bookkeeping.record(out, book, L, n_e)
     out[RELAX_E1] = e1
     out[RELAX_E2] = e2
 
@@ -427,36 +420,41 @@ def system_state(N):
         np.empty(N, np.int8),
         np.empty(N, np.int64),
         np.empty(N, np.int64),
-        np.zeros(8, np.int64),
+        np.zeros(len(RELAX_COLUMNS), np.int64),
         workspace(N),
     )
 
 
 @jit(borrow=True)
 def relax(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
-    """Relax (s, neg, f) in place at field (Hc, eps) under ``rule``.
+    """Relax (s, neg, f) in place at field (Hc, eps) under ``rule``; returns the outcome code
+    (STABLE, SELF_LOOP or ILL_DEFINED).
 
-    Fills out = [flips, steps, race, ties, L, n_e, e1, e2] and returns the outcome
-    code. race = 1 if a state after the first step had several unstable
-    elements. For a self-loop, L is the cycle length (steps) and n_e the
-    number of distinct elements flipping in the cycle; (s, neg, f) are left at
-    the first repeated state; e1, e2 are the first two elements flipping in
-    the cycle (−1 if none). ``ws`` is a ``workspace(N)``.
+    Each step scans the state's margins and flips the rule's choice (all unstable elements
+    under rule 2), updating the local fields in O(N); the relaxation's record (steps, flips,
+    race, ties), its end and its self-loops are :mod:`hyst.kernels.bookkeeping`'s. Fills
+    out = ``codes.RELAX_COLUMNS``: flips, steps, race (a state after the first step had
+    several unstable elements), ties, L (the cycle length in steps) and n_e (the distinct
+    elements flipping in the cycle), e1, e2 (the first two elements flipping in the cycle,
+    −1 if none). After a self-loop, (s, neg, f) are left at the first repeated state.
+    ``ws`` is a ``workspace(N)``.
 
-    Transitions of zero or one flip (most events of a drive) take no cycle
-    bookkeeping; longer ones continue in ``_relax_walk``.
+    Transitions of zero or one flip (most events of a drive) take no cycle detection;
+    longer ones continue in ``_relax_walk``.
     """
     buf = ws[1]
     if rule == RULE_2:
         nothing = (np.int64(0), -1, np.int64(0))
-        return _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, -1, 0, nothing)
+        book = bookkeeping.begin(0)
+        return _relax_walk(
+            s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, -1, book, nothing
+        )
     n_u, chosen, ties = scan(neg, f, Hc, eps, rule, hp, hm, buf)
-    if n_u == 0:
-        finish(out, 0, 0, 0, ties, 0, 0, -1, -1)
-        return STABLE
-    if rule == RULE_0 and n_u > 1:
-        finish(out, 0, 0, 0, ties, 0, 0, -1, -1)
-        return ILL_DEFINED
+    book = bookkeeping.scanned(bookkeeping.begin(0), n_u, ties)
+    code = bookkeeping.verdict(rule, n_u)
+    if code != MOVED:
+        finish(out, book, 0, 0, -1, -1)
+        return code
     return _relax_after(chosen, ties, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out)
 
 
@@ -481,20 +479,27 @@ def relax_event(known, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
 def _relax_after(chosen, ties, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out):
     """The relaxation from its first flip (of ``chosen``, with ``ties`` met before it)."""
     n_u, second, t = flip_scan(chosen, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws[1])
+    book = bookkeeping.moved(bookkeeping.begin(ties), 1)
     if n_u == 0:
-        finish(out, 1, 1, 0, ties + t, 0, 0, -1, -1)
+        finish(out, bookkeeping.scanned(book, n_u, t), 0, 0, -1, -1)
         return STABLE
     scanned = (n_u, second, t)
     return _relax_walk(
-        s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, chosen, ties, scanned
+        s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, chosen, book, scanned
     )
 
 
 @jit
-def _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, first, ties, scanned):
-    """The general relaxation loop with exact cycle detection. ``first`` >= 0: one
-    single flip (of that element) was already made, with ``ties`` counted before it,
-    and ``scanned`` is the scan of the state it led to."""
+def _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, first, book, scanned):
+    """The general relaxation loop with exact cycle detection, from the record ``book``
+    (:mod:`hyst.kernels.bookkeeping`). ``first`` >= 0: one single flip (of that element)
+    was already made (``book`` counts it) and ``scanned`` is the scan of the state it led
+    to; ``first`` = −1: nothing was, ``book`` holds no step.
+
+    A revisit is found by a 64-bit Zobrist hash of the state in an open-addressing table
+    (state hash -> the step that first reached it), and confirmed only if every element
+    flipped an even number of times since that step (the flip log, bounded per step), so a
+    hash collision can never fake a self-loop."""
     keys, buf, tkeys, tstep, log, bound, par = ws
     e1 = -1
     e2 = -1
@@ -503,9 +508,6 @@ def _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, first, t
     # number of times since): revisits within this relaxation are all it must tell apart,
     # and it saves the O(N) hash of the start state
     h = np.uint64(0)
-    steps = 0
-    flips = 0
-    race = 0
     L = 0
     n_e = 0
     outcome = STABLE
@@ -520,13 +522,11 @@ def _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, first, t
         log[0] = first
         bound[0] = 0
         nlog = 1
-        steps = 1
-        flips = 1
     slot = np.int64(h & mask)
     while tstep[slot] >= 0:
         slot = np.int64((np.uint64(slot) + np.uint64(1)) & mask)
     tkeys[slot] = h
-    tstep[slot] = steps
+    tstep[slot] = book[0]
     nent += 1
     n_u, chosen, t = scanned  # the scan of the current state, when ``have``
     have = first >= 0
@@ -534,14 +534,12 @@ def _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, first, t
         if not have:
             n_u, chosen, t = scan(neg, f, Hc, eps, rule, hp, hm, buf)
         have = False
-        ties += t
-        if steps > 0 and n_u > 1:
-            race = 1
-        if n_u == 0:
+        book = bookkeeping.scanned(book, n_u, t)
+        code = bookkeeping.verdict(rule, n_u)
+        if code != MOVED:
+            outcome = code
             break
-        if rule == RULE_0 and n_u > 1:
-            outcome = ILL_DEFINED
-            break
+        steps = book[0]
         if steps >= bound.shape[0]:
             bound = grow(bound, steps)
         bound[steps] = nlog
@@ -554,7 +552,7 @@ def _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, first, t
                     log = grow(log, nlog)
                 log[nlog] = j
                 nlog += 1
-            flips += n_u
+            nf = n_u
         else:
             j = chosen  # flipped, and the new state scanned in the same pass
             n_u, chosen, t = flip_scan(j, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, buf)
@@ -564,8 +562,9 @@ def _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, first, t
                 log = grow(log, nlog)
             log[nlog] = j
             nlog += 1
-            flips += 1
-        steps += 1
+            nf = 1
+        book = bookkeeping.moved(book, nf)
+        steps = book[0]
         # look the new state up
         mask = np.uint64(tkeys.shape[0] - 1)
         slot = np.int64(h & mask)
@@ -587,7 +586,7 @@ def _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, first, t
             slot = np.int64((np.uint64(slot) + np.uint64(1)) & mask)
         if found >= 0:
             outcome = SELF_LOOP
-            L = steps - found
+            L = bookkeeping.loop_length(book, found)
             for q in range(bound[found], nlog):  # distinct elements, in order
                 if not par[log[q]]:
                     par[log[q]] = 1
@@ -620,5 +619,5 @@ def _relax_walk(s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, ws, out, first, t
             tstep = ns
     if tkeys.shape[0] == ws[2].shape[0]:
         tstep[:] = -1
-    finish(out, flips, steps, race, ties, L, n_e, e1, e2)
+    finish(out, book, L, n_e, e1, e2)
     return outcome

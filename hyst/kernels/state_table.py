@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from hyst.kernels import rules
+from hyst.kernels import bookkeeping, rules
 from hyst.kernels.codes import (
     E_AVALANCHE_OUTCOME,
     E_AVALANCHE_SIZE,
@@ -42,7 +42,11 @@ from hyst.kernels.codes import (
     INF,
     MOVED,
     OFFSET,
-    RULE_0,
+    RECORD_FLIPS,
+    RECORD_L,
+    RECORD_N_E,
+    RECORD_RACE,
+    RECORD_TIES,
     RULE_1,
     RULE_2,
     SELF_LOOP,
@@ -53,12 +57,6 @@ from hyst.kernels.codes import (
     WALK_CYCLE_SUM,
     WALK_FINAL_STATE,
     WALK_FLIP_MASK,
-    WALK_FLIPS,
-    WALK_L,
-    WALK_N_E,
-    WALK_RACE,
-    WALK_STEPS,
-    WALK_TIES,
     WHAT_AVALANCHE,
     WHAT_TRANSITIONS,
     WHAT_ZERO_FIELD,
@@ -182,29 +180,34 @@ def step(S, Hc, eps, rule, hp, hm, F, up, down):
     for i in range(hp.shape[0]):
         acc = rules.tally(acc, i, rules.margin((S >> i) & 1, row[i], hp[i], hm[i], Hc, eps), rule)
     n_u, chosen, ties = rules.choose(rule, acc)
+    code = bookkeeping.verdict(rule, n_u)
+    if code != MOVED:  # rule 0 with a race condition (n_u > 0 here)
+        return S, n_u, 0, ties, code
     if rule == RULE_2:
         return S ^ rules.unstable(acc), n_u, n_u, ties, MOVED
-    if rule == RULE_0 and n_u > 1:
-        return S, n_u, 0, ties, ILL_DEFINED
     return S ^ (1 << chosen), n_u, 1, ties, MOVED
 
 
 @jit(inline=True, borrow=True)
 def walk(S, Hc, eps, rule, hp, hm, table, wid, out):
     """Relax from state S at field (Hc, eps) under ``rule`` (bare thresholds hp, hm, and the
-    system's ``StateTable``); exact cycle
-    detection with the table's per-state stamps and ``wid``, a walk id never used before
-    with them (no reset needed). Fills
-    out = [final_state, flips, steps, race, ties, L, n_e, cycle_min, cycle_sum, flip_mask]
-    and returns the outcome code. For a self-loop, final_state is the first
-    repeated state, L the cycle length, n_e the number of elements flipping in
-    the cycle and flip_mask their bitmask.
+    system's ``StateTable``); returns the outcome code (STABLE, SELF_LOOP or ILL_DEFINED).
+
+    Each ``step`` reads the state's stability from the table and, if it moves, flips the
+    rule's choice; the relaxation's record (steps, flips, race, ties) and its end are
+    :mod:`hyst.kernels.bookkeeping`'s. Cycle detection is exact: the table's per-state stamps
+    hold ``wid``, a walk id never used before with them (no reset needed), and the step at
+    which the walk first reached each state, so a step onto a stamped state closes a
+    self-loop of L = steps − that step.
+
+    Fills out = ``codes.WALK_COLUMNS``: the record (flips, steps, race, ties, L, n_e), then
+    final_state (the stable state, the ill-defined state, or the first repeated state of a
+    self-loop) and, for a self-loop, cycle_min and cycle_sum (its smallest state and the sum
+    of its states: with L, the loop's identity) and flip_mask (the elements flipping in it;
+    n_e of them).
     """
     F, up, down, stamp, stamp_step = table
-    steps = 0
-    flips = 0
-    race = 0
-    ties = 0
+    book = bookkeeping.begin(0)
     stamp[S] = wid
     stamp_step[S] = 0
     outcome = STABLE
@@ -215,20 +218,15 @@ def walk(S, Hc, eps, rule, hp, hm, table, wid, out):
     fmask = 0
     while True:
         S2, n_u, nf, t, code = step(S, Hc, eps, rule, hp, hm, F, up, down)
-        ties += t
-        if steps > 0 and n_u > 1:
-            race = 1
-        if code == STABLE:
-            break
-        if code == ILL_DEFINED:
-            outcome = ILL_DEFINED
+        book = bookkeeping.scanned(book, n_u, t)
+        if code != MOVED:
+            outcome = code
             break
         S = S2
-        steps += 1
-        flips += nf
+        book = bookkeeping.moved(book, nf)
         if stamp[S] == wid:
             outcome = SELF_LOOP
-            L = steps - stamp_step[S]
+            L = bookkeeping.loop_length(book, stamp_step[S])
             cmin = S
             x = S
             for _ in range(L):
@@ -238,20 +236,12 @@ def walk(S, Hc, eps, rule, hp, hm, table, wid, out):
                 if x < cmin:
                     cmin = x
                 x = x2
-            bits = fmask
-            while bits:
-                n_e += bits & 1
-                bits >>= 1
+            n_e = bookkeeping.elements_flipping(fmask)
             break
         stamp[S] = wid
-        stamp_step[S] = steps
+        stamp_step[S] = book[0]
+    bookkeeping.record(out, book, L, n_e)
     out[WALK_FINAL_STATE] = S
-    out[WALK_FLIPS] = flips
-    out[WALK_STEPS] = steps
-    out[WALK_RACE] = race
-    out[WALK_TIES] = ties
-    out[WALK_L] = L
-    out[WALK_N_E] = n_e
     out[WALK_CYCLE_MIN] = cmin
     out[WALK_CYCLE_SUM] = csum
     out[WALK_FLIP_MASK] = fmask
@@ -410,8 +400,8 @@ def zero_field(s, start, rule, hp, hm, table, work, wid, out):
     res = work.res
     oc = walk(start, 0, 0, rule, hp, hm, table, wid, res)
     o[E_RANDOM_START_OUTCOME] = oc
-    o[E_RANDOM_START_LENGTH] = res[WALK_L]
-    return res[WALK_TIES]
+    o[E_RANDOM_START_LENGTH] = res[RECORD_L]
+    return res[RECORD_TIES]
 
 
 @jit(borrow=True)
@@ -452,15 +442,15 @@ def transitions(s, b, rule, hp, hm, table, work, wid, out):
             wid += 1
             oc = walk(S, Hc, eps, rule, hp, hm, table, wid, res)
             o[E_N_TRANSITIONS] += 1
-            ties += res[WALK_TIES]
-            if res[WALK_RACE]:
+            ties += res[RECORD_TIES]
+            if res[RECORD_RACE]:
                 o[E_RACE_IN_TRANSITIONS] = 1
             if oc == ILL_DEFINED:
                 o[E_N_ILL_DEFINED_TRANSITIONS] += 1
             elif oc == SELF_LOOP:
                 o[E_N_SELF_LOOP_TRANSITIONS] += 1
                 cmin = res[WALK_CYCLE_MIN]
-                L = res[WALK_L]
+                L = res[RECORD_L]
                 csum = res[WALK_CYCLE_SUM]
                 row = keys[cmin]
                 new = True
@@ -482,9 +472,9 @@ def transitions(s, b, rule, hp, hm, table, work, wid, out):
                         nmore += 1
                 if new:
                     nkeys += 1
-                    out.loop_lengths[b, res[WALK_L]] += 1
-                    out.loop_elements[b, res[WALK_N_E]] += 1
-                    if res[WALK_L] == 4 and res[WALK_N_E] == 2:
+                    out.loop_lengths[b, res[RECORD_L]] += 1
+                    out.loop_elements[b, res[RECORD_N_E]] += 1
+                    if res[RECORD_L] == 4 and res[RECORD_N_E] == 2:
                         if n4 < K:
                             out.l4_state[s, n4] = res[WALK_CYCLE_MIN]
                             out.l4_mask[s, n4] = res[WALK_FLIP_MASK]
@@ -517,7 +507,7 @@ def avalanche(start, rule, hp, hm, table, wid, res, o):
             o[E_RACE_FIRST_FLIP] = 1 if n_u > 1 else 0
             oc = walk(S0, Hc, 1, rule, hp, hm, table, wid, res)
             o[E_AVALANCHE_OUTCOME] = oc
-            ties += res[WALK_TIES]
+            ties += res[RECORD_TIES]
             if oc == STABLE:
-                o[E_AVALANCHE_SIZE] = res[WALK_FLIPS]
+                o[E_AVALANCHE_SIZE] = res[RECORD_FLIPS]
     return ties

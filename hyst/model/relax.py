@@ -119,7 +119,7 @@ class StateTables:
         if oc == codes.SELF_LOOP:
             x = int(out[codes.WALK_CYCLE_MIN])
             states = []
-            for _ in range(int(out[codes.WALK_L])):
+            for _ in range(int(out[codes.RECORD_L])):
                 states.append(x)
                 x, _code = self.step(x, field, r)
             cycle = tuple(states)
