@@ -177,6 +177,9 @@ _N_LIST = {
 
 
 class TGraphsKind(StudyKind):
+    """The study kind ``tgraphs``: the general model's t-graphs, an exact census for n <= 3 and
+    the sampled share of well-defined parameter space for larger n."""
+
     name = "tgraphs"
     description = (
         "general-model t-graphs: exact census (n <= 3), sampled share of well-defined space"
@@ -184,6 +187,8 @@ class TGraphsKind(StudyKind):
     own_resources = None
 
     def schema(self) -> dict:
+        """The schema of a ``tgraphs`` study: the n of the exact census and of the sampled shares,
+        the samples, the pairwise LP sample and the weights."""
         return self.study_schema(
             {
                 "census": {
@@ -223,6 +228,7 @@ class TGraphsKind(StudyKind):
         )
 
     def check(self, name: str, study: dict, config: dict) -> None:
+        """Refuse a study with no n (neither census nor sample)."""
         if not (study["census"] or study["sample"]):
             raise ConfigError(f"studies.{name}: give some n (census or sample)")
 
@@ -238,6 +244,7 @@ class TGraphsKind(StudyKind):
         return out
 
     def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:
+        """One job per n of the census and per n of the sampled shares of each study."""
         jobs, needs = {}, {}
         for name, study in studies.items():
             mine = self._jobs(study, config["seed"])
@@ -262,6 +269,8 @@ class TGraphsKind(StudyKind):
         return [(self._path(results, job), self._provenance(job))]
 
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
+        """Compute the job's census or sampled shares for its n (reused when the file's provenance
+        matches) and store the record in the file's attributes; return the manifest."""
         path = self._path(results, job)
         if reusable(path, self._provenance(job), log) is None:
             p = job.payload
@@ -280,6 +289,8 @@ class TGraphsKind(StudyKind):
         return {"files": [str(path)]}
 
     def collect(self, name: str, study: dict, config: dict, results) -> xr.Dataset:
+        """The study's dataset: the census per n and the sampled shares of well-defined space per
+        n, from the jobs' records."""
         records = {}
         for job in self._jobs(study, config["seed"]):
             ds = read_dataset(self._path(results, job))
@@ -296,6 +307,8 @@ class TGraphsKind(StudyKind):
         return ds
 
     def kernel_passes(self) -> dict[str, tuple]:
+        """The kernel passes of a ``tgraphs`` job: the census search, the pairwise LP
+        realizability and the sampled orders of switching fields."""
         return {
             "": (
                 JobPass(
@@ -331,6 +344,7 @@ class TGraphsKind(StudyKind):
         return census_tables(ds)
 
     def summary(self, ds: xr.Dataset) -> str:
+        """The n of the exact census and of the sampled shares."""
         return (
             f"t-graphs of the general model: exact census for n = "
             f"{', '.join(map(str, ds.n.values))}, sampled shares for n = "
