@@ -13,7 +13,7 @@ Two jobs per n, each one NetCDF file under ``results/tgraphs/``, reused when its
   linear extensions of every full t-graph (n = 3: 16 million graphs, about an hour of one
   core: a cluster's job; its sum must equal the exact count of orders);
 - ``sample`` (any n): ``samples`` random sets of switching fields, with simple self-loops
-  allowed and forbidden, under every rule (:mod:`hyst.sampling.orders`).
+  allowed and forbidden, under every rule (:mod:`hyst.combinatorics.tgraph_orders`).
 
 The collected dataset holds the census along ``n``, the exact order counts (as decimal
 strings: they pass 2^63) and shares along (n, rule, definition, simple_self_loops), and the
@@ -32,6 +32,7 @@ import xarray as xr
 
 from hyst._version import __version__
 from hyst.combinatorics import tgraph_search, tgraphs
+from hyst.combinatorics.tgraph_orders import DEFINITIONS, RULES, sample_shares
 from hyst.combinatorics.tgraph_pairwise import pairwise_realize_many
 from hyst.kernels import tgraph_census, tgraph_orders
 from hyst.kernels import tgraphs as general_kernels
@@ -39,7 +40,6 @@ from hyst.model import design_order, seeds
 from hyst.model.general import TGraph, Transition
 from hyst.provenance.files import read_dataset, reusable, write_dataset
 from hyst.sampling.cluster import client_if_parallel
-from hyst.sampling.orders import DEFINITIONS, RULES, sample_shares
 from hyst.studies.base import ConfigError, Job, JobPass, StudyKind
 
 SIMPLE = ("allowed", "forbidden")
@@ -333,7 +333,7 @@ class TGraphsKind(StudyKind):
                 JobPass(
                     "sample",
                     "random switching fields: which orders give a well-defined t-graph, per "
-                    "rule (hyst.sampling.orders)",
+                    "rule (hyst.combinatorics.tgraph_orders)",
                     (general_kernels.order_batch,),
                 ),
             )
@@ -410,7 +410,7 @@ def _count_share(good: str, total: str, of: bool = False) -> str:
 
 def census_rows(ds: xr.Dataset) -> tuple[list, list]:
     """(columns n, rows [(quantity, {n: cell text})]) of the issue's table."""
-    from hyst.sampling.orders import Share
+    from hyst.combinatorics.tgraph_orders import Share
 
     exact_n = [int(n) for n in ds.n.values]
     cols = sorted(set(exact_n) | {int(n) for n in ds.n_sampled.values})
@@ -533,7 +533,7 @@ def _pairwise_cell(ds, n, exact_n, which) -> str:
         return "–"
     if of == total:
         return f"{k:,} of {of:,}"
-    from hyst.sampling.orders import Share
+    from hyst.combinatorics.tgraph_orders import Share
 
     return f"{k:,} of {of:,} drawn: {Share(k, of).text()} of {total:,} (sampled)"
 
