@@ -7,9 +7,9 @@ import itertools
 import numpy as np
 import pytest
 
+from hyst.combinatorics.tgraph_orders import DEFINITIONS, Share, sample_shares, well_defined
 from hyst.combinatorics.tgraphs import EXACT_DEFINITIONS, exact_orders
 from hyst.model.general import order_statistics
-from hyst.sampling.orders import DEFINITIONS, Share, sample_shares, well_defined
 
 
 @pytest.fixture(scope="module")

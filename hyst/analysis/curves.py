@@ -16,6 +16,8 @@ CURVE_DIMS = ("couplings", "spans", "rule", "N")
 
 
 def x_dim(da: xr.DataArray, ds: xr.Dataset, x: str) -> str:
+    """The dimension of ``da`` that ``x`` runs along: ``x`` itself when it is a dimension, else
+    the one non-curve dimension of the coordinate ``x`` (e.g. N J0 along a coupling sweep)."""
     if x in da.dims:
         return x
     if x not in ds.variables:
@@ -73,9 +75,12 @@ class Curves:
             self.k, self.n = counts_of_mean(self.y, self.e)
 
     def group_dims(self) -> tuple[str, ...]:
+        """The curve dimensions that label a group of curves (all but N: a group holds one
+        curve per N)."""
         return tuple(d for d in self.dims if d != "N")
 
     def n_values(self) -> np.ndarray:
+        """The system sizes N of the curves, as floats (the coordinate N)."""
         return np.asarray(self.coords["N"], float)
 
     def groups(self):
@@ -96,6 +101,8 @@ class Curves:
             yield gi, curves
 
     def make(self, dims: Sequence[str], data: dict, attrs: dict | None = None) -> xr.Dataset:
+        """A dataset of ``data`` (arrays over ``dims``, a subset of the curve dimensions) with
+        those dimensions' coordinates and the given ``attrs``."""
         coords = {d: self.coords[d] for d in dims}
         out = xr.Dataset({k: (tuple(dims), v) for k, v in data.items()}, coords=coords)
         out.attrs.update(attrs or {})
@@ -103,10 +110,14 @@ class Curves:
 
 
 def collect(keys: Iterable[str], shape) -> dict:
+    """Empty object arrays of the given shape, one per key, for per-curve results that
+    :func:`finish` turns into typed arrays."""
     return {k: np.empty(shape, dtype=object) for k in keys}
 
 
 def finish(arrays: dict) -> dict:
+    """The arrays of :func:`collect` as typed arrays: str, int32 or float, by each array's
+    first element."""
     out = {}
     for k, a in arrays.items():
         flat = list(a.ravel())

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import xarray as xr
 
+from hyst.combinatorics import tgraph_orders as orders
 from hyst.combinatorics import tgraph_pairwise, tgraphs
 from hyst.combinatorics.tgraph_pairwise import PairwiseRealization
 from hyst.combinatorics.tgraphs import OrderCount, Realization
 from hyst.model import design_order
 from hyst.model.general import SwitchingFields, TGraph, field_label, goe_reduced, resolve
-from hyst.sampling import orders
 from hyst.studies import tgraphs as study
 
 __all__ = [
@@ -253,7 +253,8 @@ def exact_share(
 def sampled_share(n: int, samples: int, rule="0", definition="all_states_stable", seed=0,
                   no_simple_self_loops=False) -> orders.Share:  # fmt: skip
     """The share of ``samples`` random sets of switching fields (a uniformly random total
-    order) with a well-defined t-graph (definitions: ``hyst.sampling.orders.DEFINITIONS``).
+    order) with a well-defined t-graph (definitions:
+    ``hyst.combinatorics.tgraph_orders.DEFINITIONS``).
 
     Parameters
     ----------

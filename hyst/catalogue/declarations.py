@@ -29,6 +29,7 @@ class Group:
     default: bool = True
 
     def allows(self, N: int) -> bool:
+        """Whether the group's kernel pass supports N elements (True when it has no maximum)."""
         return self.max_N is None or N <= self.max_N
 
 
@@ -52,6 +53,8 @@ class PaperSlope:
     source: str = ""
 
     def matches(self, couplings=None, spans=None, rule=None) -> bool:
+        """Whether the slope applies to the ensemble (couplings, spans, rule); a field left None on
+        the slope matches anything."""
         return _matches(self, couplings, spans, rule)
 
 
@@ -114,6 +117,8 @@ class PaperClaim:
             raise ValueError(f"claim kind {self.kind!r} is not one of {', '.join(CLAIM_KINDS)}")
 
     def matches(self, couplings=None, spans=None, rule=None) -> bool:
+        """Whether the claim applies to the ensemble (couplings, spans, rule); a field left None on
+        the claim matches anything."""
         return _matches(self, couplings, spans, rule)
 
     def bounds(self, N: int) -> tuple[float, float]:

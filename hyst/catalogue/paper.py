@@ -204,6 +204,8 @@ class PaperCell:
     lengths: str = ""
 
     def text(self) -> str:
+        """The cell as the table prints it: "RC", "G", "SL (lengths)" joined by "/", or "—" when
+        nothing occurs."""
         parts = [n for n, on in (("RC", self.race_conditions), ("G", self.gaps)) if on]
         if self.self_loops:
             parts.append("SL" + (f" ({self.lengths})" if self.lengths else ""))

@@ -46,6 +46,8 @@ class Variable:
     symbol: str = ""
 
     def attrs(self) -> dict:
+        """The variable's netCDF attributes: long_name, description, and units and symbol where
+        set."""
         out = {"long_name": self.long_name, "description": self.description}
         if self.units:
             out["units"] = self.units

@@ -12,6 +12,7 @@ class Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump) and exit status 2."""
 
     def error(self, message):
+        """Print ``message`` as one line and exit with status 2 (no usage dump)."""
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
@@ -40,6 +41,7 @@ def number_type(name: str, convert, allowed: str, ok):
 
 
 def positive_int(name):
+    """An argparse type for an integer >= 1 (a count: elements, samples, workers)."""
     return number_type(name, int, "must be >= 1", lambda v: v >= 1)
 
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from hyst.combinatorics.layout import state_label
 from hyst.model import protocols as mp
 from hyst.model.systems import Systems
+from hyst.plotting.layout import state_label
 from hyst.systems.drives import (
     run_asymmetric,
     run_drive,

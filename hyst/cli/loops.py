@@ -125,6 +125,8 @@ def _lengths(args) -> list[int]:
 
 
 def run(args) -> int:
+    """``hyst loops``: count M, M_R and M_W for each loop length L of K = ``--n-e`` elements
+    (through the cached cell files) and print the table, or JSON; exit status 0."""
     n = args.n_e
     lengths = _lengths(args)
     results_cache(args.results, "loops", "the cache of cells")

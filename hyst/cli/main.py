@@ -33,6 +33,8 @@ DEFAULT_MAX_CORE_HOURS = 100.0
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``hyst`` argument parser: the subcommands point, config, profile, compile, cluster and
+    those of :mod:`hyst.cli` (loops, system, tgraphs, ...)."""
     from hyst.catalogue import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS, RECORDS, observables
     from hyst.model.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES
     from hyst.model.systems import RULE_DESCRIPTIONS, RULES
@@ -218,6 +220,8 @@ def parse_records(text: str, groups) -> tuple:
 
 
 def cmd_point(args) -> int:
+    """``hyst point``: sample one sweep point (couplings, spans, rule, N, N J0) and write every
+    observable of the chosen groups to a NetCDF file; exit status 0, 2 on a usage error."""
     import numba
 
     from hyst.provenance.files import write_dataset
@@ -327,6 +331,8 @@ def point_table(ds, groups) -> str:
 
 
 def cmd_config(args) -> int:
+    """``hyst config``: print the configuration schema, or validate a file and print its
+    studies, jobs, cost estimate (core-hours) and figures."""
     import yaml
 
     from hyst.pipeline.config import ConfigError, config_warnings, estimate, load, schema
@@ -436,12 +442,15 @@ def config_summary(
 
 
 def repository_profiles():
+    """The ``profiles/`` folder of the repository this package runs from (Snakemake profiles)."""
     from pathlib import Path
 
     return Path(__file__).resolve().parents[2] / "profiles"
 
 
 def cmd_profile(args) -> int:
+    """``hyst profile install``: copy a Snakemake profile of the repository to the user's
+    Snakemake configuration folder."""
     import os
     import shutil
     from pathlib import Path
@@ -474,6 +483,8 @@ def cmd_profile(args) -> int:
 
 
 def cmd_compile(args) -> int:
+    """``hyst compile``: compile the sampler's numba kernels into the on-disk cache now, so that
+    the first sweep point does not pay for it."""
     import os
 
     from hyst.sampling.warm import compile_sampler
@@ -494,6 +505,8 @@ def cmd_compile(args) -> int:
 
 
 def cmd_cluster(args) -> int:
+    """``hyst cluster``: start a local or SLURM Dask cluster, write its scheduler file and hold
+    it until interrupted."""
     import time
 
     from hyst.sampling.cluster import standing_cluster
@@ -523,6 +536,8 @@ def cmd_cluster(args) -> int:
 
 
 def main(argv=None) -> int:
+    """Run the ``hyst`` command line on ``argv`` (default: ``sys.argv``); return the exit status
+    (2: usage error, 130: interrupted, 141: closed pipe)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -72,6 +72,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
+    """``hyst tgraphs``: compute (or read from the cache) the t-graph census for n = ``--n`` and
+    print its table, or JSON; exit status 0."""
     from hyst.studies.tgraphs import census_rows, census_tables
     from hyst.systems.census import cached_census
 

@@ -41,6 +41,7 @@ class BlockResult:
 
     @property
     def size(self) -> int:
+        """The number of representatives (loops) in the block."""
         first = next(iter(self.arrays["status"].values()))
         return int(first.shape[0])
 

@@ -58,6 +58,8 @@ SPANS = {
 
 
 def n_variables(n: int) -> int:
+    """The number of model parameters of n elements: 2n thresholds h_i^+, h_i^- and n(n-1)
+    couplings c_ij (i != j)."""
     return 2 * n + n * (n - 1)
 
 

@@ -81,6 +81,7 @@ class Realizability:
 
     @property
     def code(self) -> int:
+        """The integer code of the status (``STATUS``), as the cell files store it."""
         return STATUS[self.status]
 
     @property

@@ -46,6 +46,8 @@ LP_FORMS = {
 
 
 def count_payload(n_e: int, L: int, chunk_depth: int, store_max: int, burnside: bool) -> dict:
+    """The payload (job options) of a ``count`` cell: M(n_e, L) by the enumerator, part of the
+    file's provenance."""
     return {
         "what": "count",
         "n_e": int(n_e),
@@ -57,6 +59,8 @@ def count_payload(n_e: int, L: int, chunk_depth: int, store_max: int, burnside: 
 
 
 def realize_payload(n_e, L, variants, mode, lp_form, block) -> dict:
+    """The payload (job options) of a ``realize`` cell: the realizability of each representative
+    of M(n_e, L) per variant, part of the file's provenance."""
     return {
         "what": "realize",
         "n_e": int(n_e),
@@ -75,6 +79,7 @@ def job_name(payload: dict) -> str:
 
 
 def cell_path(results, payload: dict) -> Path:
+    """The result file of a cell: ``<results>/loops/<job name>.nc``."""
     return Path(results) / "loops" / f"{job_name(payload)}.nc"
 
 

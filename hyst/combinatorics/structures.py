@@ -47,10 +47,12 @@ class Loop:
 
     @property
     def L(self) -> int:
+        """The loop length L: the number of flips (steps) around the loop."""
         return len(self.flips)
 
     @property
     def n_e(self) -> int:
+        """The number of elements n_e the loop flips (each at least once)."""
         return len(set(self.flips))
 
     def states(self) -> tuple:
@@ -164,6 +166,7 @@ class Chunk:
     prefix: tuple
 
     def key(self) -> str:
+        """A name of the chunk unique within a cell: ``n_e-L-start-prefix``."""
         return f"{self.n_e}-{self.L}-{self.start}-" + ".".join(map(str, self.prefix))
 
 

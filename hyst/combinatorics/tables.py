@@ -92,6 +92,8 @@ def table_rows(results: dict, keys=("M", "M_R", "M_W"), n_values=None) -> list[l
 
 
 def markdown_table(results: dict, keys=("M", "M_R", "M_W"), n_values=None) -> str:
+    """The counts M, M_R, M_W (``keys``) per L and n_e as a Markdown table; counts the paper
+    does not give are marked."""
     rows = table_rows(results, keys, n_values)
     head = "| " + " | ".join(rows[0]) + " |"
     rule = "|" + "---|" * len(rows[0])
@@ -100,6 +102,8 @@ def markdown_table(results: dict, keys=("M", "M_R", "M_W"), n_values=None) -> st
 
 
 def latex_table(results: dict, keys=("M", "M_R", "M_W"), n_values=None) -> str:
+    """The counts M, M_R, M_W (``keys``) per L and n_e as a LaTeX tabular; counts the paper does
+    not give are starred."""
     rows = table_rows(results, keys, n_values)
 
     def tex(text):

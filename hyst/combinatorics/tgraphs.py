@@ -229,7 +229,7 @@ def census_by_candidates(n: int) -> Census:
 
 
 #: Definitions of a well-defined t-graph whose orders ``exact_orders`` counts (the first
-#: three of :data:`hyst.sampling.orders.DEFINITIONS`; the reachable one is global).
+#: three of :data:`hyst.combinatorics.tgraph_orders.DEFINITIONS`; the reachable one is global).
 EXACT_DEFINITIONS = {
     "all_states_stable": tgraph_orders.ALL_STATES_STABLE,
     "all_transitions": tgraph_orders.ALL_TRANSITIONS,

@@ -43,6 +43,7 @@ def nj0(ds: xr.Dataset) -> xr.DataArray:
 
 
 def sweep_dim(ds: xr.Dataset) -> str:
+    """The swept dimension of a study dataset: ``NJ0`` (coupling strength N J0 swept) or ``J0``."""
     return "NJ0" if "NJ0" in ds.dims else "J0"
 
 

@@ -10,17 +10,23 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Heading:
+    """A section heading of the page: its text and level (2: ``##``)."""
+
     text: str
     level: int = 2
 
 
 @dataclass(frozen=True)
 class Paragraph:
+    """A paragraph of the page (Markdown text)."""
+
     text: str
 
 
 @dataclass(frozen=True)
 class Table:
+    """A table of the page: the header cells and the rows of cells (text)."""
+
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
 
@@ -33,9 +39,11 @@ class Page:
     blocks: list = field(default_factory=list)
 
     def add(self, *blocks) -> None:
+        """Append blocks (headings, paragraphs, tables) to the page, in order."""
         self.blocks.extend(blocks)
 
     def markdown(self) -> str:
+        """The page as Markdown (``results/paper_comparison.md``)."""
         out = [f"# {self.title}", ""]
         for b in self.blocks:
             if isinstance(b, Heading):
@@ -50,6 +58,7 @@ class Page:
         return "\n".join(out)
 
     def html(self) -> str:
+        """The page as a standalone HTML document (the Snakemake report)."""
         out = [
             "<!DOCTYPE html>",
             '<html><head><meta charset="utf-8">',

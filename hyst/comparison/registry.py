@@ -41,6 +41,7 @@ class SectionType:
         return self.build.split(":")[0]
 
     def function(self) -> Callable:
+        """The function that builds the section, imported from its ``module:function`` string."""
         return pkgutil.resolve_name(self.build)
 
 

@@ -80,6 +80,8 @@ class Kernel(CPUDispatcher):
     """
 
     def get_call_template(self, args, kws):
+        """Type a call for the arguments' plain (non-literal) types first, and for the literal
+        types only when the plain ones fail."""
         plain_args = tuple(unliteral(a) for a in args)
         plain_kws = {k: unliteral(v) for k, v in kws.items()}
         if plain_args != tuple(args) or plain_kws != kws:
@@ -110,6 +112,7 @@ class RefuseReturnedArrays(FunctionPass):
         FunctionPass.__init__(self)
 
     def run_pass(self, state):
+        """Raise a typing error when the kernel's return type holds an array; change nothing."""
         if holds_array(state.return_type):
             raise numba.core.errors.NumbaTypeError(
                 f"{state.func_id.func_qualname}: a borrowing kernel (jit(borrow=True)) "
@@ -122,6 +125,8 @@ class BorrowingCompiler(CompilerBase):
     """numba's nopython pipeline plus ``RefuseReturnedArrays``."""
 
     def define_pipelines(self):
+        """The one pipeline: numba's nopython pipeline with ``RefuseReturnedArrays`` after type
+        inference."""
         pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
         pm.add_pass_after(RefuseReturnedArrays, NopythonTypeInference)
         pm.finalize()

@@ -348,6 +348,7 @@ def flip_scan(j, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, buf):
 
 @jit
 def grow(a, n):
+    """A copy of ``a`` twice as long, its first ``n`` entries kept (the rest uninitialised)."""
     b = np.empty(2 * a.shape[0], a.dtype)
     b[:n] = a[:n]
     return b

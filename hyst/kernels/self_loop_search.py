@@ -252,6 +252,7 @@ def table_find(S, keys, stamps, gen, size):
 
 @jit(borrow=True)
 def table_bits(size):
+    """The number of bits b with 2^b >= ``size``: the bits of a hash-table index of that size."""
     b = 0
     while (1 << b) < size:
         b += 1

@@ -21,9 +21,10 @@ step passes these checks: a pass over the subsets by size (a subset's
 predecessors are smaller), kept layer by layer (the sets of k fields that good orders reach:
 242,886 sets in all for n = 3, rule 0), counts in two int64 limbs (base 2^62; 24! < 2^80).
 
-Definitions (``DEFINITIONS`` of :mod:`hyst.sampling.orders`): 0 every transition of every
-state well defined and every state stable somewhere (the peer's); 1 every transition well
-defined; 2 the transitions of the states with a stability interval well defined.
+Definitions (``DEFINITIONS`` of :mod:`hyst.combinatorics.tgraph_orders`): 0 every
+transition of every state well defined and every state stable somewhere (the peer's); 1 every
+transition well defined; 2 the transitions of the states with a stability interval well
+defined.
 ``no_simple``: only the orders with U_i^+(S) > U_i^−(S + i) for every S and i.
 """
 

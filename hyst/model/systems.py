@@ -192,10 +192,12 @@ class Systems:
 
     @property
     def samples(self) -> int:
+        """The number of sampled systems (the leading axis of the arrays)."""
         return self.h_plus.shape[0]
 
     @property
     def N(self) -> int:
+        """The number of elements N of each system."""
         return self.h_plus.shape[1]
 
     def kernel_batch(self, dense: bool = False) -> SystemBatch:

@@ -102,10 +102,12 @@ class SerialChains:
 
     @property
     def samples(self) -> int:
+        """The number of sampled chains (the leading axis of the arrays)."""
         return self.x_minus.shape[0]
 
     @property
     def N(self) -> int:
+        """The number of elements N of each chain."""
         return self.x_minus.shape[1]
 
     @property
@@ -125,10 +127,12 @@ class SerialChains:
 
     @property
     def passive(self) -> np.ndarray:
+        """Passive elements (d_i > 0: a loop dissipates energy), per sample and element."""
         return self.d > 0
 
     @property
     def active(self) -> np.ndarray:
+        """Active elements (d_i < 0: a loop releases energy), per sample and element."""
         return self.d < 0
 
     def __getitem__(self, index) -> SerialChains:

@@ -277,6 +277,7 @@ class Estimate:
 
     @property
     def core_hours(self) -> float | None:
+        """The estimated cost in core-hours (None where not estimated)."""
         return None if self.core_seconds is None else self.core_seconds / 3600
 
 

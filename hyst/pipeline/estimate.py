@@ -71,6 +71,7 @@ class RunEstimate:
 
     @property
     def cpu_seconds(self) -> float:
+        """The run's CPU seconds: the sum over its jobs."""
         return sum(self.jobs.values())
 
 

@@ -255,6 +255,8 @@ class RecordHandler(logging.Handler):
         self.console = console or Console()
 
     def emit(self, record: logging.LogRecord) -> None:
+        """Show one Snakemake log record (run info, job start or end, error, ...) on the console;
+        a failure is reported through ``handleError`` and never stops the run."""
         event = str(getattr(record, "event", "") or "")
         c = self.console
         try:
@@ -300,24 +302,30 @@ class LogHandler(LogHandlerBase):
         self.inner = inner
 
     def emit(self, record: logging.LogRecord) -> None:
+        """Pass the record to the inner handler (the console, or Snakemake's own text handler)."""
         self.inner.handle(record)
 
     @property
     def writes_to_stream(self) -> bool:
+        """Snakemake's plugin API: the handler writes to a stream (stdout or stderr)."""
         return True
 
     @property
     def writes_to_file(self) -> bool:
+        """Snakemake's plugin API: the handler writes no log file."""
         return False
 
     @property
     def has_filter(self) -> bool:
+        """Snakemake's plugin API: the handler filters records itself."""
         return True
 
     @property
     def has_formatter(self) -> bool:
+        """Snakemake's plugin API: the handler formats records itself."""
         return True
 
     @property
     def needs_rulegraph(self) -> bool:
+        """Snakemake's plugin API: the handler needs no rule graph."""
         return False

@@ -11,6 +11,8 @@ registry and the captions.
   serially-coupled elements, random chains);
 - :mod:`hyst.plotting.slopes`: local slopes d ln P / d ln(N J0) of the small-coupling fits;
 - :mod:`hyst.plotting.loops`: fundamental self-loop structures (a ``loops`` study);
+- :mod:`hyst.plotting.layout`: where to draw the states of n elements (by magnetisation)
+  and their labels;
 - :mod:`hyst.plotting.registry`: the figure types and what each needs from its studies;
 - :mod:`hyst.plotting.captions`: the figure captions of the Snakemake report.
 

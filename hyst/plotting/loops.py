@@ -7,7 +7,7 @@ direction (up: an element flips −1 → +1, the magnetisation rises; down: the 
 - :func:`draw_state`, :func:`draw_transition`: the drawing primitives, also used for
   the transition graph of one system (``hyst system``).
 
-State positions come from :func:`hyst.combinatorics.layout.cube_positions` (magnetisation
+State positions come from :func:`hyst.plotting.layout.cube_positions` (magnetisation
 vertical; for n = 3 the Supplemental's hexagon).
 """
 
@@ -18,7 +18,7 @@ import xarray as xr
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from hyst.combinatorics.layout import magnetisation, state_label, subset_positions
+from hyst.plotting.layout import magnetisation, state_label, subset_positions
 from hyst.plotting.style import panel_letter, style
 
 #: Colours of up and down transitions (the Supplemental: blue up, red down).

@@ -46,6 +46,8 @@ def select(ds: xr.Dataset, **sel) -> xr.Dataset:
 
 
 def x_values(ds: xr.Dataset, n: float) -> tuple[str, np.ndarray]:
+    """The abscissa of a sweep as coupling strength N J0 for size ``n``: its name and values
+    (N J0 itself, or n J0 on a J0 sweep)."""
     if "NJ0" in ds.dims:
         return "NJ0", np.asarray(ds["NJ0"].values, float)
     if "J0" in ds.dims:
@@ -174,6 +176,8 @@ def log_limits(ax, curves, pad=2.0, top=None):
 
 
 def x_limits(ax, curves, pad=1.4):
+    """Set the x range of a log axis to the positive finite abscissae of ``curves``, widened
+    by the factor ``pad`` on each side."""
     xs = np.concatenate([c[1] for c in curves]) if curves else np.array([])
     xs = xs[np.isfinite(xs) & (xs > 0)]
     if xs.size:
@@ -269,6 +273,7 @@ def fit_note(ax, analysis, obs: str, sel: dict, loc=(0.04, 0.96)) -> None:
 
 
 def n_legend(ax, loc="best", ncol=1, **kw):
+    """A legend of the curves titled N (system size), when the axes have labelled curves."""
     handles, labels = ax.get_legend_handles_labels()
     if handles:
         ax.legend(handles, labels, loc=loc, ncol=ncol, title=r"$N$", **kw)
@@ -397,6 +402,8 @@ def loglog_panel(
     log_y=True,
     slope_y_max=0.2,
 ):
+    """Draw an observable against N J0 on log axes, one curve per N with error bars, and the
+    reference slope and the fitted exponents where given; return the curves."""
     curves = observable_curves(ds, obs)
     for n, x, y, e in curves:
         errorbar(

@@ -36,6 +36,7 @@ class FigureType:
         return self.draw.split(":")[0]
 
     def function(self) -> Callable:
+        """The drawing function of the figure type, imported from its ``module:function`` string."""
         return pkgutil.resolve_name(self.draw)
 
 

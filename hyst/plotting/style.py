@@ -119,6 +119,8 @@ def panel_letter(ax, i: int, text: str | None = None) -> None:
 
 
 def new_figure(nrows: int, ncols: int, size: tuple[float, float]) -> tuple[Figure, np.ndarray]:
+    """A new figure of ``size`` inches with an nrows × ncols grid of axes (constrained layout,
+    tight padding) and an Agg canvas; returns (figure, 2-d array of axes)."""
     fig = Figure(figsize=size, layout="constrained")
     FigureCanvasAgg(fig)  # a renderer for text extents (inset placement); any format saves
     axes = fig.subplots(nrows, ncols, squeeze=False)

@@ -317,6 +317,8 @@ def fig_gap_vs_self_loops(ds_spins, ds_hysterons, ds_equal, *, log=True, size=(7
 
 
 def clip_err(v, e, log):
+    """Error bars (lower, upper) of values ``v`` with standard errors ``e``, the lower bar
+    clipped above zero on a log axis; None when no error is positive."""
     e = np.where(np.isfinite(e) & (e > 0), e, 0.0)
     if not np.any(e > 0):
         return None

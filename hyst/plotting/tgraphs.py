@@ -52,7 +52,7 @@ def _curve(ax, ds, rule, definition, simple, m) -> list:
     """One rule's shares versus n: exact points filled, sampled ones with their standard
     errors, 95 % upper bounds (open, pointing down) where none was found. Returns the
     values drawn."""
-    from hyst.sampling.orders import Share
+    from hyst.combinatorics.tgraph_orders import Share
 
     color, marker = RULE_STYLE[rule]
     exact = _exact(ds, rule, definition, simple)
@@ -108,10 +108,10 @@ def fig_tgraph_shares(
 ) -> Figure:
     """The share of random switching fields (uniform total orders) with a well-defined
     t-graph versus n, one curve per race-condition rule: (a) simple self-loops allowed,
-    (b) forbidden; ``definition`` of :data:`hyst.sampling.orders.DEFINITIONS` (default the
-    Garden-of-Eden-reduced graph, the states reachable from the all-down state). Filled:
-    exact counts (n ≤ 3, rules 0 and 2), else sampled with standard errors; open
-    triangles pointing down: 95 % upper bounds where no sample was well defined. With a
+    (b) forbidden; ``definition`` of :data:`hyst.combinatorics.tgraph_orders.DEFINITIONS`
+    (default the Garden-of-Eden-reduced graph, the states reachable from the all-down
+    state). Filled: exact counts (n ≤ 3, rules 0 and 2), else sampled with standard errors;
+    open triangles pointing down: 95 % upper bounds where no sample was well defined. With a
     points study (random couplings, hysterons, rule 1), panel (a) also shows the pairwise
     model's 1 − P_sl at N·J0 = ``at`` versus N."""
     m = int(ds.attrs["samples"])

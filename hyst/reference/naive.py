@@ -84,6 +84,7 @@ def rule_id(rule):
 
 
 def is_finite(x):
+    """Whether a field value is finite (not the ±∞ that stands for no threshold)."""
     return x != INF and x != -INF
 
 
@@ -93,6 +94,7 @@ def spin(S, i):
 
 
 def popcount(x):
+    """The number of set bits of ``x``: the elements with s_i = +1 in a state bitmask."""
     return bin(x).count("1")
 
 
@@ -186,10 +188,12 @@ def unstable_elements(hp, hm, c, S, field):
 
 
 def n_unstable(hp, hm, c, S, field):
+    """The number of unstable elements (margin m_i > 0) of state S at field (Hc, eps)."""
     return len(unstable_elements(hp, hm, c, S, field))
 
 
 def is_stable(hp, hm, c, S, field):
+    """Whether state S is stable at field (Hc, eps): no element has a positive margin."""
     return n_unstable(hp, hm, c, S, field) == 0
 
 

@@ -25,6 +25,7 @@ def _compliance(N, k):
 
 
 def spins(S, N):
+    """The phases s_i = ±1 of the N elements of state bitmask S (bit i set: s_i = +1)."""
     return [1 if (S >> i) & 1 else -1 for i in range(N)]
 
 

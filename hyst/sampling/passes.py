@@ -99,6 +99,8 @@ ENUMERATION_BITS = {
 
 
 def call_enumeration(chunk: Chunk, served) -> batch.EnumerationOutput:
+    """Run the enumeration of all 2^N states on a chunk's systems, from its random starts,
+    computing the groups ``served`` asks for (their bits of ``what``)."""
     what = 0
     for group in served:
         what |= ENUMERATION_BITS.get(group, 0)
@@ -169,6 +171,8 @@ def l4_records(systems: Systems, l4_state, l4_mask, l4_count) -> dict:
 
 
 def call_self_loop_search(chunk: Chunk, _served) -> batch.Columns:
+    """Run the self-loop search (group any_self_loop) on a chunk's systems under the
+    point's rule."""
     return batch.any_self_loop_batch(chunk.systems, chunk.point.rule, parallel=chunk.parallel)
 
 
@@ -241,6 +245,8 @@ def decode_drive(out: tuple, _chunk, _served) -> dict:
 
 
 def call_saturated_loop(chunk: Chunk, _served) -> batch.SaturatedLoopOutput:
+    """Run the saturated loop with returns (group saturated_loop) on a chunk's systems, keeping
+    at most the configured return events and loops per system."""
     return batch.saturated_loop_batch(
         chunk.systems,
         chunk.point.rule,
@@ -295,6 +301,8 @@ def decode_saturated_loop(out: batch.SaturatedLoopOutput, chunk: Chunk, _served)
 
 
 def call_amplitude_sweep(chunk: Chunk, _served) -> batch.Columns:
+    """Run the amplitude sweep of the symmetric cyclic drive (group multiperiodic) on a chunk's
+    systems, at most ``MAX_DRIVE_CYCLES`` drive cycles per amplitude."""
     return batch.amplitude_sweep_batch(
         chunk.systems, chunk.point.rule, MAX_DRIVE_CYCLES, parallel=chunk.parallel
     )
@@ -325,6 +333,8 @@ def generic_floats(point, seed: int, chunk: int, systems: Systems):
 
 
 def call_float64(chunk: Chunk, _served) -> batch.Columns:
+    """Run the pairwise P_sl transitions in float64 (group float64) on a chunk's systems, with
+    the generic float parameters of :func:`generic_floats`."""
     hp, hm, c = generic_floats(chunk.point, chunk.seed, chunk.index, chunk.systems)
     return batch.float64_transitions_batch(
         chunk.systems, hp, hm, c, chunk.point.rule, parallel=chunk.parallel

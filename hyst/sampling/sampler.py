@@ -76,6 +76,7 @@ class Point:
 
     @property
     def J0(self) -> float:
+        """The coupling scale J0 = (N J0) / N: couplings are drawn in [−J0, J0]."""
         return self.NJ0 / self.N
 
     def ensemble_identity(self) -> dict:
@@ -88,6 +89,7 @@ class Point:
         }
 
     def canonical(self) -> dict:
+        """The point's identity: its ensemble identity (couplings, spans, N, N J0) and the rule."""
         return {**self.ensemble_identity(), "rule": self.rule}
 
     def key(self) -> str:

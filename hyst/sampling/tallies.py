@@ -61,14 +61,17 @@ class Tally:
     record_salt: int = 0
 
     def add_count(self, name, value):
+        """Add ``value`` to the integer count ``name``."""
         self.counts[name] = self.counts.get(name, 0) + int(value)
 
     def add_sum(self, name, values):
+        """Add ``values`` to the running (n, Σx, Σx²) of the mean ``name``."""
         values = np.asarray(values, dtype=np.float64)
         n, s, s2 = self.sums.get(name, (0, 0.0, 0.0))
         self.sums[name] = (n + values.size, s + float(values.sum()), s2 + float((values**2).sum()))
 
     def add_hist(self, name, counts):
+        """Add the bin counts ``counts`` to the histogram ``name`` (the longer length kept)."""
         counts = np.asarray(counts, dtype=np.int64)
         old = self.hists.get(name)
         if old is None:
@@ -110,6 +113,8 @@ class Tally:
         self.records[name] = _bottom_k(table, cap, spec.record_key)
 
     def merge(self, other: Tally):
+        """Add another tally's counts, sums, histograms and records into this one (the tally of
+        the union of both samples)."""
         for k, v in other.counts.items():
             self.add_count(k, v)
         for k, (n, s, s2) in other.sums.items():

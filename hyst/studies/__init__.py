@@ -68,6 +68,7 @@ class Plan:
     needs: dict  # study -> [(kind, job name)]
 
     def job(self, kind: str, name: str) -> Job:
+        """The job of kind ``kind`` named ``name``."""
         return self.jobs[kind][name]
 
     def long_jobs_pattern(self, kind: str | None = None) -> str:

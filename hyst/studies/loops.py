@@ -95,10 +95,15 @@ def expand_cells(specs) -> list[tuple[int, int]]:
 
 
 class LoopsKind(StudyKind):
+    """The study kind ``loops``: fundamental self-loops of n_e elements and length L, their
+    number M(n_e, L) by enumeration (and Burnside's lemma) and realizability M_R, M_W by LP."""
+
     name = "loops"
     description = "fundamental self-loops: M(n_e, L), realizability M_R and M_W by LP"
 
     def schema(self) -> dict:
+        """The schema of a ``loops`` study: the cells (n_e, L) to count, to check by LP and to
+        count by Burnside's lemma, and the enumeration and LP options."""
         d = store.DEFAULTS
         return self.study_schema(
             {
@@ -157,6 +162,7 @@ class LoopsKind(StudyKind):
         )
 
     def check(self, name: str, study: dict, config: dict) -> None:
+        """Refuse a cell (n_e, L) out of the enumerator's reach, and a study with no cell."""
         for key in ("count", "realize", "burnside"):
             for i, spec in enumerate(study[key]):
                 ns = spec["n_e"] if isinstance(spec["n_e"], list) else [spec["n_e"]]
@@ -243,6 +249,8 @@ class LoopsKind(StudyKind):
         ]
 
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
+        """Compute the job's cells (counts, then realizability), each reused when its file's
+        provenance matches; the manifest lists the cell files."""
         files = []
         for payload in job.payload["cells"]:
             compute = count_file if payload["what"] == "count" else realize_file
@@ -254,6 +262,8 @@ class LoopsKind(StudyKind):
     # ---- collection ---------------------------------------------------------------------
 
     def collect(self, name: str, study: dict, config: dict, results) -> xr.Dataset:
+        """The study's dataset: M, M_R, M_W (and Burnside's count) on the grid (n_e, L), and the
+        stored representatives with their realizability per variant."""
         counts, realizes = self.payloads(study)
         ns = sorted({p["n_e"] for p in counts})
         Ls = sorted({p["L"] for p in counts})
@@ -359,9 +369,12 @@ class LoopsKind(StudyKind):
         return out
 
     def sweep(self, study: dict) -> dict:
+        """A ``loops`` dataset varies over (n_e, L); it has no coupling sweep and no groups."""
         return {"x": None, "dims": ("n_e", "L"), "groups": ()}
 
     def kernel_passes(self) -> dict[str, tuple]:
+        """The kernel passes of a ``loops`` job: the enumeration and count of a cell's loops and
+        the LP realizability check of its representatives."""
         return {
             "": (
                 JobPass(
@@ -391,6 +404,7 @@ class LoopsKind(StudyKind):
         return report_tables(ds)
 
     def summary(self, ds: xr.Dataset) -> str:
+        """How many cells are counted and how many checked for realizability (mode, LP form)."""
         counted = int((ds.M >= 0).sum())
         realized = int((ds.M_R >= 0).sum()) if "M_R" in ds else 0
         return (

@@ -123,6 +123,9 @@ def _map(tasks, config, threads, log):
 
 
 class NetworksKind(StudyKind):
+    """The study kind ``networks``: serial chains of passive and active bilinear elements, as
+    (d1, d2) planes of two elements (Fig. 3) or random chains with a fraction phi active."""
+
     name = "networks"
     description = (
         "serial chains of passive and active bilinear elements: (d1, d2) planes of two "
@@ -130,6 +133,8 @@ class NetworksKind(StudyKind):
     )
 
     def schema(self) -> dict:
+        """The schema of a ``networks`` study: the part (planes or chains), and the panels and grid
+        of a planes study or the fractions phi, sizes N and samples of a chains study."""
         pair = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "number"}}
         return self.study_schema(
             {
@@ -213,6 +218,8 @@ class NetworksKind(StudyKind):
         )
 
     def normalise(self, study: dict) -> dict:
+        """Fill the defaults of the study's part (panels and block of planes; d_max, sigma0_max,
+        cross_check of chains)."""
         out = dict(study)
         if out.get("part") == "planes":
             out.setdefault("panels", "paper")
@@ -224,6 +231,8 @@ class NetworksKind(StudyKind):
         return out
 
     def check(self, name: str, study: dict, config: dict) -> None:
+        """Refuse keys of the other part, a missing required key, an empty grid and a panel with
+        x+ < x− (spans sigma0 >= 0 only)."""
         part = study["part"]
         own, other = (_PLANE_KEYS, _CHAIN_KEYS) if part == "planes" else (_CHAIN_KEYS, _PLANE_KEYS)
         for key in other:
@@ -302,6 +311,8 @@ class NetworksKind(StudyKind):
         return Job(self.name, f"chains-N{N}-{seeds.digest(payload, 10)}", payload)
 
     def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:
+        """One job for all scans of a planes study; one job per size N of a chains study (its
+        fractions phi)."""
         jobs, needs = {}, {}
         for name, study in studies.items():
             if study["part"] == "planes":
@@ -345,6 +356,8 @@ class NetworksKind(StudyKind):
         return [(path, self._provenance(item)) for item, path in zip(items, paths, strict=True)]
 
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
+        """Run a planes job (each distinct scan into its file) or a chains job (each phi at the
+        job's N into its file); return the manifest."""
         if job.payload["part"] == "planes":
             return self._run_plane(job, results, config, threads, log)
         return self._run_chains(job, results, config, threads, log)
@@ -415,6 +428,8 @@ class NetworksKind(StudyKind):
     # ---- collection -----------------------------------------------------------------------
 
     def collect(self, name: str, study: dict, config: dict, results) -> xr.Dataset:
+        """The study's dataset: the panels' (d1, d2) scans with the paper's and the exact
+        conditions, or the chains' tallies over (phi, N)."""
         common = {
             "study": name,
             "kind": self.name,
@@ -475,13 +490,18 @@ class NetworksKind(StudyKind):
         return out
 
     def sweep(self, study: dict) -> dict:
+        """A ``networks`` dataset varies over (panel, d1, d2) or (phi, N); its one group is
+        the part."""
         dims = ("panel", "d1", "d2") if study["part"] == "planes" else ("phi", "N")
         return {"x": None, "dims": dims, "groups": (study["part"],)}
 
     def kernel_passes(self) -> dict[str, tuple]:
+        """The kernel passes of each part: the pair scan of planes, the chains' passes."""
         return dict(PASSES)
 
     def summary(self, ds: xr.Dataset) -> str:
+        """What the planes (panels, cells, disagreements with the mechanical scan) or the chains
+        (fractions, sizes, samples) hold."""
         if ds.attrs.get("part") == "planes":
             cells, bad = int(ds.attrs["cells"]), int(ds.attrs["disagreeing_cells"])
             return (

@@ -54,12 +54,17 @@ def sample_span(sigma: float, delta_h: float, c_max: float, samples: int, seed: 
 
 
 class PairsKind(StudyKind):
+    """The study kind ``pairs``: two coupled elements sampled in the (c12, c21) plane, whether
+    each has an L = 4 self-loop, per span sigma."""
+
     name = "pairs"
     description = "two coupled elements in the (c12, c21) plane: L = 4 self-loops per span sigma"
     #: A span's pairs take seconds on one core: no Dask cluster.
     own_resources = {"threads": 1, "mem_mb": 2000, "runtime": 30}
 
     def schema(self) -> dict:
+        """The schema of a ``pairs`` study: pairs per span, the spans sigma, the midpoint difference
+        Δh^c and the largest coupling |c|."""
         return self.study_schema(
             {
                 "samples": {
@@ -97,6 +102,7 @@ class PairsKind(StudyKind):
         return Job(self.name, f"sigma{float(sigma):g}-{seeds.digest(payload, 10)}", payload)
 
     def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:
+        """One job per span sigma of each study."""
         jobs, needs = {}, {}
         for name, study in studies.items():
             mine = [self._job(s, study, config["seed"]) for s in study["sigma"]]
@@ -116,6 +122,8 @@ class PairsKind(StudyKind):
         return [(self._path(job, results), self._provenance(job))]
 
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
+        """Sample the job's pairs at its span (reused when the file's provenance matches) and write
+        (c12, c21, self_loop) per pair; return the manifest."""
         path = self._path(job, results)
         if reusable(path, self._provenance(job), log) is not None:
             return {"files": [str(path)]}
@@ -128,6 +136,7 @@ class PairsKind(StudyKind):
         return {"files": [str(path)]}
 
     def collect(self, name: str, study: dict, config: dict, results) -> xr.Dataset:
+        """The study's dataset: c12, c21 and self_loop over (sigma, pair)."""
         parts = [
             read_dataset(self._path(self._job(s, study, config["seed"]), results))
             for s in study["sigma"]
@@ -152,9 +161,13 @@ class PairsKind(StudyKind):
         return ds
 
     def sweep(self, study: dict) -> dict:
+        """A ``pairs`` dataset varies over the span sigma; it has no coupling sweep and no
+        groups."""
         return {"x": None, "dims": ("sigma",), "groups": ()}
 
     def kernel_passes(self) -> dict[str, tuple]:
+        """The one kernel pass of a ``pairs`` job: the enumeration of each pair's transitions under
+        rule 1."""
         return {
             "": (
                 JobPass(
@@ -167,6 +180,7 @@ class PairsKind(StudyKind):
         }
 
     def summary(self, ds: xr.Dataset) -> str:
+        """The pairs per span, the spans and Δh^c."""
         return (
             f"{ds.sizes['pair']} pairs per span, spans "
             f"{', '.join(f'{s:g}' for s in ds.sigma.values)}, Δh^c = {ds.attrs.get('delta_h')}"

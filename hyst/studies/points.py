@@ -89,6 +89,8 @@ class PointSpec(SamplingJob):
     file: identity, path and provenance."""
 
     def identity(self) -> dict:
+        """What determines the point's file: the point (ensemble, rule, N, N J0), samples, groups,
+        seed, records and the file format version."""
         return {
             **self.point.canonical(),
             "samples": self.samples,
@@ -99,9 +101,12 @@ class PointSpec(SamplingJob):
         }
 
     def key(self) -> str:
+        """A short digest of the identity, part of the point file's name."""
         return seeds.digest(self.identity(), 10)
 
     def path(self, results) -> Path:
+        """The point's file:
+        ``<results>/points/<couplings>-<spans>-rule<r>/N<N>/NJ0-<NJ0>-<key>.nc``."""
         p = self.point
         return (
             Path(results)
@@ -146,6 +151,7 @@ class PointSpec(SamplingJob):
 
     @classmethod
     def from_identity(cls, d: dict) -> PointSpec:
+        """The spec of a point file's identity (:meth:`identity`), as read back from the file."""
         point = Point(d["couplings"], d["spans"], d["rule"], int(d["N"]), float(d["NJ0"]))
         return cls(
             point,
@@ -250,6 +256,9 @@ def pack(specs: list[PointSpec], size: int) -> list[list[tuple[tuple, list[Point
 
 
 class PointsKind(StudyKind):
+    """The study kind ``points``: sampled sweep points, the product couplings × spans × rule ×
+    N × (N J0 or J0), ``samples`` systems per point."""
+
     name = "points"
     description = (
         "sampled sweep points: the product couplings x spans x rule x N x (NJ0 or J0), "
@@ -259,6 +268,8 @@ class PointsKind(StudyKind):
     # ---- configuration ----------------------------------------------------------------------
 
     def schema(self) -> dict:
+        """The schema of a ``points`` study: the ensembles, rules, sizes N, the N J0 or J0 grid,
+        samples per point, observable groups and records."""
         grid_schema = {
             "oneOf": [
                 {
@@ -373,6 +384,7 @@ class PointsKind(StudyKind):
         )
 
     def normalise(self, study: dict) -> dict:
+        """Read rules given as YAML integers (``rule: [1]``) as the rule names ("1")."""
         study = dict(study)
         rules = study.get("rule")
         if isinstance(rules, list):  # rule: [1] (a YAML integer) means rule "1"
@@ -382,6 +394,8 @@ class PointsKind(StudyKind):
         return study
 
     def check(self, name: str, study: dict, config: dict) -> None:
+        """Refuse an empty grid, a group at an N it does not support and an N whose chunk needs
+        more memory than a job has."""
         axis = sweep_axis(study)
         if not grid(study[axis]):
             raise ConfigError(f"studies.{name}.{axis}: the grid {study[axis]} contains no value")
@@ -603,6 +617,8 @@ class PointsKind(StudyKind):
         return lines
 
     def sweep(self, study: dict) -> dict:
+        """A ``points`` dataset is swept in N J0 or J0, varies over the axes with several values,
+        and holds the groups and records its points compute."""
         dims = [a for a in AXES if len(study.get(a, [])) > 1]
         groups = set()
         for N in study["N"]:
@@ -622,9 +638,12 @@ class PointsKind(StudyKind):
         return {group: tuple(s.kernel for s in SOURCES[group]) for group in GROUPS}
 
     def analysable(self, study: dict) -> bool:
+        """The scaling analysis applies with at least two sizes N and three swept coupling
+        values."""
         return len(study["N"]) >= 2 and len(grid(study[sweep_axis(study)])) >= 3
 
     def summary(self, ds: xr.Dataset) -> str:
+        """The samples per point and the range of N and of the swept coupling."""
         axes = [d for d in ("N", "NJ0", "J0") if d in ds.dims]
         ranges = "; ".join(
             f"{d} = {ds[d].values.min():g}…{ds[d].values.max():g} ({ds.sizes[d]} values)"

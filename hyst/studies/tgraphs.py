@@ -13,7 +13,7 @@ Two jobs per n, each one NetCDF file under ``results/tgraphs/``, reused when its
   linear extensions of every full t-graph (n = 3: 16 million graphs, about an hour of one
   core: a cluster's job; its sum must equal the exact count of orders);
 - ``sample`` (any n): ``samples`` random sets of switching fields, with simple self-loops
-  allowed and forbidden, under every rule (:mod:`hyst.sampling.orders`).
+  allowed and forbidden, under every rule (:mod:`hyst.combinatorics.tgraph_orders`).
 
 The collected dataset holds the census along ``n``, the exact order counts (as decimal
 strings: they pass 2^63) and shares along (n, rule, definition, simple_self_loops), and the
@@ -32,6 +32,7 @@ import xarray as xr
 
 from hyst._version import __version__
 from hyst.combinatorics import tgraph_search, tgraphs
+from hyst.combinatorics.tgraph_orders import DEFINITIONS, RULES, sample_shares
 from hyst.combinatorics.tgraph_pairwise import pairwise_realize_many
 from hyst.kernels import tgraph_census, tgraph_orders
 from hyst.kernels import tgraphs as general_kernels
@@ -39,7 +40,6 @@ from hyst.model import design_order, seeds
 from hyst.model.general import TGraph, Transition
 from hyst.provenance.files import read_dataset, reusable, write_dataset
 from hyst.sampling.cluster import client_if_parallel
-from hyst.sampling.orders import DEFINITIONS, RULES, sample_shares
 from hyst.studies.base import ConfigError, Job, JobPass, StudyKind
 
 SIMPLE = ("allowed", "forbidden")
@@ -177,6 +177,9 @@ _N_LIST = {
 
 
 class TGraphsKind(StudyKind):
+    """The study kind ``tgraphs``: the general model's t-graphs, an exact census for n <= 3 and
+    the sampled share of well-defined parameter space for larger n."""
+
     name = "tgraphs"
     description = (
         "general-model t-graphs: exact census (n <= 3), sampled share of well-defined space"
@@ -184,6 +187,8 @@ class TGraphsKind(StudyKind):
     own_resources = None
 
     def schema(self) -> dict:
+        """The schema of a ``tgraphs`` study: the n of the exact census and of the sampled shares,
+        the samples, the pairwise LP sample and the weights."""
         return self.study_schema(
             {
                 "census": {
@@ -223,6 +228,7 @@ class TGraphsKind(StudyKind):
         )
 
     def check(self, name: str, study: dict, config: dict) -> None:
+        """Refuse a study with no n (neither census nor sample)."""
         if not (study["census"] or study["sample"]):
             raise ConfigError(f"studies.{name}: give some n (census or sample)")
 
@@ -238,6 +244,7 @@ class TGraphsKind(StudyKind):
         return out
 
     def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:
+        """One job per n of the census and per n of the sampled shares of each study."""
         jobs, needs = {}, {}
         for name, study in studies.items():
             mine = self._jobs(study, config["seed"])
@@ -262,6 +269,8 @@ class TGraphsKind(StudyKind):
         return [(self._path(results, job), self._provenance(job))]
 
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
+        """Compute the job's census or sampled shares for its n (reused when the file's provenance
+        matches) and store the record in the file's attributes; return the manifest."""
         path = self._path(results, job)
         if reusable(path, self._provenance(job), log) is None:
             p = job.payload
@@ -280,6 +289,8 @@ class TGraphsKind(StudyKind):
         return {"files": [str(path)]}
 
     def collect(self, name: str, study: dict, config: dict, results) -> xr.Dataset:
+        """The study's dataset: the census per n and the sampled shares of well-defined space per
+        n, from the jobs' records."""
         records = {}
         for job in self._jobs(study, config["seed"]):
             ds = read_dataset(self._path(results, job))
@@ -296,6 +307,8 @@ class TGraphsKind(StudyKind):
         return ds
 
     def kernel_passes(self) -> dict[str, tuple]:
+        """The kernel passes of a ``tgraphs`` job: the census search, the pairwise LP
+        realizability and the sampled orders of switching fields."""
         return {
             "": (
                 JobPass(
@@ -320,7 +333,7 @@ class TGraphsKind(StudyKind):
                 JobPass(
                     "sample",
                     "random switching fields: which orders give a well-defined t-graph, per "
-                    "rule (hyst.sampling.orders)",
+                    "rule (hyst.combinatorics.tgraph_orders)",
                     (general_kernels.order_batch,),
                 ),
             )
@@ -331,6 +344,7 @@ class TGraphsKind(StudyKind):
         return census_tables(ds)
 
     def summary(self, ds: xr.Dataset) -> str:
+        """The n of the exact census and of the sampled shares."""
         return (
             f"t-graphs of the general model: exact census for n = "
             f"{', '.join(map(str, ds.n.values))}, sampled shares for n = "
@@ -396,7 +410,7 @@ def _count_share(good: str, total: str, of: bool = False) -> str:
 
 def census_rows(ds: xr.Dataset) -> tuple[list, list]:
     """(columns n, rows [(quantity, {n: cell text})]) of the issue's table."""
-    from hyst.sampling.orders import Share
+    from hyst.combinatorics.tgraph_orders import Share
 
     exact_n = [int(n) for n in ds.n.values]
     cols = sorted(set(exact_n) | {int(n) for n in ds.n_sampled.values})
@@ -519,7 +533,7 @@ def _pairwise_cell(ds, n, exact_n, which) -> str:
         return "–"
     if of == total:
         return f"{k:,} of {of:,}"
-    from hyst.sampling.orders import Share
+    from hyst.combinatorics.tgraph_orders import Share
 
     return f"{k:,} of {of:,} drawn: {Share(k, of).text()} of {total:,} (sampled)"
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hyst.combinatorics.layout import magnetisation, state_label
 from hyst.model.systems import INF, QUANTUM, RULE_DESCRIPTIONS, Systems
 from hyst.model.transition_graph import TransitionGraph
+from hyst.plotting.layout import magnetisation, state_label
 from hyst.systems.self_loops import SelfLoop
 from hyst.systems.text import plural
 

@@ -81,15 +81,18 @@ class Share:
 
     @property
     def value(self) -> float:
+        """The share k/m of samples with a well-defined t-graph."""
         return self.k / self.m
 
     @property
     def error(self) -> float:
+        """The binomial standard error sqrt(p(1 − p)/m) of the share p = k/m."""
         p = self.value
         return float(np.sqrt(max(p * (1 - p), 0.0) / self.m))
 
     @property
     def upper(self) -> float:
+        """The upper end of the exact 95 % Clopper-Pearson interval of the share (1 when k = m)."""
         return float(stats.beta.ppf(0.975, self.k + 1, self.m - self.k)) if self.k < self.m else 1.0
 
     def text(self) -> str:
