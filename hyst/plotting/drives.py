@@ -1,7 +1,7 @@
 """Pictures of one system under a drive protocol: the magnetisation m(H) along the drive
 (every avalanche a vertical jump at its switching field), and the period T of the
 symmetric drive against its amplitude A (the amplitude sweep). They read the datasets
-of :mod:`hyst.cli.drives` (field units)."""
+of :mod:`hyst.systems.drives` (fields dimensionless: the datasets' field_unit)."""
 
 from __future__ import annotations
 

@@ -197,7 +197,7 @@ def fig_fundamental_loops(ds: xr.Dataset, *, sample: int = 12, per_row: int = 6,
 
 def fig_transition_graph(graph, loops, *, size=None) -> Figure:
     """The transition graph of one system (``hyst.model.transition_graph.TransitionGraph`` and the
-    ``hyst.cli.system.SelfLoop`` list): potentially stable states (solid boxes) and the
+    :class:`hyst.SelfLoop` list): potentially stable states (solid boxes) and the
     unstable states of the self-loops (dashed boxes) by magnetisation; transitions between
     stable states as arrows, up blue, down red; a transition that ends in a self-loop as
     a dashed arrow to the state where it enters the loop; the loops' own steps thick
