@@ -86,9 +86,16 @@ def _check_rule(rule) -> str:
     return rule
 
 
-def _parallel(threads) -> bool:
+#: Fewer systems than this run on the calling thread when ``threads`` is None: waking
+#: numba's thread pool costs more than a few small systems (a single call at N = 3: about
+#: 5 µs of work).
+PARALLEL_MIN_SYSTEMS = 64
+
+
+def _parallel(threads, n: int) -> bool:
+    """Whether to run ``n`` systems on numba's threads (``threads``: None for all)."""
     if threads is None:
-        return True
+        return n >= PARALLEL_MIN_SYSTEMS
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
         raise ValueError(f"threads: {threads!r} is not allowed (a whole number >= 1, or None)")
     if threads > 1:
@@ -184,7 +191,9 @@ def symmetric_drives(
         )
     if not np.isfinite(amp).all() or (amp < 0).any():
         raise ValueError(f"amplitude: {amp.min() if amp.size else amp} is not allowed (A >= 0)")
-    out = symmetric_batch(systems, quantize(amp), rule, max_cycles, parallel=_parallel(threads))
+    out = symmetric_batch(
+        systems, quantize(amp), rule, max_cycles, parallel=_parallel(threads, systems.samples)
+    )
     oc = out["outcome"]
     stopped = np.isin(oc, (SELF_LOOP, ILL_DEFINED))
     return _dataset(
@@ -264,7 +273,9 @@ def amplitude_sweeps(
     """
     rule = _check_rule(rule)
     systems = _systems(h_plus, h_minus, couplings)
-    out = sweep_batch(systems, rule, max_cycles, bool(first_only), parallel=_parallel(threads))
+    out = sweep_batch(
+        systems, rule, max_cycles, bool(first_only), parallel=_parallel(threads, systems.samples)
+    )
     field = {"units": "1"}
     return _dataset(
         {
