@@ -5,6 +5,7 @@ disagreements from the evidence, and its bindings are validated like figure bind
 from __future__ import annotations
 
 import copy
+import os
 import re
 from pathlib import Path
 
@@ -637,3 +638,36 @@ def test_a_disagreement_without_its_evidence_is_reported():
         Table(("verdict",), (("finding: crossover",), ("agrees",))),
     ]
     assert unexplained(blocks) == ["disagrees (3 σ)"]
+
+
+@pytest.mark.skipif(
+    not os.environ.get("HYST_MEDIUM_RESULTS"),
+    reason="set HYST_MEDIUM_RESULTS to the results folder of a medium preset run",
+)
+def test_every_verdict_of_the_medium_run_is_earned():
+    """The page of a medium preset run (bash scripts/run --configfile config/medium.yaml;
+    HYST_MEDIUM_RESULTS=results): every disagreement is followed by its evidence, no slope
+    row is left not determined and no maximum undetermined."""
+    from hyst.comparison import read_study, unexplained
+
+    results = Path(os.environ["HYST_MEDIUM_RESULTS"])
+    comparison = validate(yaml.safe_load((REPO / "config" / "medium.yaml").read_text()))[
+        "comparison"
+    ]
+    studies = {s for b in comparison.values() for s in b["studies"]}
+    datasets = {s: read_study(results / "datasets" / f"{s}.nc", comparison, s) for s in studies}
+    analyses = {
+        s: xr.load_dataset(results / "analysis" / f"{s}.nc")
+        for s in studies
+        if (results / "analysis" / f"{s}.nc").exists()
+    }
+    page = build_page(comparison, datasets, analyses)
+    assert unexplained(page.blocks) == []
+    open_rows = [
+        (row[0], row[2], row[block.header.index("verdict")])
+        for block in page.blocks
+        if isinstance(block, Table) and "verdict" in block.header
+        for row in block.rows
+        if row[block.header.index("verdict")].startswith(("not determined", "undetermined"))
+    ]
+    assert open_rows == []

@@ -106,10 +106,6 @@ def slope_in_range(ds: xr.Dataset, observable: str, sel: dict, low: float, high:
     return out
 
 
-def _nan_evidence() -> dict:
-    return {"exponent": math.nan, "stderr": math.nan}
-
-
 def window_evidence(ds: xr.Dataset, observable: str, sel: dict) -> dict:
     """What a pooled small-coupling exponent rests on, for one ensemble (``sel``): the
     per-N fits of :func:`~hyst.analysis.power_laws.fit_curve` and two checks of the pooled

@@ -131,6 +131,31 @@ def preset_sizes(study: str) -> dict[str, list[int]]:
     return found
 
 
+def larger_runs(study: str, dataset) -> str:
+    """What an undetermined row says of the presets that run the same study at larger N or
+    with more systems per point than this run (`` at N ≤ 64, 400 systems a point:
+    config/config.yaml runs N ≤ 512, 5,000 a point``), or nothing where none does."""
+    import json
+
+    try:
+        run = json.loads(dataset.attrs["study_config"])
+        samples, largest = int(run["samples"]), max(int(n) for n in run["N"])
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return ""
+    more = []
+    for name, studies in preset_studies().items():
+        other = studies.get(study) or {}
+        try:
+            n, s = max(int(v) for v in other["N"]), int(other["samples"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if n > largest or s > samples:
+            more.append(f"{name} runs N ≤ {n}, {s:,} a point")
+    if not more:
+        return ""
+    return f" at N ≤ {largest}, {samples:,} systems a point: {'; '.join(more)}"
+
+
 # ---- formatting ---------------------------------------------------------------------------
 
 

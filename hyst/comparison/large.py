@@ -12,7 +12,7 @@ from hyst import catalogue
 from hyst.analysis.peaks import maxima, power_of_n
 from hyst.analysis.records import l4_labels, l4_rescaled
 from hyst.catalogue import paper
-from hyst.comparison.data import ensemble_text, ensembles, pm, preset_sizes
+from hyst.comparison.data import ensemble_text, ensembles, larger_runs, pm, preset_sizes
 from hyst.comparison.page import Paragraph, Table
 
 #: A maximum "at J0 ≈ N^p" agrees when the fitted exponent of J0_max ∝ N^p', with two
@@ -41,6 +41,8 @@ def peaks(ctx) -> list:
                     if verdict == "disagrees":
                         verdict = "disagrees, explained below"
                         notes.append(_peak_note(study, ds, name, sel, claim, fit, failed))
+                    elif verdict == "undetermined":
+                        verdict += larger_runs(study, ds)
                     summary.append(
                         (claim.text, ensemble_text(sel), f"`{study}`: {fit}", verdict, claim.source)
                     )
