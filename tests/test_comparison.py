@@ -623,7 +623,7 @@ def test_a_slope_that_matches_neither_number_disagrees_with_its_evidence_below()
     assert "| 1.50 ± 0.0" in row and "disagrees (" in row and row.endswith("explained below |")
     out = text(blocks)
     assert "**P_sl, random couplings, spins, rule 1 (study `s`): the paper's slope 2/3" in out
-    assert "Neither the top of the windows nor the N pooled account for the difference" in out
+    assert "Neither the top of the windows, their low end nor the N pooled account for the" in out
     assert "| N | window N J0 (points) | exponent |" in out
     assert unexplained(blocks) == []
     agrees, _, _ = slope_page(lambda c, s, r, N, x: min(1e-2 * x**3, 0.5), spans="hysteron")

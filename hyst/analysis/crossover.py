@@ -113,19 +113,22 @@ def window_evidence(ds: xr.Dataset, observable: str, sel: dict) -> dict:
 
     * ``lower``: the same windows without their highest point, pooled: a window whose top
       reaches the bend toward the plateau gives a smaller exponent than its lower part.
+    * ``bottom``: the local slope between the two smallest N·J0 of each window, pooled: a
+      slope that still rises toward small N·J0 is approached from below the window.
     * ``trend``: the per-N exponents fitted as k_N = k_inf + b/N (weighted least squares
       over the N with a fit): k_inf (the exponent extrapolated to large N) and b, each with
       its standard error, scaled by sqrt(χ²/dof) when that exceeds 1.
 
-    Returns per_N ({N: exponent, stderr, x_min, x_max, points, lower, lower_stderr}),
-    pooled and lower (dicts of :func:`pool`), trend (k_inf, k_inf_stderr, b, b_stderr,
-    curves)."""
+    Returns per_N ({N: exponent, stderr, x_min, x_max, points, lower, lower_stderr, bottom,
+    bottom_stderr}),
+    pooled and lower (dicts of :func:`pool`), bottom (exponent, exponent_stderr, curves),
+    trend (k_inf, k_inf_stderr, b, b_stderr, curves)."""
     from hyst.analysis.power_laws import MIN_POINTS, fit_counts, fit_curve, pool
 
     sub = ds.sel({d: v for d, v in sel.items() if d in ds[observable].dims})
     c = Curves(sub, observable, "NJ0")
     ns = c.n_values()
-    fits, lowers, per_n = [], [], {}
+    fits, lowers, bottoms, per_n = [], [], [], {}
     for j, n in enumerate(ns):
         x, y, k, trials = c.x[j], c.y[j], c.k[j], c.n[j]
         r = fit_curve(x, y, k, trials, c.family)
@@ -134,6 +137,12 @@ def window_evidence(ds: xr.Dataset, observable: str, sel: dict) -> dict:
         if np.isfinite(r["exponent"]) and idx.size > MIN_POINTS:
             top = idx[np.argsort(x[idx])][:-1]
             q = fit_counts(x[top], k[top], trials[top], family=c.family)
+        bottom = {"exponent": math.nan, "exponent_stderr": math.nan}
+        if np.isfinite(r["exponent"]) and idx.size >= 2:
+            pair = idx[np.argsort(x[idx])][:2]
+            s, e = window_slope(x, y, k, pair, c.family)
+            bottom = {"exponent": s, "exponent_stderr": e}
+        bottoms.append(bottom)
         fits.append(r)
         lowers.append(q)
         per_n[int(n)] = {
@@ -144,13 +153,26 @@ def window_evidence(ds: xr.Dataset, observable: str, sel: dict) -> dict:
             "points": r["points"],
             "lower": q["exponent"],
             "lower_stderr": q["exponent_stderr"],
+            "bottom": bottom["exponent"],
+            "bottom_stderr": bottom["exponent_stderr"],
         }
     return {
         "per_N": per_n,
         "pooled": pool(fits, ns),
         "lower": pool(lowers, ns),
+        "bottom": _bottom(bottoms),
         "trend": _trend(per_n),
     }
+
+
+def _bottom(slopes) -> dict:
+    """The local slopes at the low ends of the windows, pooled (weighted mean, its error
+    scaled by the spread of the N)."""
+    used = [s for s in slopes if np.isfinite(s["exponent"]) and np.isfinite(s["exponent_stderr"])]
+    used = [s for s in used if s["exponent_stderr"] > 0]
+    if not used:
+        return {"exponent": math.nan, "exponent_stderr": math.nan, "curves": 0}
+    return {**weighted_mean(used), "curves": len(used)}
 
 
 def _trend(per_n: dict) -> dict:

@@ -4,8 +4,8 @@ further down the page.
 
 * the small-coupling exponents that differ from the guide lines the paper draws (a slope row
   whose verdict is a finding: the paper's slope is the local slope of the crossover);
-* the counterexamples to the paper's statements (a statement's row that disagrees and is
-  explained below: the paper's bound or count does not hold in every instance);
+* the counterexamples to the paper's statements (a bound or count of a statement's row that
+  instances fall outside of, explained below its table);
 * the first numbers beyond the paper's sizes (1 − P_sl at N J0 = 10^2 for N larger than the
   paper's largest, from a study that samples them).
 """
@@ -61,10 +61,11 @@ def findings(blocks, datasets: dict) -> list:
     for title, table, row in _rows(blocks):
         verdict = _cell(table, row, "verdict")
         said = _cell(table, row, "the paper says")
-        if said and verdict.startswith("disagrees") and "explained below" in verdict:
+        found = _cell(table, row, "hyst finds")
+        if said and verdict.startswith("disagrees") and " outside (" in found:
             items.append(
                 f"**A counterexample to “{said}”** ({_cell(table, row, 'ensemble')}): "
-                f"{_cell(table, row, 'hyst finds')} ({_link(title)})."
+                f"{found} ({_link(title)})."
             )
     items += _beyond_sizes(datasets)
     out = [Heading(TITLE)]

@@ -145,11 +145,35 @@ def _peak_rows(ds, name, sel, claim):
         )
     if not near:
         failed.append(f"a J0_max lies more than {DECADES:g} decade from N^{claim.power:g}")
+    flat = [n for n in ns if _flat(ds, name, sel, n)]
+    if flat:
+        failed.append(
+            f"at N = {', '.join(map(str, flat))} the curve is flat within two standard errors "
+            "(its maximum has no position)"
+        )
     if not ok or exponent == "disagrees":
         return rows, "disagrees", fit, failed
     if exponent == "undetermined":
         return rows, "undetermined", fit, failed
     return rows, "agrees" if near else "disagrees", fit, failed
+
+
+def _flat(ds, name, sel, N) -> bool:
+    """Whether the curve of one N stays within two standard errors (at least 0.5 % of its
+    level) of its largest value at every J0."""
+    sub = ds.sel({d: v for d, v in sel.items() if d in ds.dims}).sel(N=N)
+    y = np.asarray(sub[name].values, float)
+    e = (
+        np.asarray(sub[f"{name}_stderr"].values, float)
+        if f"{name}_stderr" in sub
+        else np.zeros_like(y)
+    )
+    ok = np.isfinite(y)
+    if ok.sum() < 2:
+        return False
+    top = float(np.max(y[ok]))
+    room = 2 * np.hypot(np.nan_to_num(e[ok]), np.nan_to_num(e[ok][np.argmax(y[ok])]))
+    return bool(np.all(top - y[ok] <= np.maximum(room, 0.005 * abs(top))))
 
 
 def _peak_note(study, ds, name, sel, claim, fit, failed) -> Paragraph:

@@ -226,6 +226,17 @@ def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn) -> list:
             f"{pm(lower['exponent'], lower['exponent_stderr'])}, within two standard errors "
             f"of {_slope_text(p)}: the tops of the windows reach the bend toward the plateau."
         )
+    bottom = ev["bottom"]
+    if near(bottom["exponent"], bottom["exponent_stderr"]) and not near(k, dk):
+        slope = pm(bottom["exponent"], bottom["exponent_stderr"])
+        more = larger_presets(study, ds) or ""
+        causes.append(
+            "At the low end of each window (its two smallest N J0, where the points still "
+            f"hold 20 events) the local slope is {slope} over {bottom['curves']} N, within "
+            f"two standard errors of {_slope_text(p)}: the slope still rises toward small "
+            "N J0, and the fit averages it over the window; more systems per point move the "
+            f"windows down{more}."
+        )
     b, db = trend["b"], trend["b_stderr"]
     if np.isfinite(b) and abs(b) > 2 * db and near(trend["k_inf"], trend["k_inf_stderr"]):
         causes.append(
@@ -242,8 +253,10 @@ def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn) -> list:
         )
     elif not causes:
         causes.append(
-            "Neither the top of the windows nor the N pooled account for the difference "
-            f"(without the top point: {pm(lower['exponent'], lower['exponent_stderr'])}; "
+            "Neither the top of the windows, their low end nor the N pooled account for the "
+            "difference (without the top point: "
+            f"{pm(lower['exponent'], lower['exponent_stderr'])}; "
+            f"at the low end: {pm(bottom['exponent'], bottom['exponent_stderr'])}; "
             f"extrapolated to large N: {pm(trend['k_inf'], trend['k_inf_stderr'])}). hyst "
             f"finds {pm(k, dk)} in N J0 {pooled['x_min']:.3g}–{pooled['x_max']:.3g} "
             f"(N ≥ {pooled['n_min']:g}), where the paper draws {_slope_text(p)}."
@@ -259,6 +272,7 @@ def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn) -> list:
                 else "—",
                 pm(r["exponent"], r["stderr"]),
                 pm(r["lower"], r["lower_stderr"]),
+                pm(r["bottom"], r["bottom_stderr"]),
                 pm(d.get("slope", np.nan), d.get("stderr", np.nan)),
             )
         )
@@ -270,6 +284,7 @@ def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn) -> list:
                 "window N J0 (points)",
                 "exponent",
                 "without the window's top point",
+                "local slope at the window's low end",
                 f"slope at N J0 {low:g}–{high:g}",
             ),
             tuple(rows),
