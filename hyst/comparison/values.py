@@ -218,16 +218,19 @@ def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn) -> list:
     causes = []
 
     def near(value, err):
-        return np.isfinite(value) and np.isfinite(err) and abs(value - p) <= 2 * err
+        """Within two standard errors of the paper's slope, and closer to it than the fit
+        (a check that moves away from the paper's slope explains nothing)."""
+        closer = not np.isfinite(k) or abs(value - p) < abs(k - p)
+        return np.isfinite(value) and np.isfinite(err) and abs(value - p) <= 2 * err and closer
 
-    if near(lower["exponent"], lower["exponent_stderr"]) and not near(k, dk):
+    if near(lower["exponent"], lower["exponent_stderr"]):
         causes.append(
             "Without the highest point of each window the pooled exponent is "
             f"{pm(lower['exponent'], lower['exponent_stderr'])}, within two standard errors "
             f"of {_slope_text(p)}: the tops of the windows reach the bend toward the plateau."
         )
     bottom = ev["bottom"]
-    if near(bottom["exponent"], bottom["exponent_stderr"]) and not near(k, dk):
+    if near(bottom["exponent"], bottom["exponent_stderr"]):
         slope = pm(bottom["exponent"], bottom["exponent_stderr"])
         more = larger_presets(study, ds) or ""
         causes.append(
