@@ -573,3 +573,54 @@ def test_z95_is_the_normal_quantile_and_importing_the_analysis_imports_no_scipy(
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# ----------------------------------------------------------------- slopes where a figure draws
+
+
+def test_the_slope_in_a_range_is_the_crossovers_not_the_exponent():
+    """P = u/(1 + u) grows as u^1 for u ≪ 1; between u = 0.1 and 1 its slope is
+    ln(0.5/(0.1/1.1))/ln 10 = 0.740, for every N: the pooled slope in [0.1, 1] says so,
+    within its error, while the small-coupling fit of the same curves (grid from 10^-4)
+    finds 1."""
+    from hyst.analysis.crossover import slope_in_range
+
+    nj0 = np.logspace(-4, 2, 25)
+    ds = make_study(lambda u, n: u / (1.0 + u), trials=400_000, nj0=nj0, seed=3)
+    sel = {"couplings": "random", "spans": "hysteron", "rule": "1"}
+    got = slope_in_range(ds, OBS, sel, 0.1, 1.0)
+    want = math.log(0.5 / (0.1 / 1.1)) / math.log(10)
+    assert got["curves"] == NS.size and got["x_min"] == pytest.approx(0.1)
+    assert got["x_max"] == pytest.approx(1.0)
+    assert abs(got["slope"] - want) < 3 * got["stderr"] and got["stderr"] < 0.01
+    assert got["lowest"] <= got["slope"] <= got["highest"]
+    fit = A.small_coupling_exponents(ds, OBS)
+    assert abs(scalar(fit["pooled_exponent"]) - 1.0) < 0.03
+    # a range holding one point of the grid gives no slope
+    empty = slope_in_range(ds, OBS, sel, 0.5, 0.6)
+    assert empty["curves"] == 0 and math.isnan(empty["slope"])
+
+
+def test_window_evidence_extrapolates_the_exponents_in_N_and_refits_below_the_top():
+    """Exponents k_N = 4 − 4/N (a finite-size drift): the trend k_N = k_inf + b/N gives
+    k_inf = 4 and b = −4 within errors; a pure power law below its cap refits to the same
+    exponent without the top point of each window."""
+    from hyst.analysis.crossover import window_evidence
+
+    sel = {"couplings": "random", "spans": "hysteron", "rule": "1"}
+
+    def drifting(u, n):
+        return np.minimum(1e-2 * u ** (4.0 - 4.0 / n), 0.6)
+
+    nj0 = np.logspace(-1, 2, 25)
+    ds = make_study(drifting, trials=2_000_000, nj0=nj0, seed=5)
+    ev = window_evidence(ds, OBS, sel)
+    trend = ev["trend"]
+    assert trend["curves"] >= 5
+    assert abs(trend["k_inf"] - 4.0) < 3 * trend["k_inf_stderr"] + 0.05
+    assert abs(trend["b"] + 4.0) < 3 * trend["b_stderr"] + 0.2
+    exact = make_study(power_law(3.0), trials=1_000_000, nj0=nj0, seed=6)
+    ev = window_evidence(exact, OBS, sel)
+    lower = ev["lower"]
+    assert abs(lower["exponent"] - 3.0) < 3 * lower["exponent_stderr"]
+    assert abs(ev["pooled"]["exponent"] - 3.0) < 3 * ev["pooled"]["exponent_stderr"]

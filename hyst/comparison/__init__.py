@@ -89,29 +89,52 @@ def build_page(comparison: dict, datasets: dict, analyses: dict) -> Page:
         page.add(*stype.function()(ctx))
     if not any(b["type"] == "combinatorics" for b in comparison.values()):
         page.add(Heading(SECTION_TYPES["combinatorics"].title), Paragraph(COMBINATORICS_HOOK))
+    from hyst.comparison.findings import findings
+
+    page.blocks[1:1] = findings(page.blocks, datasets)
     page.blocks.insert(0, Paragraph(verdict_summary(page.blocks)))
     return page
 
 
 #: The verdicts counted at the top of the page, by the words a table's verdict begins with.
-VERDICTS = ("agrees", "disagrees", "undetermined", "not determined")
+#: A "finding" is a paper's number that hyst reproduces where the paper shows it while its
+#: own measurement says more (a slope of the crossover, not the small-coupling exponent).
+VERDICTS = ("agrees", "finding", "disagrees", "undetermined", "not determined")
+
+
+def _verdicts(blocks):
+    """Every verdict of every table with a "verdict" column, in order."""
+    for block in blocks:
+        if isinstance(block, Table) and "verdict" in block.header:
+            column = block.header.index("verdict")
+            yield from (row[column] for row in block.rows)
 
 
 def verdict_summary(blocks) -> str:
     """One line counting the verdicts of every table with a "verdict" column."""
     counts = dict.fromkeys(VERDICTS, 0)
     explained = 0
-    for block in blocks:
-        if not isinstance(block, Table) or "verdict" not in block.header:
-            continue
-        column = block.header.index("verdict")
-        for row in block.rows:
-            verdict = row[column]
-            kind = next((v for v in VERDICTS if verdict.startswith(v)), verdict)
-            counts[kind] = counts.get(kind, 0) + 1
-            explained += kind == "disagrees" and "explained below" in verdict
+    for verdict in _verdicts(blocks):
+        kind = next((v for v in VERDICTS if verdict.startswith(v)), verdict)
+        counts[kind] = counts.get(kind, 0) + 1
+        explained += kind == "disagrees" and "explained below" in verdict
     words = {"agrees": "agree", "disagrees": "disagree"}
-    parts = [f"{n} {words.get(v, v)}" for v, n in counts.items()]
-    if explained:
-        parts[1] += f" ({explained} explained below)"
+    parts = []
+    for v, n in counts.items():
+        if v == "finding" and n == 0:
+            continue
+        word = words.get(v, v) if v != "finding" else ("finding" if n == 1 else "findings")
+        parts.append(
+            f"{n} {word}"
+            + (f" ({explained} explained below)" if v == "disagrees" and explained else "")
+        )
     return f"**Verdicts of {sum(counts.values())} comparisons: {', '.join(parts)}.**"
+
+
+def unexplained(blocks) -> list[str]:
+    """The verdicts that disagree with the paper without their evidence on the page (every
+    "disagrees" is followed by ", explained below" and its paragraph): empty on a page
+    whose every disagreement is explained or stated as a finding."""
+    return [
+        v for v in _verdicts(blocks) if v.startswith("disagrees") and "explained below" not in v
+    ]

@@ -3,8 +3,10 @@ the ensembles a dataset holds, and the formatting of values with errors and verd
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import xarray as xr
@@ -98,6 +100,61 @@ def histogram_points(ds: xr.Dataset, name: str, sel: dict) -> Iterator[tuple[dic
     for idx in np.ndindex(*(da.sizes[d] for d in other)):
         labels = {d: da[d].values[i].item() for d, i in zip(other, idx, strict=True)}
         yield labels, np.asarray(da.isel(dict(zip(other, idx, strict=True))).values, np.int64)
+
+
+#: The presets of the repository, smallest first (``config/`` beside the package, where it
+#: is installed from its repository).
+PRESETS = ("quick.yaml", "medium.yaml", "config.yaml")
+
+
+@functools.cache
+def preset_studies() -> dict[str, dict]:
+    """The studies of each preset of the repository (read once), {} where there is none."""
+    import yaml
+
+    folder = Path(__file__).resolve().parents[2] / "config"
+    found = {}
+    for name in PRESETS:
+        try:
+            found[f"config/{name}"] = yaml.safe_load((folder / name).read_text())["studies"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return found
+
+
+def preset_sizes(study: str) -> dict[str, list[int]]:
+    """{preset file: the N it samples} of every preset of the repository with this study."""
+    found = {}
+    for name, studies in preset_studies().items():
+        sizes = (studies.get(study) or {}).get("N")
+        if isinstance(sizes, list) and all(isinstance(n, int) for n in sizes):
+            found[name] = sizes
+    return found
+
+
+def larger_runs(study: str, dataset) -> str:
+    """What an undetermined row says of the presets that run the same study at larger N or
+    with more systems per point than this run (`` at N ≤ 64, 400 systems a point:
+    config/config.yaml runs N ≤ 512, 5,000 a point``), or nothing where none does."""
+    import json
+
+    try:
+        run = json.loads(dataset.attrs["study_config"])
+        samples, largest = int(run["samples"]), max(int(n) for n in run["N"])
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return ""
+    more = []
+    for name, studies in preset_studies().items():
+        other = studies.get(study) or {}
+        try:
+            n, s = max(int(v) for v in other["N"]), int(other["samples"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if n > largest or s > samples:
+            more.append(f"{name} runs N ≤ {n}, {s:,} a point")
+    if not more:
+        return ""
+    return f" at N ≤ {largest}, {samples:,} systems a point: {'; '.join(more)}"
 
 
 # ---- formatting ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from hyst import catalogue
 from hyst.analysis.peaks import maxima, power_of_n
 from hyst.analysis.records import l4_labels, l4_rescaled
 from hyst.catalogue import paper
-from hyst.comparison.data import ensemble_text, ensembles, pm
+from hyst.comparison.data import ensemble_text, ensembles, larger_runs, pm, preset_sizes
 from hyst.comparison.page import Paragraph, Table
 
 #: A maximum "at J0 ≈ N^p" agrees when the fitted exponent of J0_max ∝ N^p', with two
@@ -26,6 +26,7 @@ def peaks(ctx) -> list:
     """The paper's peak claims against the maxima of the bound J0 sweeps."""
     blocks = []
     summary = []
+    notes = []
     for name, items in paper.CLAIMS.items():
         for claim in items:
             if claim.kind != "peak":
@@ -36,7 +37,12 @@ def peaks(ctx) -> list:
                 for sel in ensembles(ds):
                     if not claim.matches(sel.get("couplings"), sel.get("spans"), sel.get("rule")):
                         continue
-                    rows, verdict, fit = _peak_rows(ds, name, sel, claim)
+                    rows, verdict, fit, failed = _peak_rows(ds, name, sel, claim)
+                    if verdict == "disagrees":
+                        verdict = "disagrees, explained below"
+                        notes.append(_peak_note(study, ds, name, sel, claim, fit, failed))
+                    elif verdict == "undetermined":
+                        verdict += larger_runs(study, ds)
                     summary.append(
                         (claim.text, ensemble_text(sel), f"`{study}`: {fit}", verdict, claim.source)
                     )
@@ -67,6 +73,7 @@ def peaks(ctx) -> list:
         out.append(
             Table(("the paper says", "ensemble", "hyst finds", "verdict", "source"), tuple(summary))
         )
+    out += notes
     out += rules
     return (
         out + blocks
@@ -111,6 +118,7 @@ def _peak_rows(ds, name, sel, claim):
     else:  # two standard errors reach both inside and outside the band
         exponent = "undetermined"
     ok = True  # the checks that do not depend on where the maxima lie
+    failed = []  # what fails, in words
     fit = f"J0_max ∝ N^{pm(p, dp)} (paper: J0 ≈ N^{claim.power:g})"
     if claim.grows:
         tops = [found[n]["y"] for n in ns]
@@ -122,15 +130,73 @@ def _peak_rows(ds, name, sel, claim):
         fit += f"; the maximum {'grows' if grows else 'does not grow'} with N"
         fit += f" ({tops[0]:.2f} at N = {ns[0]} to {tops[-1]:.2f} at N = {ns[-1]})"
         ok &= grows
+        if not grows:
+            failed.append("the maximum does not grow with N")
     if "increases again" in claim.text:
         dips = sum(np.isfinite(found[n]["dip_x"]) for n in ns)
         fit += f"; a dip and a rise after the maximum at {dips} of {len(ns)} N"
         ok &= dips == len(ns)
+        if dips < len(ns):
+            failed.append(f"no dip and rise after the maximum at {len(ns) - dips} of {len(ns)} N")
+    if exponent == "disagrees":
+        failed.append(
+            f"the exponent of J0_max, {pm(p, dp)}, lies with two standard errors outside "
+            f"{claim.power:g} ± {EXPONENT_TOLERANCE}"
+        )
+    if not near:
+        failed.append(f"a J0_max lies more than {DECADES:g} decade from N^{claim.power:g}")
+    flat = [n for n in ns if _flat(ds, name, sel, n)]
+    if flat:
+        failed.append(
+            f"at N = {', '.join(map(str, flat))} the curve is flat within two standard errors "
+            "(its maximum has no position)"
+        )
     if not ok or exponent == "disagrees":
-        return rows, "disagrees", fit
+        return rows, "disagrees", fit, failed
     if exponent == "undetermined":
-        return rows, "undetermined", fit
-    return rows, "agrees" if near else "disagrees", fit
+        return rows, "undetermined", fit, failed
+    return rows, "agrees" if near else "disagrees", fit, failed
+
+
+def _flat(ds, name, sel, N) -> bool:
+    """Whether the curve of one N stays within two standard errors (at least 0.5 % of its
+    level) of its largest value at every J0."""
+    sub = ds.sel({d: v for d, v in sel.items() if d in ds.dims}).sel(N=N)
+    y = np.asarray(sub[name].values, float)
+    e = (
+        np.asarray(sub[f"{name}_stderr"].values, float)
+        if f"{name}_stderr" in sub
+        else np.zeros_like(y)
+    )
+    ok = np.isfinite(y)
+    if ok.sum() < 2:
+        return False
+    top = float(np.max(y[ok]))
+    room = 2 * np.hypot(np.nan_to_num(e[ok]), np.nan_to_num(e[ok][np.argmax(y[ok])]))
+    return bool(np.all(top - y[ok] <= np.maximum(room, 0.005 * abs(top))))
+
+
+def _peak_note(study, ds, name, sel, claim, fit, failed) -> Paragraph:
+    """Why a peak claim disagrees: which of its checks fail on hyst's curves, the N they
+    reach against the paper's, and the presets that sample larger N."""
+    ns = sorted(int(n) for n in ds["N"].values)
+    largest = paper.LARGEST_N_LARGE
+    beyond = [
+        f"{preset} samples N = {', '.join(map(str, sizes))}"
+        for preset, sizes in preset_sizes(study).items()
+        if max(sizes) > ns[-1]
+    ]
+    return Paragraph(
+        f"**{catalogue.symbol(name)}, {ensemble_text(sel)} (study `{study}`).** The paper "
+        f"says: {claim.text}. On hyst's curves of N = {', '.join(map(str, ns))}: "
+        f"{'; '.join(failed)}. The paper's curves reach N = {largest} "
+        f"({paper.LARGE_N_SOURCE}); hyst's reach N = {ns[-1]}"
+        + (
+            f": {'; '.join(beyond)}, where the statement can be checked at the paper's sizes."
+            if beyond
+            else "."
+        )
+    )
 
 
 def _rules_rows(ctx) -> list:

@@ -71,7 +71,7 @@ class Page:
         ]
         for b in self.blocks:
             if isinstance(b, Heading):
-                out.append(f"<h{b.level}>{_inline(b.text)}</h{b.level}>")
+                out.append(f'<h{b.level} id="{anchor(b.text)}">{_inline(b.text)}</h{b.level}>')
             elif isinstance(b, Paragraph):
                 out.append(f"<p>{_inline(b.text)}</p>")
             else:
@@ -83,12 +83,20 @@ class Page:
         return "\n".join(out) + "\n"
 
 
+def anchor(title: str) -> str:
+    """The anchor of a heading, as GitHub makes it and the HTML page writes it (lower case,
+    punctuation dropped, spaces as hyphens): ``[text](#anchor)`` links to it."""
+    slug = re.sub(r"[^\w\- ]", "", title.lower()).strip()
+    return re.sub(r"\s", "-", slug)
+
+
 def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
 def _inline(text: str) -> str:
-    """Escaped HTML of a line with Markdown's **bold** and `code`."""
+    """Escaped HTML of a line with Markdown's **bold**, `code` and [links](#anchor)."""
     t = html.escape(str(text))
     t = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", t)
+    t = re.sub(r"\[([^\]]+)\]\((#[\w\-]+)\)", r'<a href="\2">\1</a>', t)
     return re.sub(r"`(.+?)`", r"<code>\1</code>", t)

@@ -3,13 +3,12 @@ slopes of every replica, and the counts of fundamental self-loops (a ``loops`` s
 
 from __future__ import annotations
 
-import functools
 import json
-from pathlib import Path
 
 import numpy as np
 
 from hyst import catalogue
+from hyst.analysis.crossover import slope_in_range, window_evidence
 from hyst.catalogue import paper
 from hyst.comparison.data import (
     SLOPE_UNDETERMINED_ERROR,
@@ -18,6 +17,7 @@ from hyst.comparison.data import (
     percent,
     pm,
     point,
+    preset_studies,
     slope_verdict,
     value_verdict,
 )
@@ -70,61 +70,82 @@ def quoted_values(ctx) -> list:
 
 
 def slopes(ctx) -> list:
-    """The paper's small-coupling slopes against the pooled fitted exponents."""
-    rows = []
+    """The paper's small-coupling slopes against hyst's asymptotic exponents (the pooled fits
+    of the analyses) and the local slopes of the same curves where the paper draws its guide
+    lines (N J0 in ``paper.DRAWN_RANGE``), with a verdict saying which of the two the
+    paper's slope matches, and the evidence below the table for every disagreement."""
+    low, high = paper.DRAWN_RANGE
+    rows, notes = [], {}
     names = [o.name for o in catalogue.analysed() if o.scaling.power_law]
     for study, ana in ctx.analyses.items():
+        ds = ctx.datasets.get(study)
         for obs in names:
             var = f"{obs}_pooled_exponent"
             if var not in ana:
                 continue
             values = ana[var]
             errs = ana.get(f"{var}_stderr", values * np.nan)
-            paper = ana.get(f"{obs}_paper_slope")
+            paper_da = ana.get(f"{obs}_paper_slope")
             for idx in np.ndindex(values.shape):
                 at = dict(zip(values.dims, idx, strict=True))
                 sel = {d: str(values[d].values[i]) for d, i in at.items()}
                 p = catalogue.paper_slope(obs, **sel)
-                if paper is not None:
-                    pv = paper.isel({d: i for d, i in at.items() if d in paper.dims})
+                if paper_da is not None:
+                    pv = paper_da.isel({d: i for d, i in at.items() if d in paper_da.dims})
                     p = float(pv.values)
                 if not np.isfinite(p):
                     continue
                 k, dk = float(values.values[idx]), float(errs.values[idx])
-                verdict, sigmas = slope_verdict(p, k, dk)
-                if verdict == "disagrees":
-                    verdict = f"disagrees ({sigmas:.1f} σ)"
-                elif verdict == "not determined":
-                    verdict += larger_presets(study, ctx.datasets.get(study))
-                local, window = _window_columns(ana, obs, idx, k, dk)
-                rows.append(
-                    (
-                        f"`{study}`",
-                        catalogue.symbol(obs),
-                        ensemble_text(sel),
-                        _slope_text(p),
-                        pm(k, dk),
-                        local,
-                        window,
-                        verdict,
-                    )
+                drawn = (
+                    slope_in_range(ds, obs, sel, low, high)
+                    if ds is not None and obs in ds and "NJ0" in ds
+                    else None
                 )
+                verdict, disagrees = _slope_row_verdict(p, k, dk, drawn)
+                if verdict.startswith("not determined") or "fit not determined" in verdict:
+                    verdict = verdict.replace(
+                        "not determined", "not determined" + larger_presets(study, ds), 1
+                    )
+                local, window = _window_columns(ana, obs, idx, k, dk)
+                row = (
+                    f"`{study}`",
+                    catalogue.symbol(obs),
+                    ensemble_text(sel),
+                    _slope_text(p),
+                    f"{pm(k, dk)} (local {local})" if np.isfinite(k) else "—",
+                    window,
+                    _drawn_text(drawn),
+                    verdict,
+                )
+                if disagrees:
+                    key = (study, obs, row[3:])
+                    if key not in notes:
+                        notes[key] = (study, ds, obs, sel, p, k, dk, drawn)
+                    row = (*row[:-1], f"{verdict}, explained below")
+                rows.append(row)
     if not rows:
         return [Paragraph("_No analysed study is bound to this section._")]
     rows = _merge_rules(rows)
-    plateau_blocks = plateaus(ctx)
     blocks = [
         Paragraph(
-            "hyst's exponent is the pooled small-coupling fit of each analysis dataset "
-            "(`<observable>_pooled_exponent` ± `_stderr`, `hyst.analysis`); a slope agrees "
-            "when it lies within two standard errors, and is undetermined when its standard "
-            f"error exceeds {SLOPE_UNDETERMINED_ERROR:g} (it cannot then tell the paper's "
-            "slope from its neighbours). Next to it: the mean local slope "
-            "d ln P / d ln N J0 of the same curves inside the fit window "
-            "(`_pooled_local_slope`), marked ✓ when the fit and the local slopes agree within "
-            "two combined standard errors, and the window (the N pooled, the N J0 range). The "
-            "paper does not say which P_sl^0 definition its panels show (any of the 2^N "
-            "states, or one random start), so its P_sl^0 slope is compared with both."
+            "Two numbers per slope of the paper. **The small-coupling fit**: hyst's "
+            "asymptotic exponent, the pooled maximum-likelihood fit of each analysis dataset "
+            "(`<observable>_pooled_exponent` ± `_stderr`, `hyst.analysis`) in the window "
+            "where N J0 ≪ 1 (the N pooled, the N J0 range; beside it the mean local slope "
+            "d ln P / d ln N J0 inside the window, ✓ when it agrees with the fit). **The "
+            f"slope at N J0 {low:g}–{high:g}**: the local slope of the same curves where "
+            f"the paper draws its guide lines ({paper.DRAWN_RANGE_SOURCE}), per N between "
+            "the ends of the range (points with at least 20 events), pooled over N with an "
+            "error that includes their spread, the smallest and largest per-N slope in "
+            "brackets (`hyst.analysis.crossover`). A slope agrees when it lies within two "
+            "standard errors, and is undetermined when its standard error exceeds "
+            f"{SLOPE_UNDETERMINED_ERROR:g}. The verdict says which of the two the paper's "
+            "slope matches: **agrees** (the small-coupling fit), **finding** (the slope at "
+            f"N J0 {low:g}–{high:g} but not the small-coupling exponent: the paper's guide "
+            "line follows the crossover, and hyst's exponent is a number the paper does not "
+            "give), **disagrees** (neither; the evidence follows the table). The paper does "
+            "not say which P_sl^0 definition its panels show (any of the 2^N states, or one "
+            "random start), so its P_sl^0 slope is compared with both."
         ),
         Table(
             (
@@ -132,16 +153,146 @@ def slopes(ctx) -> list:
                 "quantity",
                 "ensemble",
                 "paper",
-                "hyst (pooled fit)",
-                "local slope in the window",
+                "small-coupling fit (local slope in its window)",
                 "window",
+                f"slope at N J0 {low:g}–{high:g} [per N]",
                 "verdict",
             ),
             tuple(rows),
         ),
-        *plateau_blocks,
     ]
-    return blocks
+    for study, ds, obs, sel, p, k, dk, drawn in notes.values():
+        blocks += slope_disagreement(study, ds, obs, sel, p, k, dk, drawn)
+    return blocks + plateaus(ctx)
+
+
+def _slope_row_verdict(p: float, k: float, dk: float, drawn) -> tuple[str, bool]:
+    """(verdict, whether it is a disagreement that needs its evidence) of the paper's slope
+    ``p`` against the small-coupling fit k ± dk and the slope in the drawn range."""
+    low, high = paper.DRAWN_RANGE
+    where = f"N J0 {low:g}–{high:g}"
+    fit, fit_sigmas = slope_verdict(p, k, dk)
+    if drawn is None:
+        shown, shown_sigmas = "not determined", np.nan
+    else:
+        shown, shown_sigmas = slope_verdict(p, drawn["slope"], drawn["stderr"])
+    if fit == "agrees":
+        return "agrees", False
+    if fit == "disagrees":
+        if shown == "agrees":
+            return (
+                f"finding: the paper's slope is the local slope at {where} (crossover); the "
+                f"small-coupling exponent differs by {fit_sigmas:.1f} σ",
+                False,
+            )
+        return f"disagrees ({fit_sigmas:.1f} σ)", True
+    if shown == "agrees":
+        return f"agrees at {where}; small-coupling fit {fit}", False
+    if shown == "disagrees":
+        return f"disagrees at {where} ({shown_sigmas:.1f} σ); small-coupling fit {fit}", True
+    return fit, False
+
+
+def _drawn_text(drawn) -> str:
+    if drawn is None or not np.isfinite(drawn["slope"]):
+        return "—"
+    spread = f" [{drawn['lowest']:.2f} … {drawn['highest']:.2f}]" if drawn["curves"] > 1 else ""
+    return f"{pm(drawn['slope'], drawn['stderr'])}{spread} ({drawn['curves']} N)"
+
+
+def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn) -> list:
+    """The evidence for a slope that disagrees with the paper's: the per-N fits and their
+    windows, the fit without the top of each window, the trend of the exponents with N, the
+    slopes in the drawn range, and the cause these numbers point to (or hyst's exponent
+    stated as a finding where none accounts for the difference)."""
+    low, high = paper.DRAWN_RANGE
+    head = (
+        f"**{catalogue.symbol(obs)}, {ensemble_text(sel)} (study `{study}`): the paper's "
+        f"slope {_slope_text(p)}, hyst's small-coupling fit {pm(k, dk)}, the slope at N J0 "
+        f"{low:g}–{high:g} {_drawn_text(drawn)}.**"
+    )
+    if ds is None or obs not in ds:
+        return [Paragraph(f"{head} _The dataset is not bound to this section._")]
+    ev = window_evidence(ds, obs, sel)
+    lower, trend, pooled = ev["lower"], ev["trend"], ev["pooled"]
+    causes = []
+
+    def near(value, err):
+        """Within two standard errors of the paper's slope, and closer to it than the fit
+        (a check that moves away from the paper's slope explains nothing)."""
+        closer = not np.isfinite(k) or abs(value - p) < abs(k - p)
+        return np.isfinite(value) and np.isfinite(err) and abs(value - p) <= 2 * err and closer
+
+    if near(lower["exponent"], lower["exponent_stderr"]):
+        causes.append(
+            "Without the highest point of each window the pooled exponent is "
+            f"{pm(lower['exponent'], lower['exponent_stderr'])}, within two standard errors "
+            f"of {_slope_text(p)}: the tops of the windows reach the bend toward the plateau."
+        )
+    bottom = ev["bottom"]
+    if near(bottom["exponent"], bottom["exponent_stderr"]):
+        slope = pm(bottom["exponent"], bottom["exponent_stderr"])
+        more = larger_presets(study, ds) or ""
+        causes.append(
+            "At the low end of each window (its two smallest N J0, where the points still "
+            f"hold 20 events) the local slope is {slope} over {bottom['curves']} N, within "
+            f"two standard errors of {_slope_text(p)}: the slope still rises toward small "
+            "N J0, and the fit averages it over the window; more systems per point move the "
+            f"windows down{more}."
+        )
+    b, db = trend["b"], trend["b_stderr"]
+    if np.isfinite(b) and abs(b) > 2 * db and near(trend["k_inf"], trend["k_inf_stderr"]):
+        causes.append(
+            f"The per-N exponents change with N (k_N = k_∞ + b/N over {trend['curves']} N: "
+            f"b = {pm(b, db)}); extrapolated to large N the exponent is "
+            f"{pm(trend['k_inf'], trend['k_inf_stderr'])}, within two standard errors of "
+            f"{_slope_text(p)}: the N pooled are not yet in the large-N regime."
+        )
+    if not np.isfinite(k):
+        causes.append(
+            "The small-coupling fit is not determined at this size"
+            + (larger_presets(study, ds) or "")
+            + f"; the slope at N J0 {low:g}–{high:g} is measured, and it is not the paper's."
+        )
+    elif not causes:
+        causes.append(
+            "Neither the top of the windows, their low end nor the N pooled account for the "
+            "difference (without the top point: "
+            f"{pm(lower['exponent'], lower['exponent_stderr'])}; "
+            f"at the low end: {pm(bottom['exponent'], bottom['exponent_stderr'])}; "
+            f"extrapolated to large N: {pm(trend['k_inf'], trend['k_inf_stderr'])}). hyst "
+            f"finds {pm(k, dk)} in N J0 {pooled['x_min']:.3g}–{pooled['x_max']:.3g} "
+            f"(N ≥ {pooled['n_min']:g}), where the paper draws {_slope_text(p)}."
+        )
+    rows = []
+    for n, r in ev["per_N"].items():
+        d = (drawn or {}).get("per_N", {}).get(n, {})
+        rows.append(
+            (
+                str(n),
+                f"{r['x_min']:.3g}–{r['x_max']:.3g} ({r['points']})"
+                if np.isfinite(r["x_min"])
+                else "—",
+                pm(r["exponent"], r["stderr"]),
+                pm(r["lower"], r["lower_stderr"]),
+                pm(r["bottom"], r["bottom_stderr"]),
+                pm(d.get("slope", np.nan), d.get("stderr", np.nan)),
+            )
+        )
+    return [
+        Paragraph(f"{head} {' '.join(causes)}"),
+        Table(
+            (
+                "N",
+                "window N J0 (points)",
+                "exponent",
+                "without the window's top point",
+                "local slope at the window's low end",
+                f"slope at N J0 {low:g}–{high:g}",
+            ),
+            tuple(rows),
+        ),
+    ]
 
 
 def _plateau_statement(sel: dict):
@@ -152,8 +303,9 @@ def _plateau_statement(sel: dict):
 
 
 def plateaus(ctx, at: float = 100.0) -> list:
-    """The large-coupling statements about 1 − P_sl versus N (N J0 = ``at``)."""
-    rows = []
+    """The large-coupling statements about 1 − P_sl versus N (N J0 = ``at``), with the
+    values of every N below the table for each statement that disagrees."""
+    rows, notes = [], []
     for study, ds in ctx.datasets.items():
         if "self_loop_probability" not in ds or ds.sizes.get("N", 0) < 3:
             continue
@@ -161,7 +313,7 @@ def plateaus(ctx, at: float = 100.0) -> list:
             statement = _plateau_statement(sel)
             if statement is None:
                 continue
-            text, monotone, source = statement
+            text, monotone, source, from_large_n = statement
             found = [
                 (int(N), point(ds, "self_loop_probability", sel, int(N), at))
                 for N in ds["N"].values
@@ -177,6 +329,16 @@ def plateaus(ctx, at: float = 100.0) -> list:
             ]
             decays = not any(rises) and q[-1] < q[0]
             ok = decays if monotone else any(rises)
+            trend = "decreasing in N" if decays else f"rises at {sum(rises)} of {len(rises)} steps"
+            if from_large_n and not decays:  # the decay from the N after the last rise on
+                start = max(i for i, up in enumerate(rises) if up) + 1
+                tail = q[start:]
+                ok = tail.size >= 3 and tail[-1] < tail[0]
+                trend = f"rises from N = {found[start - 1][0]} to {found[start][0]}, then " + (
+                    f"decreasing in N over N = {found[start][0]} … {found[-1][0]}"
+                    if ok
+                    else f"only {tail.size} N after the last rise"
+                )
             ana = ctx.analyses.get(study)
             xi = ""
             if ana is not None and "self_loop_probability_xi" in ana:
@@ -193,17 +355,13 @@ def plateaus(ctx, at: float = 100.0) -> list:
                     text,
                     ensemble_text(sel),
                     f"`{study}`: 1 − P_sl = {q[0]:.3g} (N = {found[0][0]}) … {q[-1]:.3g} "
-                    f"(N = {found[-1][0]}), "
-                    + (
-                        "decreasing in N"
-                        if decays
-                        else f"rises at {sum(rises)} of {len(rises)} steps"
-                    )
-                    + xi,
-                    "agrees" if ok else "disagrees",
+                    f"(N = {found[-1][0]}), {trend}{xi}",
+                    "agrees" if ok else "disagrees, explained below",
                     source,
                 )
             )
+            if not ok:
+                notes.append(_plateau_note(study, sel, text, found, rises, xi))
     if not rows:
         return []
     return [
@@ -213,33 +371,27 @@ def plateaus(ctx, at: float = 100.0) -> list:
             "1 − P_sl ≈ A exp(−N/ξ)."
         ),
         Table(("the paper says", "ensemble", "hyst finds", "verdict", "source"), tuple(rows)),
+        *notes,
     ]
 
 
-#: The presets of the repository, smallest first (``config/`` beside the package, where it
-#: is installed from its repository).
-PRESETS = ("quick.yaml", "medium.yaml", "config.yaml")
-
-
-@functools.cache
-def _preset_studies() -> dict[str, dict]:
-    """The studies of each preset of the repository (read once), {} where there is none."""
-    import yaml
-
-    folder = Path(__file__).resolve().parents[2] / "config"
-    found = {}
-    for name in PRESETS:
-        try:
-            found[f"config/{name}"] = yaml.safe_load((folder / name).read_text())["studies"]
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-    return found
+def _plateau_note(study, sel, text, found, rises, xi) -> Paragraph:
+    """The evidence of a large-coupling statement that disagrees: 1 − P_sl of every N with
+    its error, and the steps up by more than two standard errors."""
+    up = [f"N = {found[i][0]} → {found[i + 1][0]}" for i, r in enumerate(rises) if r]
+    values = ", ".join(f"{1 - p['value']:.3g} ± {p['stderr']:.1g} (N = {n})" for n, p in found)
+    return Paragraph(
+        f"**1 − P_sl versus N, {ensemble_text(sel)} (study `{study}`).** The paper says: "
+        f"{text}. hyst's values: {values}; "
+        + (f"steps up by more than two standard errors: {', '.join(up)}" if up else "no step up")
+        + (f"{xi}." if xi else ".")
+    )
 
 
 def _preset_samples(study: str) -> list[tuple[str, int]]:
     """(preset file, samples per point) of every preset that has a study of this name."""
     found = []
-    for name, studies in _preset_studies().items():
+    for name, studies in preset_studies().items():
         samples = (studies.get(study) or {}).get("samples")
         if isinstance(samples, int):
             found.append((name, samples))
