@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 import hyst
-from hyst.model import batch
+from hyst.model import batch, network_batch
 from hyst.pipeline import kernel_map
 from hyst.plotting.registry import FIGURE_TYPES, FigureType
 from hyst.sampling.passes import PASSES, KernelPass
@@ -104,14 +104,16 @@ def _names(function) -> set[str]:
 
 
 def test_each_gateway_wrapper_runs_the_kernels_it_names():
-    assert batch.GATEWAYS  # every wrapper of the module is a gateway
+    assert batch.GATEWAYS  # every wrapper of the gateway modules is a gateway
     assert all(
         name in batch.GATEWAYS
-        for name, f in vars(batch).items()
+        for module in (batch, network_batch)
+        for name, f in vars(module).items()
         if callable(f)
-        and getattr(f, "__module__", "") == batch.__name__
+        and getattr(f, "__module__", "") == module.__name__
         and name.endswith("_batch")
     )
+    assert {"pair_scan_batch", "chain_loops_batch"} <= set(batch.GATEWAYS)
     for name, wrapper in batch.GATEWAYS.items():
         assert wrapper.kernels, name
         for kernel in wrapper.kernels:
@@ -127,12 +129,14 @@ def test_each_sampler_pass_names_the_gateway_wrappers_its_call_runs():
 
 def _threads_chosen_outside_the_gateway() -> list[str]:
     """``module:line`` of every call of ``on_threads`` or use of a kernel's ``.serial`` twin
-    in the package outside hyst/kernels and hyst/model/batch.py (hyst/model/systems.py lays out
-    couplings with ``dense_couplings.serial``, documented in hyst.model.batch)."""
+    in the package outside hyst/kernels and the gateways hyst/model/batch.py and
+    hyst/model/network_batch.py (hyst/model/systems.py lays out couplings with
+    ``dense_couplings.serial``, documented in hyst.model.batch)."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
-        if rel.startswith("kernels/") or rel in ("model/batch.py", "model/systems.py"):
+        gateways = ("model/batch.py", "model/network_batch.py", "model/systems.py")
+        if rel.startswith("kernels/") or rel in gateways:
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             called = isinstance(node, ast.Call) and (

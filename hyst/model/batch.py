@@ -1,12 +1,16 @@
 """Batch kernel calls with named outputs: the one gateway to the threaded batch kernels.
 
-Every caller in the package (the sampler's passes, the study kinds, the drive protocols,
-the networks' scans and chains) runs the numba batch kernels (``jit.batch_kernel``: on all
+Every caller in the package (the sampler's passes, the study kinds, the drive protocols)
+runs the numba batch kernels (``jit.batch_kernel``: on all
 threads, or their ``.serial`` twins) through the wrappers of this module, which build the
 kernels' work arrays once, and reads their outputs by name (:mod:`hyst.kernels.codes`),
 never by position; no other module of the package chooses a batch kernel's threads
 (``jit.on_threads``), except :mod:`hyst.model.systems`, which lays out a batch's couplings
-densely (``dense_couplings``, serial below a size). ``parallel=True`` runs a kernel on
+densely (``dense_couplings``, serial below a size). The networks' scans and chains (the
+kernels of bilinear elements) have their gateway beside this one,
+:mod:`hyst.model.network_batch`, whose wrappers join the same :data:`GATEWAYS`: a module
+of its own, so that a change to those kernels recomputes the networks' results and no
+sampled point. ``parallel=True`` runs a kernel on
 all numba threads (``prange``); ``parallel=False`` keeps it on the calling thread (for
 thread pools such as Dask workers). Both give identical results.
 
@@ -28,7 +32,6 @@ from hyst.kernels import (
     codes,
     drive,
     first_loops,
-    mechanics,
     roundoff,
     self_loop_search,
     state_table,
@@ -347,34 +350,3 @@ def symmetric_drive_batch(
     kernel = on_threads(drive_protocols.symmetric_batch, parallel)
     kernel(systems.kernel_batch(), amps, rule_code(rule), int(max_cycles), out)
     return Columns(out, drive_protocols.DRIVE_COLUMNS)
-
-
-# ---- serial chains of bilinear elements, simulated mechanically (hyst.networks) ----------------
-
-
-@runs(mechanics.pair_scan)
-def pair_scan_batch(x_minus, x_plus, d, rule, *, parallel: bool = True) -> Columns:
-    """The drive-range scan of a batch of two-element chains without a series spring
-    (``hyst.kernels.mechanics.pair_cell`` per cell): ``x_minus``, ``x_plus``, ``d``: (cells,
-    2) int64 quanta (switching displacements x_i^∓ and force jumps d_i);
-    ``codes.PAIR_CELL_COLUMNS`` per cell."""
-    out = np.zeros((len(d), len(codes.PAIR_CELL_COLUMNS)), np.int64)
-    kernel = on_threads(mechanics.pair_scan, parallel)
-    kernel(x_minus, x_plus, d, 1, 2, rule_code(rule), out)
-    return Columns(out, codes.PAIR_CELL_COLUMNS)
-
-
-@runs(mechanics.saturated_loop_batch)
-def chain_loops_batch(
-    x_minus, x_plus, d, p: int, D: int, rule, *, parallel: bool = True
-) -> Columns:
-    """The saturated loop of a batch of serial chains driven event by event, each main branch
-    up to its first limit cycle (``hyst.kernels.mechanics.saturated_loop_batch``; N ≤ 64):
-    ``x_minus``, ``x_plus``, ``d``: (chains, N) int64 quanta; drives in W = p U with
-    ``D = p N + q`` (k = p/q the series spring); ``codes.MECH_LOOP_COLUMNS`` per chain and
-    branch (0: up from all −1, 1: down from all +1). The mapped counterpart is
-    :func:`first_loops_batch`."""
-    out = np.zeros((len(d), 2, len(codes.MECH_LOOP_COLUMNS)), np.int64)
-    kernel = on_threads(mechanics.saturated_loop_batch, parallel)
-    kernel(x_minus, x_plus, d, p, D, rule_code(rule), out)
-    return Columns(out, codes.MECH_LOOP_COLUMNS)

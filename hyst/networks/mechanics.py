@@ -24,7 +24,8 @@ import numpy as np
 
 from hyst.kernels import codes
 from hyst.kernels import mechanics as kern
-from hyst.model.batch import Columns, chain_loops_batch
+from hyst.model.batch import Columns
+from hyst.model.network_batch import chain_loops_batch
 from hyst.model.systems import INF, OUTCOME_NAMES, QUANTUM, rule_code
 from hyst.model.transition_graph import (
     Transition,

@@ -31,7 +31,7 @@ import xarray as xr
 
 from hyst._version import __version__
 from hyst.kernels import codes
-from hyst.model.batch import pair_scan_batch
+from hyst.model.network_batch import pair_scan_batch
 from hyst.model.systems import dequantize, quantize
 from hyst.networks.pair import FAMILIES, behaviour_class, exact_conditions, paper_conditions
 

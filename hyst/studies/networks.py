@@ -32,7 +32,7 @@ import xarray as xr
 
 from hyst._version import __version__
 from hyst.kernels import mechanics, state_table
-from hyst.model import batch, seeds
+from hyst.model import batch, network_batch, seeds
 from hyst.networks import chains as chain_study
 from hyst.networks.pair import FAMILIES
 from hyst.networks.scan import PAPER_PANELS, cell_centres, mapped_parameters, scan_cells
@@ -55,7 +55,7 @@ PASSES = {
             "per (d1, d2) cell, two serial elements relaxed mechanically at one drive inside "
             "every interval of the drive range (hyst.networks.scan.scan_cells): their limit "
             "cycles and transition graph",
-            (batch.pair_scan_batch,),
+            (network_batch.pair_scan_batch,),
         ),
     ),
     "chains": (
@@ -75,7 +75,7 @@ PASSES = {
             "loop and transition graph, against the mapped model's "
             "(hyst.networks.chains.cross_check)",
             (
-                batch.chain_loops_batch,
+                network_batch.chain_loops_batch,
                 mechanics.all_switching_drives,
                 mechanics.relax_mask,
                 state_table.build_state_table,

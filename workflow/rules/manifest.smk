@@ -11,7 +11,7 @@ rule manifest:
     params:
         configuration=canonical(result_config(CONFIG)),
         code=canonical({k: CODE[k] for keys in RESULT_FILES.values() for k in keys}),
-        results=RESULTS,
+        results=lambda wc, output: str(Path(output[0]).parent),
     resources:
         mem_mb=1000,
         runtime=10,
