@@ -5,7 +5,8 @@ A figure type (:data:`hyst.plotting.registry.FIGURE_TYPES`) needs one study per
 its dataset must hold. Each kind names the kernel passes of its jobs per group
 (:meth:`hyst.studies.base.StudyKind.kernel_passes`; the points kind's are the sampler's table,
 :data:`hyst.sampling.passes.SOURCES`), each pass the functions it calls (``pass.kernels``):
-wrappers of the gateway :mod:`hyst.model.batch`, each naming its numba kernel
+wrappers of the gateways :mod:`hyst.model.batch` and :mod:`hyst.model.network_batch`,
+each naming its numba kernel
 (``wrapper.kernels``), or kernels of :mod:`hyst.kernels` called directly. Every link is a
 reference to the object itself, so the rows below are built by following them, and
 :func:`missing_paths` says which entry has no way to a kernel.
