@@ -55,6 +55,7 @@ STAGES = {
     "caption": ("caption", "captions"),
     "study_tables": ("table", "tables"),
     "paper_comparison": ("comparison page", "comparison pages"),
+    "manifest": ("manifest", "manifests"),
 }
 #: The beginnings of Snakemake's plain lines that the console shows: nothing to do, where
 #: the complete log is, and that it is waiting for a job to end after an error.
