@@ -57,7 +57,8 @@ def dask_processes(folder: Path, workers: int, *worker_options: str, env=None):
         from distributed import Client
 
         with Client(scheduler_file=str(sched_file), timeout="60s") as client:
-            client.wait_for_workers(workers, timeout=120)
+            if workers:
+                client.wait_for_workers(workers, timeout=120)
             pids = client.run(os.getpid)
         yield sched_file, pids, worker_procs
     finally:

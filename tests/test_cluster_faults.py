@@ -1,6 +1,6 @@
 """Faults of the distributed engine, as users on a shared cluster meet them: a Dask worker
 killed in the middle of a batch, a worker that runs out of memory, and a sampling job
-cancelled by SLURM. Each ends either with results identical to an undisturbed run's or
+cancelled by SLURM or stopped at its SLURM time limit. Each ends either with results identical to an undisturbed run's or
 with one clear line and no partial file.
 
 Point files are compared byte for byte: a point file is a pure function of its tallies
@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import xarray as xr
 import yaml
-from dask_processes import dask_processes
+from dask_processes import DASK, dask_processes
 from workflow_runs import REPO, slurm_available, snakemake, snakemake_cmd
 
 from hyst.provenance.files import read_dataset, write_dataset
@@ -47,6 +47,126 @@ def run_points_job(specs, results: Path, scheduler_file: Path, log=None) -> dict
 def leftovers(results: Path) -> list[str]:
     """Every file below ``results``, relative to it."""
     return sorted(str(p.relative_to(results)) for p in results.rglob("*") if p.is_file())
+
+
+#: The pipeline tests' configuration with one study and no figure: one points job of four
+#: points of 12 chunks each (N = 12, transitions), run under SLURM.
+SLURM_CONFIG = {
+    **yaml.safe_load((REPO / "config" / "test.yaml").read_text()),
+    "batch": {"max_points": 4},
+    "figures": {},
+    "studies": {
+        "cancelled": {
+            "description": "random hysterons at N = 12, a job cancelled by scancel",
+            "couplings": ["random"],
+            "N": [12],
+            "NJ0": [0.5, 1.0, 2.0, 4.0],
+            "samples": 120_000,
+            "observables": ["transitions"],
+        }
+    },
+}
+
+
+def slurm_job_id(log: Path, other_than=()) -> str | None:
+    """The SLURM job id a job's log names (None before it does, or while it names only ids
+    in ``other_than``)."""
+    found = re.search(r"SLURM_JOB_ID=(\d+)", log.read_text()) if log.exists() else None
+    return found.group(1) if found and found.group(1) not in other_than else None
+
+
+def wait_for(condition, what: str, seconds: float = 300):
+    """Poll ``condition()`` until it returns something true, and return that."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.5)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+#: One point of the cancelled study's kind: the job that hits its time limit.
+TIME_LIMIT_CONFIG = {
+    **SLURM_CONFIG,
+    "studies": {
+        "timed_out": {
+            "description": "random hysterons at N = 12, a job stopped by its time limit",
+            "couplings": ["random"],
+            "N": [12],
+            "NJ0": [1.0],
+            "samples": 20_000,
+            "observables": ["transitions"],
+        }
+    },
+}
+
+
+#: The one target of the time-limit runs: the study's dataset (no analysis, no manifest).
+DATASET = "results/datasets/timed_out.nc"
+
+
+def slurm_state(job_id: str) -> str:
+    """The state slurmctld reports for ``job_id`` (finished jobs stay listed for MinJobAge)."""
+    out = subprocess.run(
+        ["squeue", "-h", "-t", "all", "-j", job_id, "-o", "%T"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    return out.stdout.strip()
+
+
+@pytest.mark.slow
+def test_a_job_stopped_at_its_slurm_time_limit_is_finished_by_the_same_command(tmp_path):
+    """A sampling job submits its chunks to a Dask cluster whose workers never come (a busy
+    queue) and waits until SLURM stops it at its one-minute time limit (state TIMEOUT). The
+    run fails with the job named, leaves no partial file and no dataset; the same command
+    run again, once a worker has joined, finishes the run without any cleaning by hand
+    (`rerun-incomplete` in the profile), and its dataset is identical to that of an
+    undisturbed local run."""
+    if os.environ.get("HYST_NO_SLURM") == "1":
+        pytest.skip("HYST_NO_SLURM=1: no local SLURM on this machine (scripts/start-slurm)")
+    assert slurm_available(), "SLURM is not running: start it with `bash scripts/start-slurm`"
+    work = tmp_path / "slurm"
+    with dask_processes(tmp_path / "cluster", 0) as (sched, _pids, _procs):
+        config = {**TIME_LIMIT_CONFIG, "dask": {"scheduler_file": str(sched)}}
+        cmd = snakemake_cmd(work, config, profile="slurm")
+        # a one-minute limit for the sampling job and no retry: the first attempt times out
+        timed = [*cmd, "--set-resources", "job:runtime=1", "--retries", "0"]
+        started = time.time()
+        first = subprocess.run([*timed, DATASET], capture_output=True, text=True, timeout=600)
+        waited = time.time() - started
+        assert first.returncode != 0, first.stdout + first.stderr
+        log = next((work / "results" / "logs" / "points").glob("*.log"))
+        job_id = slurm_job_id(log)
+        assert job_id and slurm_state(job_id) == "TIMEOUT", (job_id, slurm_state(job_id or "0"))
+        results = work / "results"
+        assert not (results / "datasets").exists()
+        assert not [p for p in results.rglob("*") if p.name.endswith(".tmp")]
+        assert not list((results / "points").rglob("*.nc"))
+        # a worker joins; the same command (its own time limit again) finishes the run
+        worker_log = open(tmp_path / "cluster" / "late-worker.log", "w")
+        worker = subprocess.Popen(
+            [DASK, "worker", "--scheduler-file", str(sched), "--nthreads", "1", "--no-dashboard"],
+            stdout=worker_log,
+            stderr=worker_log,
+        )
+        try:
+            rerun = subprocess.run([*cmd, DATASET], capture_output=True, text=True, timeout=900)
+        finally:
+            worker.terminate()
+            worker.wait(timeout=60)
+            worker_log.close()
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert slurm_job_id(log, (job_id,))  # a second SLURM job did the work
+    local = tmp_path / "local"
+    snakemake(local, copy.deepcopy(TIME_LIMIT_CONFIG), DATASET)
+    xr.testing.assert_identical(
+        read_dataset(results / "datasets" / "timed_out.nc"),
+        read_dataset(local / "results" / "datasets" / "timed_out.nc"),
+    )
+    print(f"SLURM job {job_id} stopped at its time limit after {waited:.0f} s; the rerun finished")
 
 
 @pytest.mark.slow
@@ -234,43 +354,6 @@ def test_a_killed_worker_message_names_the_memory_limits_the_job_saw():
     assert failure_text(point, 3, err, {320_000_000}) == f"{head}305.2 MiB{tail}"
     assert failure_text(point, 3, err, {0, 320_000_000}) == f"{head}none, 305.2 MiB{tail}"
     assert failure_text(point, 3, err, set()) == f"{head}no worker seen{tail}"
-
-
-#: The pipeline tests' configuration with one study and no figure: one points job of four
-#: points of 12 chunks each (N = 12, transitions), run under SLURM.
-SLURM_CONFIG = {
-    **yaml.safe_load((REPO / "config" / "test.yaml").read_text()),
-    "batch": {"max_points": 4},
-    "figures": {},
-    "studies": {
-        "cancelled": {
-            "description": "random hysterons at N = 12, a job cancelled by scancel",
-            "couplings": ["random"],
-            "N": [12],
-            "NJ0": [0.5, 1.0, 2.0, 4.0],
-            "samples": 120_000,
-            "observables": ["transitions"],
-        }
-    },
-}
-
-
-def slurm_job_id(log: Path, other_than=()) -> str | None:
-    """The SLURM job id a job's log names (None before it does, or while it names only ids
-    in ``other_than``)."""
-    found = re.search(r"SLURM_JOB_ID=(\d+)", log.read_text()) if log.exists() else None
-    return found.group(1) if found and found.group(1) not in other_than else None
-
-
-def wait_for(condition, what: str, seconds: float = 300):
-    """Poll ``condition()`` until it returns something true, and return that."""
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.5)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 @pytest.mark.slow
