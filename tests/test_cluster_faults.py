@@ -118,6 +118,7 @@ def slurm_state(job_id: str) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.slurm
 def test_a_job_stopped_at_its_slurm_time_limit_is_finished_by_the_same_command(tmp_path):
     """A sampling job submits its chunks to a Dask cluster whose workers never come (a busy
     queue) and waits until SLURM stops it at its one-minute time limit (state TIMEOUT). The
@@ -357,6 +358,7 @@ def test_a_killed_worker_message_names_the_memory_limits_the_job_saw():
 
 
 @pytest.mark.slow
+@pytest.mark.slurm
 def test_scancel_mid_job_then_rerunning_the_same_command_gives_identical_datasets(tmp_path):
     """The points job is cancelled with scancel once it has written one of its four points,
     and its retry (the profile's ``retries: 1``) again once it has written one more: the

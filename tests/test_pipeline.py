@@ -263,6 +263,7 @@ def test_existing_dask_cluster_via_scheduler_file(local_run, tmp_path):
     assert_same_datasets(datasets(tmp_path / "dask"), ds)
 
 
+@pytest.mark.slurm
 def test_slurm_profile_runs_every_job_through_sbatch(local_run, tmp_path):
     if os.environ.get("HYST_NO_SLURM") == "1":
         pytest.skip("HYST_NO_SLURM=1: no local SLURM on this machine (scripts/start-slurm)")
