@@ -103,9 +103,7 @@ def rule_twins() -> tuple[types.ModuleType, types.ModuleType]:
     :mod:`hyst.kernels.bookkeeping` (what a relaxation counts)."""
     from hyst.kernels import bookkeeping, rules
 
-    rules_cuda = device_twins(
-        rules, ("margin", "resolve", "start", "tally", "choose", "unstable")
-    )
+    rules_cuda = device_twins(rules, ("margin", "resolve", "start", "tally", "choose", "unstable"))
     book_cuda = device_twins(
         bookkeeping,
         ("begin", "verdict", "scanned", "moved", "loop_length", "elements_flipping"),

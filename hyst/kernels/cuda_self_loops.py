@@ -118,9 +118,7 @@ def search_kernel(
         scalars[t],
     )
     for s in range(t, h_plus.shape[0], ct.shape[0]):
-        any_self_loop_system(
-            h_plus[s], h_minus[s], couplings[s], transposed, rule, cap, ws, out[s]
-        )
+        any_self_loop_system(h_plus[s], h_minus[s], couplings[s], transposed, rule, cap, ws, out[s])
 
 
 @functools.cache

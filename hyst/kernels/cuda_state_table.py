@@ -334,9 +334,7 @@ def build():
     import sys
 
     rules_cuda, book_cuda = rule_twins()
-    table_cuda = device_twins(
-        state_table, ("ctz", "step"), rules=rules_cuda, bookkeeping=book_cuda
-    )
+    table_cuda = device_twins(state_table, ("ctz", "step"), rules=rules_cuda, bookkeeping=book_cuda)
     here = device_twins(
         sys.modules[__name__],
         DEVICE_FUNCTIONS,

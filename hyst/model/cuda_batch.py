@@ -49,9 +49,7 @@ def check_backend(backend) -> str:
     if backend == "cuda":
         problem = cuda_problem()
         if problem is not None:
-            raise ValueError(
-                f"backend: 'cuda' cannot run here ({problem}); allowed here: cpu"
-            )
+            raise ValueError(f"backend: 'cuda' cannot run here ({problem}); allowed here: cpu")
     return backend
 
 
@@ -143,9 +141,7 @@ def transitions_on_gpu(systems: Systems, rule, l4_per_system: int, threads: int)
         l4_state,
         l4_mask,
     )
-    return tuple(
-        a.copy_to_host() for a in (sums, lengths, elements, l4_state, l4_mask)
-    )
+    return tuple(a.copy_to_host() for a in (sums, lengths, elements, l4_state, l4_mask))
 
 
 def any_self_loop_batch(
