@@ -186,3 +186,41 @@ def test_hyst_point_refuses_cuda_in_one_line_where_it_cannot_run(tmp_path):
     assert "--backend: 'cuda' cannot run here" in lines[0]
     assert "allowed here: cpu" in lines[0]
     assert not out.exists()
+
+
+def test_the_kernels_compile_for_a_gpu(monkeypatch):
+    """Both CUDA kernels compile to PTX for an H100 (compute capability 9.0) without a GPU,
+    where the CUDA toolkit's compiler is installed (``pip install 'hyst[gpu]'``): the
+    simulator runs the kernels' Python, this compiles them as a GPU would."""
+    from types import SimpleNamespace
+
+    from numba import cuda, types
+
+    from hyst.kernels.cuda_device import simulated
+
+    if simulated():
+        pytest.skip("numba.cuda is the simulator in this process")
+    try:
+        from numba.cuda.cudadrv.nvvm import NVVM
+
+        NVVM()
+    except Exception as exc:  # noqa: BLE001 - any missing piece of the toolkit
+        pytest.skip(f"no CUDA compiler (NVVM) here: {type(exc).__name__}")
+    import numba.cuda.dispatcher as dispatcher
+
+    from hyst.kernels import cuda_self_loops, cuda_state_table
+
+    # a device function compiles for the current device's capability: name one
+    monkeypatch.setattr(
+        dispatcher, "get_current_device", lambda: SimpleNamespace(compute_capability=(9, 0))
+    )
+    a1, a2, a3 = (types.Array(types.int64, d, "C") for d in (1, 2, 3))
+    flag, i64 = types.boolean, types.int64
+    enumeration = (a2, a2, a3, flag, i64, a3, a2, a2, a2, a3, a2, a1, a1, a2, a2)
+    search = (a2, a2, a3, flag, i64, i64, a3, a3, a2, a3, a3) + (a2,) * 12
+    for build, signature in (
+        (cuda_state_table.build, enumeration),
+        (cuda_self_loops.build, search),
+    ):
+        ptx, _ = cuda.compile_ptx(build().py_func, signature, cc=(9, 0))
+        assert ".entry" in ptx
