@@ -27,7 +27,6 @@ import argparse
 import contextlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -230,21 +229,21 @@ def dask_cluster(workers: int, folder: Path):
     subprocesses); yields a connected Client."""
     from distributed import Client
 
-    dask = shutil.which("dask", path=str(Path(sys.executable).parent)) or "dask"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_NUM_THREADS": "1"}
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    env = {**os.environ, "PYTHONPATH": path, "NUMBA_NUM_THREADS": "1"}
+    cli = [sys.executable, "-m"]
     file = folder / f"scheduler-{workers}.json"
     procs = [
         subprocess.Popen(
             [
-                dask,
-                "scheduler",
+                *cli,
+                "distributed.cli.dask_scheduler",
                 "--scheduler-file",
                 str(file),
                 "--port",
                 "0",
                 "--dashboard-address",
                 ":0",
-                "--no-show",
             ],
             env=env,
             stdout=subprocess.DEVNULL,
@@ -259,8 +258,8 @@ def dask_cluster(workers: int, folder: Path):
         procs.append(
             subprocess.Popen(
                 [
-                    dask,
-                    "worker",
+                    *cli,
+                    "distributed.cli.dask_worker",
                     "--scheduler-file",
                     str(file),
                     "--nworkers",
