@@ -19,14 +19,10 @@ one JSON object: per check, the systems compared and those that differ.
 from __future__ import annotations
 
 import json
-import sys
 import time
 
 import numpy as np
 
-# the simulator runs a block's threads as Python threads that a polling thread releases at
-# each barrier: a short switch interval makes a barrier cost microseconds, not milliseconds
-sys.setswitchinterval(5e-5)
 np.seterr(over="ignore")  # the search's Fibonacci hash multiplies uint64 with wrap-around
 
 from numba import cuda  # noqa: E402

@@ -18,8 +18,10 @@ thread and block semantics: the tests prove the kernels there.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+import sys
 import types
 
 
@@ -48,6 +50,23 @@ def simulated() -> bool:
     except ImportError:  # numba's own (deprecated) CUDA target, without numba-cuda
         from numba import config
     return bool(getattr(config, "ENABLE_CUDASIM", os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"))
+
+
+@contextlib.contextmanager
+def simulator_pace():
+    """While a kernel runs in the simulator: a short thread switch interval. The simulator
+    runs a block's threads as Python threads, released at each barrier by a polling thread;
+    with Python's default interval (5 ms) every barrier costs milliseconds. Nothing changes
+    on a GPU."""
+    if not simulated():
+        yield
+        return
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(5e-5)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(before)
 
 
 def device_twins(module, names, kernels=(), **replaced) -> types.ModuleType:

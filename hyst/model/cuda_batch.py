@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from hyst.kernels import codes
-from hyst.kernels.cuda_device import cuda_problem
+from hyst.kernels.cuda_device import cuda_problem, simulated, simulator_pace
 from hyst.model import batch
 from hyst.model.systems import Systems, rule_code
 
@@ -32,6 +32,9 @@ BACKENDS = ("cpu", "cuda")
 #: Threads per block of the enumeration (a power of two; at most
 #: ``cuda_state_table.THREADS``).
 ENUMERATION_THREADS = 128
+#: ... and of the self-loop search's blocks, in numba's CUDA simulator, which runs every
+#: thread of a block as a Python thread.
+SIMULATOR_THREADS = 4
 #: Threads per block of the self-loop search (one system per thread).
 SEARCH_BLOCK = 64
 #: Most threads of the self-loop search at once (each with its workspace in GPU memory:
@@ -61,11 +64,14 @@ def enumerate_batch(
     *,
     parallel: bool = True,
     l4_per_system: int = batch.L4_PER_SYSTEM,
-    threads: int = ENUMERATION_THREADS,
+    threads: int | None = None,
 ) -> batch.EnumerationOutput:
     """``batch.enumerate_batch`` with its ``transitions`` group (``what & WHAT_TRANSITIONS``)
-    computed on the GPU, one block of ``threads`` threads per system; the other groups of
-    ``what`` on the CPU (``parallel`` as there). The same output, bit for bit."""
+    computed on the GPU, one block of ``threads`` threads per system (default
+    :data:`ENUMERATION_THREADS`, :data:`SIMULATOR_THREADS` in the simulator); the other
+    groups of ``what`` on the CPU (``parallel`` as there). The same output, bit for bit."""
+    if threads is None:
+        threads = SIMULATOR_THREADS if simulated() else ENUMERATION_THREADS
     rest = int(what) & ~codes.WHAT_TRANSITIONS
     n, N = systems.h_plus.shape
     if rest or not what & codes.WHAT_TRANSITIONS:
@@ -124,23 +130,25 @@ def transitions_on_gpu(systems: Systems, rule, l4_per_system: int, threads: int)
     elements = cuda.to_device(np.zeros(N + 1, np.int64))
     l4_state = cuda.to_device(np.zeros((n, K), np.int64))
     l4_mask = cuda.to_device(np.zeros((n, K), np.int64))
-    k.build()[blocks, threads](
-        cuda.to_device(np.ascontiguousarray(kb.h_plus)),
-        cuda.to_device(np.ascontiguousarray(kb.h_minus)),
-        cuda.to_device(np.ascontiguousarray(kb.couplings)),
-        kb.form == codes.FORM_DENSE_T,
-        rule_code(rule),
-        cuda.device_array((blocks, n_states, N), np.int64),
-        cuda.device_array((blocks, n_states), np.int64),
-        cuda.device_array((blocks, n_states), np.int64),
-        cuda.device_array((blocks, n_states), np.int64),
-        cuda.device_array((blocks, 2 * n_states, len(k.LOOP_RECORD)), np.int64),
-        sums,
-        lengths,
-        elements,
-        l4_state,
-        l4_mask,
-    )
+    kernel = k.build()[blocks, threads]
+    with simulator_pace():
+        kernel(
+            cuda.to_device(np.ascontiguousarray(kb.h_plus)),
+            cuda.to_device(np.ascontiguousarray(kb.h_minus)),
+            cuda.to_device(np.ascontiguousarray(kb.couplings)),
+            kb.form == codes.FORM_DENSE_T,
+            rule_code(rule),
+            cuda.device_array((blocks, n_states, N), np.int64),
+            cuda.device_array((blocks, n_states), np.int64),
+            cuda.device_array((blocks, n_states), np.int64),
+            cuda.device_array((blocks, n_states), np.int64),
+            cuda.device_array((blocks, 2 * n_states, len(k.LOOP_RECORD)), np.int64),
+            sums,
+            lengths,
+            elements,
+            l4_state,
+            l4_mask,
+        )
     return tuple(a.copy_to_host() for a in (sums, lengths, elements, l4_state, l4_mask))
 
 
@@ -149,12 +157,19 @@ def any_self_loop_batch(
     rule,
     *,
     reachable_cap: int = codes.SEARCH_REACHABLE_CAP,
-    block: int = SEARCH_BLOCK,
-    most_threads: int = SEARCH_THREADS,
+    block: int | None = None,
+    most_threads: int | None = None,
 ) -> batch.Columns:
     """``batch.any_self_loop_batch`` on the GPU: the CPU's search, one system per thread
-    (``block`` threads per block, at most ``most_threads`` at once). The same columns
+    (``block`` threads per block, at most ``most_threads`` at once; defaults
+    :data:`SEARCH_BLOCK` and :data:`SEARCH_THREADS`, one block of
+    :data:`SIMULATOR_THREADS` in the simulator). The same columns
     (``codes.SEARCH_COLUMNS``), bit for bit."""
+    sim = simulated()
+    if block is None:
+        block = SIMULATOR_THREADS if sim else SEARCH_BLOCK
+    if most_threads is None:
+        most_threads = SIMULATOR_THREADS if sim else SEARCH_THREADS
     from numba import cuda
 
     from hyst.kernels import cuda_self_loops
@@ -177,29 +192,31 @@ def any_self_loop_batch(
         return cuda.device_array((t, *shape), np.int64)
 
     out = cuda.device_array((n, len(codes.SEARCH_COLUMNS)), np.int64)
-    cuda_self_loops.build()[-(-t // block), block](
-        cuda.to_device(np.ascontiguousarray(kb.h_plus)),
-        cuda.to_device(np.ascontiguousarray(kb.h_minus)),
-        cuda.to_device(np.ascontiguousarray(kb.couplings)),
-        kb.form == codes.FORM_DENSE_T,
-        rule_code(rule),
-        int(reachable_cap),
-        work(N, N),
-        work(N, N),
-        work(N),
-        work(N + 1, N),
-        work(N + 1, N),
-        work(N + 1),
-        work(N + 1),
-        work(N + 1),
-        work(N + 1),
-        work(N),
-        work(N),
-        work(size),
-        work(size),
-        cuda.to_device(np.full((t, size), -1, np.int64)),
-        work(max(int(reachable_cap), 1)),
-        cuda.to_device(np.zeros((t, 8), np.int64)),
-        out,
-    )
+    kernel = cuda_self_loops.build()[-(-t // block), block]
+    with simulator_pace():
+        kernel(
+            cuda.to_device(np.ascontiguousarray(kb.h_plus)),
+            cuda.to_device(np.ascontiguousarray(kb.h_minus)),
+            cuda.to_device(np.ascontiguousarray(kb.couplings)),
+            kb.form == codes.FORM_DENSE_T,
+            rule_code(rule),
+            int(reachable_cap),
+            work(N, N),
+            work(N, N),
+            work(N),
+            work(N + 1, N),
+            work(N + 1, N),
+            work(N + 1),
+            work(N + 1),
+            work(N + 1),
+            work(N + 1),
+            work(N),
+            work(N),
+            work(size),
+            work(size),
+            cuda.to_device(np.full((t, size), -1, np.int64)),
+            work(max(int(reachable_cap), 1)),
+            cuda.to_device(np.zeros((t, 8), np.int64)),
+            out,
+        )
     return batch.Columns(out.copy_to_host(), codes.SEARCH_COLUMNS)
