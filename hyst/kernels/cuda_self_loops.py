@@ -21,7 +21,6 @@ import functools
 from numba import cuda, int64
 
 from hyst.kernels import dense_couplings, self_loop_search
-from hyst.kernels.codes import SEARCH_BITMASK_MAX_N
 from hyst.kernels.cuda_device import device_twins, rule_twins
 from hyst.kernels.self_loop_search import SearchWork, any_self_loop_system
 
@@ -144,7 +143,3 @@ def build():
         any_self_loop_system=search.any_self_loop_system,
     )
     return kernel.search_kernel
-
-
-#: Largest N of this kernel: that of the search's int64 bitmask states.
-MAX_N = SEARCH_BITMASK_MAX_N

@@ -58,6 +58,8 @@ SUM_ROWS = (
     "distinct_loops",
     "l4",
 )
+#: Rows of the shared array of per-thread sums.
+N_SUMS = len(SUM_ROWS)
 (
     S_TRANSITIONS,
     S_SELF_LOOPS,
@@ -220,7 +222,7 @@ def transitions_kernel(
     blockIdx.x of the work arrays): sums[s] (:data:`SUM_ROWS`), the loop histograms
     lengths[L] and elements[n_e] (added atomically over the batch), l4_state[s], l4_mask[s]
     (the first K distinct L = 4 loops of two elements)."""
-    partial = cuda.shared.array((7, THREADS), int64)
+    partial = cuda.shared.array((N_SUMS, THREADS), int64)
     offsets = cuda.shared.array(THREADS, int64)
     tid = cuda.threadIdx.x
     width = cuda.blockDim.x
@@ -316,7 +318,7 @@ def transitions_kernel(
                 q += 1
         block_sums(partial, tid, width)
         if tid == 0:
-            for r in range(7):
+            for r in range(N_SUMS):
                 sums[s, r] = partial[r, 0]
             sums[s, S_RACE] = 1 if partial[S_RACE, 0] > 0 else 0
         cuda.syncthreads()  # the slot's tables are free for the block's next system
