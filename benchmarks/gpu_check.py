@@ -31,13 +31,15 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-np.seterr(over="ignore")  # the search's Fibonacci hash wraps uint64 on purpose (simulator)
+# the search's Fibonacci hash wraps uint64 on purpose (numpy warns of it in the simulator)
+warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)
 
 from hyst.kernels import codes  # noqa: E402
 from hyst.kernels.cuda_device import cuda_problem, simulated  # noqa: E402

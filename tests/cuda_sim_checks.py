@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import json
 import time
+import warnings
 
 import numpy as np
 
-np.seterr(over="ignore")  # the search's Fibonacci hash multiplies uint64 with wrap-around
+# the search's Fibonacci hash multiplies uint64 with wrap-around (numpy warns in Python)
+warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)
 
 from numba import cuda  # noqa: E402
 

@@ -8,9 +8,10 @@ its counts (transitions relaxed, search nodes, ties, which phase found the loop)
 of every point's results. Each CUDA thread therefore runs the CPU's own search functions,
 compiled for CUDA by :func:`hyst.kernels.cuda_device.device_twins`, on one system at a
 time, in a workspace of its own in global memory (the CPU's ``SearchWork``: 76 KiB at
-N = 24). The only function written again is the preparation of a system
-(:func:`prepare_system`: the CPU's uses ``np.argsort``, which CUDA lacks; this one sorts
-with a stable insertion sort, the same order). Every column of ``codes.SEARCH_COLUMNS``
+N = 24), laid out with the thread index last so that a warp's reads coalesce. The only
+function written again is the preparation of a system (:func:`prepare_system`: the CPU's
+uses ``np.argsort``, which CUDA lacks; this one sorts with a stable insertion sort, the
+same order). Every column of ``codes.SEARCH_COLUMNS``
 is therefore the CPU's, system by system.
 """
 
@@ -92,31 +93,34 @@ def search_kernel(
     scalars,
     out,
 ):
-    """Systems t, t + threads, ... of the batch for the grid's thread t, in its workspace
-    (the arrays after ``cap``, each with one leading row per thread): out[s] =
+    """Systems t, t + threads, ... of the batch for the grid's thread t, in its workspace:
+    the arrays after ``cap``, each with the thread as its last index, so that the threads
+    of a warp reading the same word of their workspaces read adjacent words of memory (one
+    transaction, where the workspaces one after the other would take one each). out[s] =
     ``codes.SEARCH_COLUMNS`` of system s."""
     t = cuda.grid(1)
-    if t >= ct.shape[0]:
+    if t >= ct.shape[2]:
         return
     ws = SearchWork(
-        ct[t],
-        act[t],
-        order[t],
-        fields[t],
-        reserve[t],
-        spins[t],
-        assigned[t],
-        branch[t],
-        untried[t],
-        f_state[t],
-        f_walk[t],
-        keys[t],
-        slots[t],
-        stamps[t],
-        queue[t],
-        scalars[t],
+        ct[:, :, t],
+        act[:, :, t],
+        order[:, t],
+        fields[:, :, t],
+        reserve[:, :, t],
+        spins[:, t],
+        assigned[:, t],
+        branch[:, t],
+        untried[:, t],
+        f_state[:, t],
+        f_walk[:, t],
+        keys[:, t],
+        slots[:, t],
+        stamps[:, t],
+        queue[:, t],
+        scalars[:, t],
     )
-    for s in range(t, h_plus.shape[0], ct.shape[0]):
+    threads = ct.shape[2]
+    for s in range(t, h_plus.shape[0], threads):
         any_self_loop_system(h_plus[s], h_minus[s], couplings[s], transposed, rule, cap, ws, out[s])
 
 

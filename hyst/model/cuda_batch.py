@@ -188,8 +188,8 @@ def any_self_loop_batch(
     t = min(n, most_threads)
     size = int(table_size(int(reachable_cap)))
 
-    def work(*shape):
-        return cuda.device_array((t, *shape), np.int64)
+    def work(*shape):  # the thread index last: a warp's reads of one word coalesce
+        return cuda.device_array((*shape, t), np.int64)
 
     out = cuda.device_array((n, len(codes.SEARCH_COLUMNS)), np.int64)
     kernel = cuda_self_loops.build()[-(-t // block), block]
@@ -214,9 +214,9 @@ def any_self_loop_batch(
             work(N),
             work(size),
             work(size),
-            cuda.to_device(np.full((t, size), -1, np.int64)),
+            cuda.to_device(np.full((size, t), -1, np.int64)),
             work(max(int(reachable_cap), 1)),
-            cuda.to_device(np.zeros((t, 8), np.int64)),
+            cuda.to_device(np.zeros((8, t), np.int64)),
             out,
         )
     return batch.Columns(out.copy_to_host(), codes.SEARCH_COLUMNS)
