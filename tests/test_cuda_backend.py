@@ -224,3 +224,28 @@ def test_the_kernels_compile_for_a_gpu(monkeypatch):
     ):
         ptx, _ = cuda.compile_ptx(build().py_func, signature, cc=(9, 0))
         assert ".entry" in ptx
+
+
+def test_a_points_job_samples_on_the_configured_backend(monkeypatch, tmp_path):
+    """The job's configuration (``job_config``: read when the job runs, no part of its
+    params) carries the backend to the sampled jobs; point files keep their identity."""
+    import contextlib
+
+    from hyst.sampling import chunks, cluster
+    from hyst.sampling.sampler import Point
+    from hyst.studies import KINDS
+    from hyst.studies.base import Job
+    from hyst.studies.points import PointSpec
+
+    kind = KINDS["points"]
+    assert kind.job_config({"backend": "cuda"}) == {"dask": {}, "backend": "cuda"}
+    assert kind.job_config({}) == {"dask": {}, "backend": "cpu"}
+    spec = PointSpec(Point("random", "hysteron", "1", 4, 10.0), 8, None, 1)
+    sent = []
+    monkeypatch.setattr(cuda_batch, "cuda_problem", lambda: None)
+    monkeypatch.setattr(cluster, "job_client", lambda config, threads: contextlib.nullcontext())
+    monkeypatch.setattr(chunks, "sample_points", lambda c, todo, **k: sent.extend(todo))
+    job = Job("points", "j", {"points": [spec.identity()]})
+    kind.run(job, tmp_path, config={"dask": {}, "backend": "cuda"}, threads=1, log=lambda _: 0)
+    assert [s.backend for s in sent] == ["cuda"]
+    assert sent[0].identity() == spec.identity() and sent[0].path(tmp_path) == spec.path(tmp_path)
