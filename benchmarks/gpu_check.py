@@ -131,8 +131,8 @@ def identity_check(quick: bool) -> dict:
 
 
 def timed_rate(run, draw, start: int, seconds: float, most: int) -> tuple[float, int]:
-    """(systems/s, systems) of ``run(systems)`` on batches doubled from ``start`` until one
-    takes ``seconds`` (or has ``most`` systems)."""
+    """(systems/s, systems) of ``run(systems)`` on batches grown from ``start`` (at most 16
+    times at a step) until one takes ``seconds`` (or has ``most`` systems)."""
     n = start
     while True:
         systems = draw(n)
@@ -141,7 +141,7 @@ def timed_rate(run, draw, start: int, seconds: float, most: int) -> tuple[float,
         dt = time.perf_counter() - t0
         if dt >= seconds or n >= most:
             return n / dt, n
-        n = min(most, n * max(2, int(seconds / max(dt, 1e-3))))
+        n = min(most, n * min(16, max(2, int(seconds / max(dt, 1e-3)))))
 
 
 def throughput(gpu: bool, quick: bool) -> list[dict]:
@@ -187,7 +187,7 @@ def throughput(gpu: bool, quick: bool) -> list[dict]:
         gpu_rate = None
         if gpu:
             gpu_run(draw(4))  # compile for the device
-            gpu_rate, _ = timed_rate(gpu_run, draw, 256, seconds, most)
+            gpu_rate, _ = timed_rate(gpu_run, draw, 32, seconds, most)
         ratio = f"{gpu_rate / cpu_rate:8.1f}" if gpu_rate else f"{'-':>8s}"
         gpu_text = f"{gpu_rate:14,.0f}" if gpu_rate else f"{'skipped':>14s}"
         say(f"{what:14s} {N:3d} {NJ0:5g} {cpu_rate:14,.0f} {gpu_text} {ratio}")
