@@ -12,6 +12,7 @@ one JSON object: per check, the systems compared and those that differ.
   ``batch.any_self_loop_batch``: every column;
 - ``broken``: the enumeration with a wrong shared-memory reduction (its first level
   skipped): the comparison must find the systems it breaks;
+- ``threads``: both passes called from 4 threads at once;
 - ``point``: a chunk of the sampler (its own streams and passes) with backend cuda against
   cpu: the same tallies.
 """
@@ -125,6 +126,7 @@ def main() -> dict:
     t2 = time.perf_counter()
     report["broken"] = broken_reduction(rng)
     report["point"] = same_point()
+    report["threads"] = from_threads(rng)
     t3 = time.perf_counter()
     report["seconds"] = {
         "enumeration": round(t1 - t0, 1),
@@ -159,6 +161,27 @@ def broken_reduction(rng) -> dict:
         cuda_state_table.block_sums = right
         cuda_state_table.build.cache_clear()
     return {"systems": n, "differ": bad}
+
+
+def from_threads(rng) -> dict:
+    """Both CUDA passes called from 4 threads at once (as a Dask worker's threads call them):
+    the systems of each call that differ from the CPU's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    batches = [ENSEMBLES["random-hysteron"](4, 6, rng) for _ in range(4)]
+
+    def check(systems):
+        starts = np.zeros(systems.samples, np.int64)
+        cpu = batch.enumerate_batch(systems, starts, "1", 1, parallel=False)
+        gpu = cuda_batch.enumerate_batch(systems, starts, "1", 1, parallel=False)
+        bad = int((~same_enumeration(cpu, gpu)).sum())
+        cpu = batch.any_self_loop_batch(systems, "1", parallel=False)
+        gpu = cuda_batch.any_self_loop_batch(systems, "1")
+        return bad + int((cpu.array != gpu.array).any(axis=1).sum())
+
+    with ThreadPoolExecutor(4) as pool:
+        differ = list(pool.map(check, batches))
+    return {"calls": len(batches), "differ": sum(differ)}
 
 
 def same_point() -> dict:

@@ -82,6 +82,12 @@ def test_the_sampler_gives_the_same_tallies_on_both_backends(simulated):
         assert check["counts"] > 0
 
 
+def test_the_cuda_passes_may_be_called_from_several_threads(simulated):
+    """A Dask worker's threads share one GPU (and the simulator runs one kernel at a time)."""
+    report, _ = simulated
+    assert report["threads"] == {"calls": 4, "differ": 0}
+
+
 def test_the_simulator_checks_stay_short(simulated):
     """About 45 s on a quiet 2-core machine; the guard allows a loaded one twice as long."""
     _, seconds = simulated

@@ -20,6 +20,8 @@ CUDA kernel runs; :func:`check_backend` refuses ``cuda`` in one line where it ca
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from hyst.kernels import codes
@@ -40,6 +42,9 @@ SEARCH_BLOCK = 64
 #: Most threads of the self-loop search at once (each with its workspace in GPU memory:
 #: 76 KiB at N = 24, 1.2 GiB for all of them).
 SEARCH_THREADS = 16384
+#: One kernel launch at a time per process: the threads of a Dask worker share its GPU (whose
+#: default stream runs one kernel after another anyway), and the simulator runs one at a time.
+LAUNCH = threading.Lock()
 #: GPU memory for the enumeration's state tables of the blocks running at once, in bytes.
 ENUMERATION_MEMORY = 4 * 2**30
 
@@ -131,7 +136,7 @@ def transitions_on_gpu(systems: Systems, rule, l4_per_system: int, threads: int)
     l4_state = cuda.to_device(np.zeros((n, K), np.int64))
     l4_mask = cuda.to_device(np.zeros((n, K), np.int64))
     kernel = k.build()[blocks, threads]
-    with simulator_pace():
+    with LAUNCH, simulator_pace():
         kernel(
             cuda.to_device(np.ascontiguousarray(kb.h_plus)),
             cuda.to_device(np.ascontiguousarray(kb.h_minus)),
@@ -193,7 +198,7 @@ def any_self_loop_batch(
 
     out = cuda.device_array((n, len(codes.SEARCH_COLUMNS)), np.int64)
     kernel = cuda_self_loops.build()[-(-t // block), block]
-    with simulator_pace():
+    with LAUNCH, simulator_pace():
         kernel(
             cuda.to_device(np.ascontiguousarray(kb.h_plus)),
             cuda.to_device(np.ascontiguousarray(kb.h_minus)),
