@@ -22,6 +22,7 @@ def sample_point(
     records: Mapping[str, int] | None = None,
     threads: int | None = None,
     progress: Callable[[int, int, int, float], None] | None = None,
+    backend: str = "cpu",
 ) -> xarray.Dataset:
     """Sample ``samples`` systems of one ensemble at (N, N·J0) and tally every observable.
 
@@ -60,6 +61,11 @@ def sample_point(
     progress : callable, optional
         ``progress(chunks_done, chunks, samples_done, samples_per_second)``, called after
         each chunk.
+    backend : {"cpu", "cuda"}, default "cpu"
+        Where the enumeration of all 2^N states and the self-loop search run: the CPU, or
+        an NVIDIA GPU (``pip install 'hyst[cuda]'``; numba's CUDA simulator with
+        ``NUMBA_ENABLE_CUDASIM=1``). The dataset is the same on both; "cuda" where it
+        cannot run raises ``ValueError`` before anything is sampled.
 
     Examples
     --------
@@ -81,7 +87,8 @@ def sample_point(
     groups = resolve_groups(point, groups)
     requests = ",".join(f"{k}={v}" for k, v in (records or {}).items())
     caps = record_caps(requests, groups, names=("records", "observables"))
-    job = PointSpec(point, samples, groups, seed, caps)  # checks samples and seed: one line
+    # checks samples, seed and backend: one line
+    job = PointSpec(point, samples, groups, seed, caps, backend)
     if threads is not None:
         import numba
 

@@ -108,6 +108,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     count_option(p, "--threads", "numba threads (default: all cores)", default=None)
     p.add_argument(
+        "--backend",
+        default="cpu",
+        choices=["cpu", "cuda"],
+        help="where the enumeration and the self-loop search run: cpu (default) or cuda (an "
+        "NVIDIA GPU with numba-cuda, or NUMBA_ENABLE_CUDASIM=1); the results are the same",
+    )
+    p.add_argument(
         "--max-core-hours",
         type=nj0_type,
         default=DEFAULT_MAX_CORE_HOURS,
@@ -224,12 +231,17 @@ def cmd_point(args) -> int:
     observable of the chosen groups to a NetCDF file; exit status 0, 2 on a usage error."""
     import numba
 
+    from hyst.model.cuda_batch import check_backend
     from hyst.provenance.files import write_dataset
     from hyst.sampling.sampler import Point, resolve_groups
     from hyst.studies.points import PointSpec
 
     if not args.output.endswith((".nc", ".nc4", ".netcdf")):
         raise UsageError(f"--output: {args.output!r} is not allowed (a .nc file)")
+    try:
+        check_backend(args.backend)
+    except ValueError as err:
+        raise UsageError(f"--{err}") from None
     try:
         point = Point(args.couplings, args.spans, args.rule, args.N, args.NJ0)
     except ValueError as err:
@@ -254,7 +266,7 @@ def cmd_point(args) -> int:
             )
 
     t0 = time.perf_counter()
-    spec = PointSpec(point, args.samples, groups, args.seed, records)
+    spec = PointSpec(point, args.samples, groups, args.seed, records, args.backend)
     ds = spec.sample(progress)
     if created is not None:
         created.mkdir(parents=True, exist_ok=True)

@@ -202,7 +202,7 @@ def check_results(results, key: str = "results") -> None:
 
 #: Top-level keys that say where and how a run runs, never what it computes: a run's
 #: results do not depend on them (see :func:`result_config`).
-OPERATIONAL_KEYS = ("results", "batch", "resources", "limits", "dask")
+OPERATIONAL_KEYS = ("results", "batch", "resources", "limits", "dask", "backend")
 
 
 def result_config(config: dict) -> dict:
@@ -249,6 +249,13 @@ def validate(config: dict, *, check_paths: bool = True) -> dict:
         _fill_defaults(study, part, part.get("$defs", {}))
     if config["dask"]["scheduler_file"] and config["dask"]["address"]:
         raise ConfigError("dask: give at most one of scheduler_file or address")
+    if config["backend"] != "cpu":
+        from hyst.model.cuda_batch import check_backend
+
+        try:
+            check_backend(config["backend"])
+        except ValueError as err:
+            raise ConfigError(str(err)) from None
     for name, study in config["studies"].items():
         kind_of(study).check(name, study, config)
     for figure, binding in config["figures"].items():

@@ -51,7 +51,9 @@ class Chunk:
     point-wide index of the chunk's first system (record tables number systems within the
     point); ``systems`` and ``start_spins`` ((n, N) int8 ±1 random starts): what the chunk
     drew; ``records``: whether the point keeps records (decoders build record tables only
-    then); ``parallel``: kernels on all numba threads, or on the calling thread only.
+    then); ``parallel``: kernels on all numba threads, or on the calling thread only;
+    ``backend``: where the enumeration and the self-loop search run ("cpu" or "cuda",
+    :mod:`hyst.model.cuda_batch`; the same results).
     """
 
     point: object
@@ -62,6 +64,7 @@ class Chunk:
     start_spins: np.ndarray
     records: bool
     parallel: bool
+    backend: str = "cpu"
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,12 @@ def call_enumeration(chunk: Chunk, served) -> batch.EnumerationOutput:
         what |= ENUMERATION_BITS.get(group, 0)
     bits = np.int64(1) << np.arange(chunk.point.N, dtype=np.int64)
     starts = (chunk.start_spins > 0).astype(np.int64) @ bits  # the random starts as bitmasks
+    if chunk.backend == "cuda":
+        from hyst.model import cuda_batch
+
+        return cuda_batch.enumerate_batch(
+            chunk.systems, starts, chunk.point.rule, what, parallel=chunk.parallel
+        )
     return batch.enumerate_batch(
         chunk.systems, starts, chunk.point.rule, what, parallel=chunk.parallel
     )
@@ -173,6 +182,10 @@ def l4_records(systems: Systems, l4_state, l4_mask, l4_count) -> dict:
 def call_self_loop_search(chunk: Chunk, _served) -> batch.Columns:
     """Run the self-loop search (group any_self_loop) on a chunk's systems under the
     point's rule."""
+    if chunk.backend == "cuda":
+        from hyst.model import cuda_batch
+
+        return cuda_batch.any_self_loop_batch(chunk.systems, chunk.point.rule)
     return batch.any_self_loop_batch(chunk.systems, chunk.point.rule, parallel=chunk.parallel)
 
 

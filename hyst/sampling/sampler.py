@@ -31,6 +31,7 @@ import numpy as np
 
 from hyst.catalogue import GROUPS, RECORDS, groups_allowing, observables
 from hyst.model import seeds
+from hyst.model.cuda_batch import check_backend
 from hyst.model.ensembles import COUPLING_ENSEMBLES, SELF_LOOP_FREE, SPAN_ENSEMBLES, sample_systems
 from hyst.model.systems import RULES, Systems
 from hyst.sampling.malloc import keep_large_buffers
@@ -163,6 +164,9 @@ class SamplingJob:
       of the catalogue's records observable ``name`` (e.g. ``(("l4", 2000),)``), a seeded
       bottom-k sample (:mod:`hyst.sampling.tallies`); given as a mapping or pairs; empty:
       none.
+    - ``backend``: where the kernels run, "cpu" (default) or "cuda" (an NVIDIA GPU, or
+      numba's CUDA simulator: :mod:`hyst.model.cuda_batch`). An operational choice: the
+      tallies are the same on both, so it is no part of a point's identity.
 
     Every field is checked here, once, when the job is built: a bad value raises
     ``ValueError`` with one line naming the field and what is allowed ("samples: 0 is not
@@ -175,6 +179,7 @@ class SamplingJob:
     groups: tuple[str, ...]
     seed: int
     records: tuple[tuple[str, int], ...] = ()
+    backend: str = "cpu"
 
     def __post_init__(self):
         if not isinstance(self.point, Point):
@@ -195,13 +200,16 @@ class SamplingJob:
                 raise ValueError(f"records: {name!r} is not one of {', '.join(sorted(kept))}")
             caps[str(name)] = _count(f"records: {name}", cap, 1)
         object.__setattr__(self, "records", tuple(sorted(caps.items())))
+        check_backend(self.backend)
 
     def sampling_job(self) -> SamplingJob:
         """This job as a plain :class:`SamplingJob` (what a subclass adds left out): what is
         sent to Dask workers, which then unpickle classes of :mod:`hyst.sampling` alone."""
         if type(self) is SamplingJob:
             return self
-        return SamplingJob(self.point, self.samples, self.groups, self.seed, self.records)
+        return SamplingJob(
+            self.point, self.samples, self.groups, self.seed, self.records, self.backend
+        )
 
 
 def sample_chunk(job: SamplingJob, chunk: int, size: int, parallel: bool = True) -> Tally:
@@ -219,7 +227,9 @@ def sample_chunk(job: SamplingJob, chunk: int, size: int, parallel: bool = True)
     salt = record_salt(point, seed) if caps else 0  # the salt keys records only
     offset = chunk * chunk_size(point.N)
     systems, start_spins = draw_chunk(point, seed, chunk, size)
-    drawn = Chunk(point, seed, chunk, offset, systems, start_spins, bool(caps), parallel)
+    drawn = Chunk(
+        point, seed, chunk, offset, systems, start_spins, bool(caps), parallel, job.backend
+    )
     measured = compute(drawn, job.groups)
     tally = Tally(record_caps=caps, record_salt=salt)
     tally.add_count("samples", size)
@@ -342,8 +352,10 @@ def sample_point(
     chunks: list[int] | None = None,
     progress: Callable[[int, int, int, float], None] | None = None,
     records: dict | None = None,
+    backend: str = "cpu",
 ) -> Tally:
     """Tally ``samples`` systems of ``point``: :func:`sample_job` of the
     :class:`SamplingJob` of these arguments (``groups``: None for every default group;
-    ``records``: records kept per point by name)."""
-    return sample_job(SamplingJob(point, samples, groups, seed, records or ()), chunks, progress)
+    ``records``: records kept per point by name; ``backend``: "cpu" or "cuda")."""
+    job = SamplingJob(point, samples, groups, seed, records or (), backend)
+    return sample_job(job, chunks, progress)

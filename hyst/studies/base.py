@@ -131,10 +131,13 @@ class StudyKind(ABC):
 
     def job_config(self, config: dict) -> dict:
         """Where a job of this kind runs its work, read from the (raw or validated)
-        configuration when the job runs: ``{"dask": {...}}`` for the kinds that run on the
-        configuration's cluster, {} for the others. Never part of a job's params: it does
+        configuration when the job runs: ``{"dask": {...}, "backend": ...}`` for the kinds
+        that run on the configuration's cluster (the backend: where the sampler's kernels
+        run), {} for the others. Never part of a job's params: it does
         not change the job's result, so editing it reruns nothing."""
-        return {} if self.own_resources else {"dask": dict(config.get("dask") or {})}
+        if self.own_resources:
+            return {}
+        return {"dask": dict(config.get("dask") or {}), "backend": config.get("backend", "cpu")}
 
     def normalise(self, study: dict) -> dict:
         """A copy of a raw study with natural spellings made canonical before validation."""

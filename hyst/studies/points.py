@@ -20,7 +20,7 @@ import math
 import os
 import socket
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -481,7 +481,12 @@ class PointsKind(StudyKind):
 
         specs = [PointSpec.from_identity(d) for d in job.payload["points"]]
         t0 = time.perf_counter()
-        todo = [s for s in specs if reusable(s.path(results), s.provenance(), log) is None]
+        backend = config.get("backend", "cpu")  # where the kernels run: not in the identity
+        todo = [
+            replace(s, backend=backend)
+            for s in specs
+            if reusable(s.path(results), s.provenance(), log) is None
+        ]
         reused = len(specs) - len(todo)
         where = f"host {socket.gethostname()}"
         if os.environ.get("SLURM_JOB_ID"):
