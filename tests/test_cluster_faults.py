@@ -1,7 +1,7 @@
 """Faults of the distributed engine, as users on a shared cluster meet them: a Dask worker
 killed in the middle of a batch, a worker that runs out of memory, and a sampling job
-cancelled by SLURM or stopped at its SLURM time limit. Each ends either with results identical to an undisturbed run's or
-with one clear line and no partial file.
+cancelled by SLURM or stopped at its SLURM time limit. Each ends either with results
+identical to an undisturbed run's or with one clear line and no partial file.
 
 Point files are compared byte for byte: a point file is a pure function of its tallies
 and attributes (:func:`hyst.provenance.files.write_dataset` writes netCDF4 with fixed
