@@ -31,6 +31,7 @@ from hyst.systems.graphs import report, to_networkx
 from hyst.systems.self_loops import SelfLoop, self_loops
 
 if TYPE_CHECKING:  # pragma: no cover - imports for the annotations only
+    from hyst.model.addressing import Addressability
     import networkx
     import xarray
     from matplotlib.figure import Figure
@@ -630,6 +631,33 @@ class System:
             Saturated down (H = −∞) or up (H = +∞) at the start.
         """
         return drives.run_return_point(self._systems, fields, sub_field, rule, start)
+
+    def addressable_states(self, rule: str = "1", reachable: bool = True) -> Addressability:
+        """The stable states one drive cycle from saturation can leave the system in, and
+        those any field history can reach (exact; N ≤ 64, the reachable ones for N ≤ 24).
+
+        A drive cycle goes from all −1 at H = −∞ up to a turning field H1 and back down to
+        H2 ≤ H1, where the state is read (the protocol of designed multistable materials);
+        only the switching fields matter, so the set over all (H1, H2) is finite. States are
+        bitmasks (bit i set where s_i = +1); ``all_addressable`` says whether all 2^N are.
+
+        >>> import hyst
+        >>> sy = hyst.System([1.0, 2.0], [-1.0, -2.0], [[0, 0], [0, 0]])
+        >>> a = sy.addressable_states()
+        >>> a.addressable.tolist(), a.reachable.tolist(), a.all_addressable
+        ([0, 1, 2, 3], [0, 1, 2, 3], True)
+
+        Parameters
+        ----------
+        rule : {"0", "1", "1p", "2"}, default "1"
+            The race-condition rule.
+        reachable : bool, default True
+            Also search the states reachable by any field history (the transition graph
+            from saturation; N ≤ 24).
+        """
+        from hyst.model.addressing import addressability
+
+        return addressability(self._systems, rule, reachable=reachable)
 
     @staticmethod
     def draw_drive(ds: xarray.Dataset) -> Figure:
