@@ -106,3 +106,34 @@ def test_addressable_states_over_64_elements_are_refused():
     with pytest.raises(ValueError, match="N: 65"):
         addressability(sy)
     assert ka.ADDRESSABLE_MAX_N == 64
+
+
+def test_groups_addressability_reachability_and_periods_tally_their_kernels():
+    """The sampler's passes: the tallies equal a direct count over the same systems (drawn
+    as the sampler draws its chunk); one amplitude sweep serves periods and multiperiodic."""
+    from hyst.kernels import protocols as kp
+    from hyst.sampling import passes
+    from hyst.sampling.sampler import Point, draw_chunk, sample_point
+    from hyst.sampling.tallies import tally_to_dataset
+
+    groups = ["addressability", "reachability", "periods", "multiperiodic"]
+    point = Point("weak", "hysteron", "1", 6, 10.0)
+    ds = tally_to_dataset(sample_point(point, 400, 5, groups), groups)
+    sy, _spins = draw_chunk(point, 5, 0, 400)
+    ad = batch.address_batch(sy, "1", parallel=False)
+    assert float(ds["addressable_count"]) == pytest.approx(ad["addressable"].mean())
+    assert float(ds["reachable_count"]) == pytest.approx(ad["reachable"].mean())
+    assert int(ds["all_addressable_probability_count"]) == int((ad["addressable"] == 64).sum())
+    assert int(ds["addressable_count_hist"].sum()) == 400
+    assert float(ds["addressable_share"]) == pytest.approx(ad["addressable"].mean() / 64)
+    sw = batch.amplitude_sweep_batch(sy, "1", parallel=False)
+    mask = sw["period_mask"]
+    assert int(ds["period_2_probability_count"]) == int(((mask >> 2) & 1).sum()) > 0
+    odd = int((mask & sum(1 << T for T in range(3, 63, 2)) != 0).sum())
+    assert int(ds["odd_period_probability_count"]) == odd
+    assert int(ds["period_1_probability_trials"]) == int((sw["amplitudes"] > 0).sum())
+    assert int(ds["largest_transient_hist"].sum()) == int((sw["largest_transient"] >= 0).sum())
+    assert int(ds["multiperiodic_probability_count"]) == int((sw["critical_amplitude"] >= 0).sum())
+    sweeps = [p for p, _served in passes.plan(tuple(groups)) if p is passes.AMPLITUDE_SWEEP]
+    assert len(sweeps) == 1
+    assert kp.SWEEP_SUMMARY_COLUMNS[-4:] == ("period_mask", "largest_transient", "orbits", "loops")

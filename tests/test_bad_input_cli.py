@@ -49,7 +49,8 @@ CLI_CASES = [
         "point-enumeration-limit",
         point("--N", "20", "--observables", "transitions"),
         "--observables: 'transitions' needs N <= 18 (N = 20; at N = 20: any_self_loop "
-        "(N <= 32), avalanche, cyclic, saturated_loop, multiperiodic (any N))",
+        "(N <= 32), addressability (N <= 64), avalanche, cyclic, saturated_loop, multiperiodic, "
+        "periods (any N))",
     ),
     (
         "point-any-self-loop-limit",

@@ -89,7 +89,7 @@ GROUPS: dict[str, Group] = {
 
 def groups_allowing(N: int) -> str:
     """The groups that support ``N`` elements, for a message refusing a group above its
-    limit: "any_self_loop (N <= 32), avalanche, cyclic, saturated_loop, multiperiodic (any N)"."""
+    limit: "any_self_loop (N <= 32), addressability (N <= 64), avalanche, cyclic, ... (any N)"."""
     bounded = [f"{g.name} (N <= {g.max_N})" for g in GROUPS.values() if g.max_N and g.allows(N)]
     free = [g.name for g in GROUPS.values() if g.max_N is None]
     return ", ".join([*bounded, f"{', '.join(free)} (any N)"])
