@@ -353,8 +353,7 @@ def sweep(v, rule, max_cycles, first_only, summary):
     T > 1. ``summary`` receives that of the last drive. Returns the rows ``SWEEP_COLUMNS``
     of the amplitudes driven, the preamble's outcome and the ties met in all drives."""
     N = v.h_plus.shape[0]
-    s, neg, f, res, ws = system_state(N)
-    st = Spins(s, neg, f)
+    _s, _neg, _f, res, ws = system_state(N)
     x0 = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
     copy = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
     saturate(x0, v, -1)
@@ -367,6 +366,22 @@ def sweep(v, rule, max_cycles, first_only, summary):
         if oc == SELF_LOOP:
             loop_range(x0, v, rule, ws, copy, summary)
         return rows[:0], oc, ties
+    rows, ties = sweep_from(x0, v, rule, max_cycles, first_only, summary, ties)
+    return rows, STABLE, ties
+
+
+@jit
+def sweep_from(x0, v, rule, max_cycles, first_only, summary, ties):
+    """The amplitude sweep of ``sweep`` from the ``Spins`` x0, the state at H = 0 (x0 is
+    left alone): the symmetric drive 0 → +A → −A → 0 at every amplitude where the response
+    can change, from A = 0 up. Returns (the rows ``SWEEP_COLUMNS``, ``ties`` plus the ties
+    met in the drives)."""
+    N = v.h_plus.shape[0]
+    s, neg, f, res, ws = system_state(N)
+    st = Spins(s, neg, f)
+    copy = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
+    rows = np.empty((8, len(SWEEP_COLUMNS)), np.int64)
+    events = np.empty((0, len(EVENT_COLUMNS)), np.int64)
     preamble = np.empty((0, 2), np.int64)
     snaps = np.empty((16, N), np.int8)
     hashes = np.empty(16, np.uint64)
@@ -408,7 +423,7 @@ def sweep(v, rule, max_cycles, first_only, summary):
         if summary[DR_NEXT_AMPLITUDE] >= INF:
             break
         A = summary[DR_NEXT_AMPLITUDE]
-    return rows[:n], STABLE, ties
+    return rows[:n], ties
 
 
 @jit
