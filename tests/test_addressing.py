@@ -137,3 +137,14 @@ def test_groups_addressability_reachability_and_periods_tally_their_kernels():
     sweeps = [p for p, _served in passes.plan(tuple(groups)) if p is passes.AMPLITUDE_SWEEP]
     assert len(sweeps) == 1
     assert kp.SWEEP_SUMMARY_COLUMNS[-4:] == ("period_mask", "largest_transient", "orbits", "loops")
+
+
+def test_system_addressable_states_is_the_kernels_answer():
+    import hyst
+
+    sy = hyst.System.from_ensemble("columns", 5, 10.0, samples=50, index=7)
+    a = sy.addressable_states()
+    b = addressability(sy.systems, "1")
+    assert np.array_equal(a.addressable, b.addressable)
+    assert np.array_equal(a.reachable, b.reachable)
+    assert sy.addressable_states(reachable=False).reachable is None

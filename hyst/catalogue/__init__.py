@@ -70,9 +70,9 @@ from hyst.catalogue.declarations import (
     PaperValue,
     Scaling,
 )
+from hyst.catalogue.designed import DESIGNED
 from hyst.catalogue.groups import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS, groups_allowing
 from hyst.catalogue.multiperiodic import MULTIPERIODIC
-from hyst.catalogue.designed import DESIGNED
 from hyst.catalogue.observables import OBSERVABLES as _OBSERVABLES
 
 #: Every observable: the table of :mod:`hyst.catalogue.observables`, then the group

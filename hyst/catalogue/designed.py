@@ -257,9 +257,7 @@ PERIODS: tuple[Observable, ...] = (
         _PERIODS,
         "systems with an orbit of period T at some amplitude, per T (T = 1 … 62; a system "
         "counts once per period it shows)",
-        lambda d: np.array(
-            [0] + [int(_has_period(d, T).sum()) for T in range(1, 63)], np.int64
-        ),
+        lambda d: np.array([0] + [int(_has_period(d, T).sum()) for T in range(1, 63)], np.int64),
         dim="T_met",
         units="systems",
     ),

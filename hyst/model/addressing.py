@@ -72,7 +72,8 @@ def addressability(
     reach = None
     if reachable and N <= ka.REACHABLE_MAX_N:
         reach = ka.reachable(v, code, row)
-    stopped = {0: None, codes.SELF_LOOP: "self_loop", codes.ILL_DEFINED: "ill_defined"}[int(row[ka.AD_UP_STOPPED])]
+    names = {0: None, codes.SELF_LOOP: "self_loop", codes.ILL_DEFINED: "ill_defined"}
+    stopped = names[int(row[ka.AD_UP_STOPPED])]
     return Addressability(
         N,
         states.copy(),

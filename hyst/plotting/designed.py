@@ -284,13 +284,27 @@ def fig_periods(
                 ax.yaxis.set_major_locator(NullLocator())  # no data: no scale to read
                 ax.yaxis.set_minor_locator(NullLocator())
                 trials = int(np.nansum(d[f"period_{periods[0]}_probability_trials"].values))
-                ax.text(0.5, 0.5, f"no $T > 1$\nin {trials:,} systems", ha="center",
-                        va="center", transform=ax.transAxes, fontsize=6.5)
+                ax.text(
+                    0.5,
+                    0.5,
+                    f"no $T > 1$\nin {trials:,} systems",
+                    ha="center",
+                    va="center",
+                    transform=ax.transAxes,
+                    fontsize=6.5,
+                )
             ax.set_xlabel(label("NJ0"))
             ax.set_ylabel(r"$P(T = k)$" if i == 0 else "")
-            panel_letter(ax, i, f"$N = {n}$" + (f", {COUPLING_TITLES.get(couplings, couplings)}"
-                                                f" {SPAN_NAMES.get(spans, spans)}" if i == 0
-                                                else ""))
+            panel_letter(
+                ax,
+                i,
+                f"$N = {n}$"
+                + (
+                    f", {COUPLING_TITLES.get(couplings, couplings)} {SPAN_NAMES.get(spans, spans)}"
+                    if i == 0
+                    else ""
+                ),
+            )
         if handles:
             axes[0].legend(handles, texts, loc="lower right", fontsize="x-small", ncol=1)
     return fig

@@ -344,9 +344,7 @@ FIGURE_TYPES: dict[str, FigureType] = {
             "for several N, odd k marked",
             (
                 _sweep_need("a points study over N and NJ0 with periods", ("periods",)),
-                _sweep_need(
-                    "a points study of larger N with periods", ("periods",), optional=True
-                ),
+                _sweep_need("a points study of larger N with periods", ("periods",), optional=True),
             ),
         ),
         FigureType(

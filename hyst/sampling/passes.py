@@ -393,9 +393,7 @@ AMPLITUDE_SWEEP = KernelPass(
     decode_amplitude_sweep,
     (batch.amplitude_sweep_batch,),
 )
-ADDRESSING = KernelPass(
-    "addressing", call_addressing, decode_addressing, (batch.address_batch,)
-)
+ADDRESSING = KernelPass("addressing", call_addressing, decode_addressing, (batch.address_batch,))
 
 #: Observable group -> the passes that can compute it, first choice first.
 SOURCES: dict[str, tuple[Source, ...]] = {

@@ -31,10 +31,11 @@ from hyst.systems.graphs import report, to_networkx
 from hyst.systems.self_loops import SelfLoop, self_loops
 
 if TYPE_CHECKING:  # pragma: no cover - imports for the annotations only
-    from hyst.model.addressing import Addressability
     import networkx
     import xarray
     from matplotlib.figure import Figure
+
+    from hyst.model.addressing import Addressability
 
 #: Suffixes :meth:`System.to_file` writes and :meth:`System.from_file` reads.
 FILE_FORMATS = (".yaml", ".yml", ".json", ".npz")
