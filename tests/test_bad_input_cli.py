@@ -55,7 +55,7 @@ CLI_CASES = [
     (
         "point-any-self-loop-limit",
         point("--N", "40", "--observables", "any_self_loop"),
-        "--observables: 'any_self_loop' needs N <= 32 (N = 40; at N = 40: avalanche",
+        "--observables: 'any_self_loop' needs N <= 32 (N = 40; at N = 40: addressability",
     ),
     (
         "point-output-unwritable",

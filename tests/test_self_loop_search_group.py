@@ -74,7 +74,7 @@ def test_group_limits_are_per_group():
     too_big = Point("random", "hysteron", "1", ANY_SELF_LOOP_MAX_N + 1, 100.0)
     with pytest.raises(
         ValueError,
-        match=r"^observables: 'any_self_loop' needs N <= 32 \(N = 33; at N = 33: avalanche",
+        match=r"^observables: 'any_self_loop' needs N <= 32 \(N = 33; at N = 33: addressability",
     ):
         resolve_groups(too_big, ["any_self_loop"])
     with pytest.raises(ValueError, match=r"^observables: 'transitions' needs N <= 18"):

@@ -54,7 +54,7 @@ ADDRESS_COLUMNS = (
 )
 (
     AD_ADDRESSABLE,
-    AD_BRANCH,
+    AD_BRANCH_STATES,
     AD_UP_STOPPED,
     AD_DOWN_STOPPED,
     AD_REACHABLE,
@@ -123,7 +123,7 @@ def _event(s, neg, f, v, direction, rule, ws, res, count):
 @jit
 def one_cycle(v, rule, out):
     """The states addressable in one drive cycle from saturation (module docstring) of the
-    ``SystemView`` v: returns their sorted distinct bitmasks and fills out[AD_BRANCH,
+    ``SystemView`` v: returns their sorted distinct bitmasks and fills out[AD_BRANCH_STATES,
     AD_UP_STOPPED, AD_DOWN_STOPPED, AD_TIES, AD_ADDRESSABLE]."""
     N = v.h_plus.shape[0]
     s, neg, f, res, ws = system_state(N)
@@ -161,7 +161,7 @@ def one_cycle(v, rule, out):
             break
     states = np.unique(found[:n])
     out[AD_ADDRESSABLE] = states.shape[0]
-    out[AD_BRANCH] = branch
+    out[AD_BRANCH_STATES] = branch
     out[AD_UP_STOPPED] = up_stopped
     out[AD_DOWN_STOPPED] = down_stopped
     out[AD_TIES] = count[0]

@@ -78,7 +78,7 @@ def addressability(
         N,
         states.copy(),
         None if reach is None else reach.copy(),
-        int(row[ka.AD_BRANCH]),
+        int(row[ka.AD_BRANCH_STATES]),
         stopped,
         int(row[ka.AD_DOWN_STOPPED]),
         None if reach is None else int(row[ka.AD_REACHABLE_STOPPED]),
