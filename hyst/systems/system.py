@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from hyst.catalogue.variables import describe_single
+from hyst.model.addressing import Addressability, addressability
 from hyst.model.protocols import MAX_CYCLES
 from hyst.model.systems import Systems, dequantize, quantize, rule_code, shortest_fields
 from hyst.model.transition_graph import TransitionGraph, transition_graph
@@ -35,7 +36,6 @@ if TYPE_CHECKING:  # pragma: no cover - imports for the annotations only
     import xarray
     from matplotlib.figure import Figure
 
-    from hyst.model.addressing import Addressability
 
 #: Suffixes :meth:`System.to_file` writes and :meth:`System.from_file` reads.
 FILE_FORMATS = (".yaml", ".yml", ".json", ".npz")
@@ -509,9 +509,7 @@ class System:
         start : {"down", "up", "random"} or sequence of int, default "down"
             Saturated down (all s_i = −1 at H = −∞) or up (all +1 at H = +∞); or a state
             placed at H = 0 and relaxed there under the rule: N spins ±1, or "random"
-            (each spin ±1 with probability 1/2, drawn with ``seed``).
-        seed : int, optional
-            Seed of the random start state (``start="random"``).
+            (each spin ±1 with probability 1/2, drawn with the int ``seed``).
         rule : {"0", "1", "1p", "2"}, default "1"
             The race-condition rule.
 
@@ -547,13 +545,10 @@ class System:
             Turning fields driven once, before the first cycle.
         rule : {"0", "1", "1p", "2"}, default "1"
             The race-condition rule.
-        start : {"down", "up", "random"} or sequence of int, default "down"
-            Saturated down (H = −∞) or up (H = +∞) at the start, or a state placed at H = 0
-            (N spins ±1, or "random" with ``seed``), as in :meth:`drive`.
         max_cycles : int
             Give up (outcome 'not_converged') after this many cycles.
-        seed : int, optional
-            Seed of the random start state (``start="random"``).
+        start, seed
+            The start: saturation, a state or a seeded random one, as in :meth:`drive`.
         """
         return drives.run_cyclic(self._systems, cycle, preamble, rule, start, max_cycles, seed)
 
@@ -577,12 +572,8 @@ class System:
             The race-condition rule.
         max_cycles : int
             Give up (outcome 'not_converged') after this many cycles.
-        start : {"down", "up", "random"} or sequence of int, default "down"
-            From all −1 at H = −∞ (up to the protocol's first field), all +1 at H = +∞
-            (down to it), or a state placed at H = 0 (N spins ±1, or "random" with
-            ``seed``), as in :meth:`drive`.
-        seed : int, optional
-            Seed of the random start state (``start="random"``).
+        start, seed
+            The start: saturation, a state or a seeded random one, as in :meth:`drive`.
         """
         return drives.run_symmetric(self._systems, amplitude, rule, max_cycles, start, seed)
 
@@ -609,12 +600,8 @@ class System:
             The race-condition rule.
         max_cycles : int
             Give up (outcome 'not_converged') after this many cycles.
-        start : {"down", "up", "random"} or sequence of int, default "down"
-            From all −1 at H = −∞ (up to the protocol's first field), all +1 at H = +∞
-            (down to it), or a state placed at H = 0 (N spins ±1, or "random" with
-            ``seed``), as in :meth:`drive`.
-        seed : int, optional
-            Seed of the random start state (``start="random"``).
+        start, seed
+            The start: saturation, a state or a seeded random one, as in :meth:`drive`.
         """
         return drives.run_asymmetric(self._systems, h_min, h_max, rule, max_cycles, start, seed)
 
@@ -649,12 +636,8 @@ class System:
             Stop at the first amplitude with T > 1.
         max_cycles : int
             Give up a drive (outcome 'not_converged') after this many cycles.
-        start : {"down", "up", "random"} or sequence of int, default "down"
-            From all −1 at H = −∞ (up to the protocol's first field), all +1 at H = +∞
-            (down to it), or a state placed at H = 0 (N spins ±1, or "random" with
-            ``seed``), as in :meth:`drive`.
-        seed : int, optional
-            Seed of the random start state (``start="random"``).
+        start, seed
+            The start: saturation, a state or a seeded random one, as in :meth:`drive`.
         """
         return drives.run_sweep(self._systems, rule, first_only, max_cycles, start, seed)
 
@@ -679,39 +662,20 @@ class System:
             Where the sub-loop turns back (field units), on the side H_k was reached from.
         rule : {"0", "1", "1p", "2"}, default "1"
             The race-condition rule.
-        start : {"down", "up", "random"} or sequence of int, default "down"
-            Saturated down (H = −∞) or up (H = +∞) at the start, or a state placed at H = 0
-            (N spins ±1, or "random" with ``seed``), as in :meth:`drive`.
-        seed : int, optional
-            Seed of the random start state (``start="random"``).
+        start, seed
+            The start: saturation, a state or a seeded random one, as in :meth:`drive`.
         """
         return drives.run_return_point(self._systems, fields, sub_field, rule, start, seed)
 
     def addressable_states(self, rule: str = "1", reachable: bool = True) -> Addressability:
-        """The stable states one drive cycle from saturation can leave the system in, and
-        those any field history can reach (exact; N ≤ 64, the reachable ones for N ≤ 24).
+        """The stable states one drive cycle from saturation (up to H1, back down to H2 ≤ H1,
+        read there) leaves the system in under ``rule`` and, with ``reachable`` (N ≤ 24), those
+        any field history reaches: exact, N ≤ 64, states as bitmasks (bit i set: s_i = +1).
 
-        A drive cycle goes from all −1 at H = −∞ up to a turning field H1 and back down to
-        H2 ≤ H1, where the state is read (the protocol of designed multistable materials);
-        only the switching fields matter, so the set over all (H1, H2) is finite. States are
-        bitmasks (bit i set where s_i = +1); ``all_addressable`` says whether all 2^N are.
-
-        >>> import hyst
-        >>> sy = hyst.System([1.0, 2.0], [-1.0, -2.0], [[0, 0], [0, 0]])
-        >>> a = sy.addressable_states()
+        >>> a = System([1.0, 2.0], [-1.0, -2.0], [[0, 0], [0, 0]]).addressable_states()
         >>> a.addressable.tolist(), a.reachable.tolist(), a.all_addressable
         ([0, 1, 2, 3], [0, 1, 2, 3], True)
-
-        Parameters
-        ----------
-        rule : {"0", "1", "1p", "2"}, default "1"
-            The race-condition rule.
-        reachable : bool, default True
-            Also search the states reachable by any field history (the transition graph
-            from saturation; N ≤ 24).
         """
-        from hyst.model.addressing import addressability
-
         return addressability(self._systems, rule, reachable=reachable)
 
     @staticmethod
