@@ -47,6 +47,12 @@ LADDERS = [
     ("multiperiodic", "symmetric", [2, 4, 8, 16, 32]),
     ("multiperiodic", "columns", [2, 4, 8, 16, 32]),
     ("multiperiodic", "rows", [2, 4, 8, 16, 32]),
+    ("addressability", "random", [2, 4, 8, 16, 32, 64]),
+    ("addressability", "symmetric", [2, 4, 8, 16, 32, 64]),
+    ("reachability", "random", [2, 4, 8, 12, 16]),
+    ("reachability", "symmetric", [2, 4, 8, 12, 16]),
+    ("periods", "random", [2, 4, 8, 16, 32, 64]),
+    ("periods", "symmetric", [2, 4, 8, 16, 32, 64]),
 ]
 
 

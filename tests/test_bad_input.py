@@ -93,8 +93,8 @@ CONFIGS = [
     (
         "observables-too-large",
         _set("studies.big.observables", ["transitions"]),
-        "studies.big.observables: 'transitions' needs N <= 18 (N = 64; at N = 64: avalanche, "
-        "cyclic, saturated_loop, multiperiodic (any N))",
+        "studies.big.observables: 'transitions' needs N <= 18 (N = 64; at N = 64: addressability "
+        "(N <= 64), avalanche, cyclic, saturated_loop, multiperiodic, periods (any N))",
     ),
     (
         "records-unknown",
@@ -187,8 +187,8 @@ CONFIGS = [
     (
         "enumeration-limit",
         _set("studies.big.observables", ["zero_field"]),
-        "studies.big.observables: 'zero_field' needs N <= 18 (N = 64; at N = 64: avalanche, "
-        "cyclic, saturated_loop, multiperiodic (any N))",
+        "studies.big.observables: 'zero_field' needs N <= 18 (N = 64; at N = 64: addressability "
+        "(N <= 64), avalanche, cyclic, saturated_loop, multiperiodic, periods (any N))",
     ),
     (
         "any-self-loop-limit",

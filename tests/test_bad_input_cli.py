@@ -49,12 +49,13 @@ CLI_CASES = [
         "point-enumeration-limit",
         point("--N", "20", "--observables", "transitions"),
         "--observables: 'transitions' needs N <= 18 (N = 20; at N = 20: any_self_loop "
-        "(N <= 32), avalanche, cyclic, saturated_loop, multiperiodic (any N))",
+        "(N <= 32), addressability (N <= 64), avalanche, cyclic, saturated_loop, multiperiodic, "
+        "periods (any N))",
     ),
     (
         "point-any-self-loop-limit",
         point("--N", "40", "--observables", "any_self_loop"),
-        "--observables: 'any_self_loop' needs N <= 32 (N = 40; at N = 40: avalanche",
+        "--observables: 'any_self_loop' needs N <= 32 (N = 40; at N = 40: addressability",
     ),
     (
         "point-output-unwritable",

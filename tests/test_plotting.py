@@ -198,7 +198,34 @@ def datasets():
         "large_n_rule1p": _large_n_dataset(rules=("1p",)),
         "multiperiodic": _multiperiodic_dataset(),
         "tgraphs": _tgraphs_dataset(),
+        "designed": _designed_dataset(),
     }
+
+
+def _designed_dataset() -> xr.Dataset:
+    """Groups addressability, reachability, periods and multiperiodic over two coupling and
+    two span ensembles; some probabilities 0 of n (drawn as upper bounds)."""
+    ds = make_study(
+        "designed", N=(2, 4, 8), couplings=("random", "symmetric"), spans=("hysteron", "spin")
+    )
+    names = [
+        "all_addressable_probability",
+        "odd_period_probability",
+        "return_point_memory_probability",
+        *(f"period_{k}_probability" for k in range(1, 9)),
+    ]
+    for k, new in enumerate(names):
+        old = ("race_condition_probability", "self_loop_probability")[k % 2]
+        for suffix in ("", "_count", "_trials", "_stderr"):
+            ds[new + suffix] = ds[old + suffix].copy()
+    for new in ("all_addressable_probability", "odd_period_probability"):  # 0 of n at N = 8
+        for suffix in ("", "_count", "_stderr"):
+            ds[new + suffix].loc[{"N": 8}] = 0
+    for new, scale in (("addressable_share", 0.5), ("reachable_share", 0.7)):
+        ds[new] = ds["gap_fraction"] * scale
+        ds[new + "_stderr"] = ds["gap_fraction_stderr"] * scale
+        ds[new + "_trials"] = ds["gap_fraction_trials"]
+    return ds
 
 
 def _tgraphs_dataset() -> xr.Dataset:
@@ -260,6 +287,9 @@ BINDINGS = {
     "local_slopes": ["random_hysterons"],
     "multiperiodic_orbits": ["multiperiodic"],
     "tgraph_shares": ["tgraphs", "random_hysterons"],
+    "designed_addressability": ["designed"],
+    "designed_periods": ["designed"],
+    "designed_odd_periods_and_memory": ["designed"],
 }
 FIG2 = (
     "gap_probability_at_zero",
@@ -319,6 +349,16 @@ CONTENT = {
         + [catalogue.label("self_loop_before_multiperiodic_probability"), "", "", "", ""],
     ),
     "tgraph_shares": (2, ["share well defined (reachable states)", ""]),
+    "designed_addressability": (
+        6,
+        [catalogue.label("all_addressable_probability"), "", ""]
+        + [r"share of the $2^N$ states", "", ""],
+    ),
+    "designed_periods": (2, [r"$P(T = k)$", ""]),
+    "designed_odd_periods_and_memory": (
+        2,
+        [catalogue.label(o) for o in ("odd_period_probability", "return_point_memory_probability")],
+    ),
 }
 
 

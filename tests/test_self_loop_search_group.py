@@ -74,7 +74,7 @@ def test_group_limits_are_per_group():
     too_big = Point("random", "hysteron", "1", ANY_SELF_LOOP_MAX_N + 1, 100.0)
     with pytest.raises(
         ValueError,
-        match=r"^observables: 'any_self_loop' needs N <= 32 \(N = 33; at N = 33: avalanche",
+        match=r"^observables: 'any_self_loop' needs N <= 32 \(N = 33; at N = 33: addressability",
     ):
         resolve_groups(too_big, ["any_self_loop"])
     with pytest.raises(ValueError, match=r"^observables: 'transitions' needs N <= 18"):
@@ -120,8 +120,9 @@ def test_config_accepts_the_group_to_its_limit_and_names_the_key_beyond():
     with pytest.raises(ConfigError) as err:
         validate(study([24, 40], ["any_self_loop"]))
     assert str(err.value) == (
-        "studies.s.observables: 'any_self_loop' needs N <= 32 (N = 40; at N = 40: avalanche, "
-        "cyclic, saturated_loop, multiperiodic (any N))"
+        "studies.s.observables: 'any_self_loop' needs N <= 32 (N = 40; at N = 40: "
+        "addressability (N <= 64), avalanche, cyclic, saturated_loop, multiperiodic, periods "
+        "(any N))"
     )
     with pytest.raises(
         ConfigError,

@@ -40,6 +40,9 @@ The sampler runs the kernel passes of a chunk's groups and decodes each into a d
   ``saturated_records_total``, ``l4_count``, ``l4_recorded``, ``l4_records``;
 - multiperiodic (the amplitude sweep, :mod:`hyst.catalogue.multiperiodic`):
   ``mp_<column>`` of ``hyst.kernels.protocols.SWEEP_SUMMARY_COLUMNS`` (per sample);
+- addressability, reachability (:mod:`hyst.catalogue.designed`): ``ad_<column>`` of
+  ``hyst.kernels.addressing.ADDRESS_COLUMNS`` (per sample) and ``N``; periods: the
+  multiperiodic fields above (one amplitude sweep serves both groups);
 - any_self_loop (the self-loop search, when the enumeration does not compute the
   transitions anyway): ``search_self_loop``, ``search_found_by``, ``search_walks``,
   ``search_nodes``, ``search_ties`` (``codes.SEARCH_COLUMNS``).
@@ -67,13 +70,14 @@ from hyst.catalogue.declarations import (
     PaperValue,
     Scaling,
 )
+from hyst.catalogue.designed import DESIGNED
 from hyst.catalogue.groups import ANY_SELF_LOOP_MAX_N, ENUMERATION_MAX_N, GROUPS, groups_allowing
 from hyst.catalogue.multiperiodic import MULTIPERIODIC
 from hyst.catalogue.observables import OBSERVABLES as _OBSERVABLES
 
 #: Every observable: the table of :mod:`hyst.catalogue.observables`, then the group
 #: multiperiodic (:mod:`hyst.catalogue.multiperiodic`).
-OBSERVABLES = _OBSERVABLES + MULTIPERIODIC
+OBSERVABLES = _OBSERVABLES + MULTIPERIODIC + DESIGNED
 
 __all__ = [
     "groups_allowing",

@@ -10,6 +10,10 @@ ENUMERATION_MAX_N = 18
 #: thread (8 (4 N^2 + 9 N + 12) bytes + 56 KiB: 76 KiB at N = 24, 91 KiB at N = 32); its time
 #: grows with the number of potentially stable states (see ``benchmarks/README.md``).
 ANY_SELF_LOOP_MAX_N = 32
+#: Largest N of group addressability (a state is a 64-bit mask).
+ADDRESSABLE_MAX_N = 64
+#: Largest N of group reachability: a search over up to 2^N states per system.
+REACHABLE_GROUP_MAX_N = 16
 
 GROUPS: dict[str, Group] = {
     g.name: g
@@ -57,13 +61,35 @@ GROUPS: dict[str, Group] = {
             ENUMERATION_MAX_N,
             default=False,
         ),
+        Group(
+            "addressability",
+            "states addressable in one drive cycle from saturation (up to H1, back down to "
+            "H2): their number, its share of the 2^N states, P(all addressable) (N <= 64); "
+            "not part of 'all'",
+            ADDRESSABLE_MAX_N,
+            default=False,
+        ),
+        Group(
+            "reachability",
+            "states reachable from saturation by any field history (the transition graph "
+            "from all -1), beside the addressable ones (N <= 16); not part of 'all'",
+            REACHABLE_GROUP_MAX_N,
+            default=False,
+        ),
+        Group(
+            "periods",
+            "periods and transients of the symmetric cyclic drive at every amplitude (the "
+            "amplitude sweep of multiperiodic): P(T = k), P(odd T >= 3), the largest "
+            "transient (any N); not part of 'all'",
+            default=False,
+        ),
     )
 }
 
 
 def groups_allowing(N: int) -> str:
     """The groups that support ``N`` elements, for a message refusing a group above its
-    limit: "any_self_loop (N <= 32), avalanche, cyclic, saturated_loop, multiperiodic (any N)"."""
+    limit: "any_self_loop (N <= 32), addressability (N <= 64), avalanche, cyclic, ... (any N)"."""
     bounded = [f"{g.name} (N <= {g.max_N})" for g in GROUPS.values() if g.max_N and g.allows(N)]
     free = [g.name for g in GROUPS.values() if g.max_N is None]
     return ", ".join([*bounded, f"{', '.join(free)} (any N)"])

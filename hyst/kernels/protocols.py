@@ -127,6 +127,11 @@ SWEEP_SUMMARY_COLUMNS = (
     "ties",  # ties met in all the drives
     "rpm",  # return-point memory on the standard nested protocol (``nested_rpm``): 1 holds,
     # 0 fails, −1 undefined (no saturation field, or the protocol met a self-loop)
+    "period_mask",  # bit T set where some amplitude's drive reached an orbit of period T
+    # (T = 1 … 62; bit 63 for any T > 62)
+    "largest_transient",  # largest transient τ (cycles) of an orbit at any amplitude (−1: none)
+    "orbits",  # amplitudes whose drive reached an orbit
+    "loops",  # amplitudes whose drive stopped at a self-loop
 )
 (
     SS_PREAMBLE,
@@ -142,7 +147,13 @@ SWEEP_SUMMARY_COLUMNS = (
     SS_SATURATION,
     SS_TIES,
     SS_RPM,
+    SS_PERIOD_MASK,
+    SS_LARGEST_TRANSIENT,
+    SS_ORBITS,
+    SS_LOOPS,
 ) = range(len(SWEEP_SUMMARY_COLUMNS))
+#: Bit of ``period_mask`` that stands for every period above 62.
+PERIOD_MASK_OVERFLOW = 63
 
 
 @jit(borrow=True)
@@ -342,8 +353,7 @@ def sweep(v, rule, max_cycles, first_only, summary):
     T > 1. ``summary`` receives that of the last drive. Returns the rows ``SWEEP_COLUMNS``
     of the amplitudes driven, the preamble's outcome and the ties met in all drives."""
     N = v.h_plus.shape[0]
-    s, neg, f, res, ws = system_state(N)
-    st = Spins(s, neg, f)
+    _s, _neg, _f, res, ws = system_state(N)
     x0 = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
     copy = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
     saturate(x0, v, -1)
@@ -356,6 +366,22 @@ def sweep(v, rule, max_cycles, first_only, summary):
         if oc == SELF_LOOP:
             loop_range(x0, v, rule, ws, copy, summary)
         return rows[:0], oc, ties
+    rows, ties = sweep_from(x0, v, rule, max_cycles, first_only, summary, ties)
+    return rows, STABLE, ties
+
+
+@jit
+def sweep_from(x0, v, rule, max_cycles, first_only, summary, ties):
+    """The amplitude sweep of ``sweep`` from the ``Spins`` x0, the state at H = 0 (x0 is
+    left alone): the symmetric drive 0 → +A → −A → 0 at every amplitude where the response
+    can change, from A = 0 up. Returns (the rows ``SWEEP_COLUMNS``, ``ties`` plus the ties
+    met in the drives)."""
+    N = v.h_plus.shape[0]
+    s, neg, f, res, ws = system_state(N)
+    st = Spins(s, neg, f)
+    copy = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
+    rows = np.empty((8, len(SWEEP_COLUMNS)), np.int64)
+    events = np.empty((0, len(EVENT_COLUMNS)), np.int64)
     preamble = np.empty((0, 2), np.int64)
     snaps = np.empty((16, N), np.int8)
     hashes = np.empty(16, np.uint64)
@@ -397,7 +423,7 @@ def sweep(v, rule, max_cycles, first_only, summary):
         if summary[DR_NEXT_AMPLITUDE] >= INF:
             break
         A = summary[DR_NEXT_AMPLITUDE]
-    return rows[:n], STABLE, ties
+    return rows[:n], ties
 
 
 @jit
@@ -432,6 +458,28 @@ def sweep_summary(rows, preamble, ties, out):
     last = rows.shape[0] - 1
     if last >= 0 and rows[last, SW_OUTCOME] == ORBIT and rows[last, SW_NEXT] >= INF:
         out[SS_SATURATION] = rows[last, SW_AMPLITUDE]
+    periods_met(rows, out)
+
+
+@jit
+def periods_met(rows, out):
+    """Fill one system's period mask, largest transient, orbit and self-loop counts
+    (``SWEEP_SUMMARY_COLUMNS``) from the rows of its ``sweep``: a drive stopped by a
+    self-loop counts as a self-loop, never as a period."""
+    mask = np.int64(0)
+    out[SS_LARGEST_TRANSIENT] = -1
+    out[SS_ORBITS] = 0
+    out[SS_LOOPS] = 0
+    for r in range(rows.shape[0]):
+        oc = rows[r, SW_OUTCOME]
+        if oc == ORBIT:
+            T = rows[r, SW_PERIOD]
+            mask |= np.int64(1) << np.int64(min(T, PERIOD_MASK_OVERFLOW))
+            out[SS_LARGEST_TRANSIENT] = max(out[SS_LARGEST_TRANSIENT], rows[r, SW_TRANSIENT])
+            out[SS_ORBITS] += 1
+        elif oc == SELF_LOOP:
+            out[SS_LOOPS] += 1
+    out[SS_PERIOD_MASK] = mask
 
 
 @jit

@@ -29,6 +29,7 @@ import numba
 import numpy as np
 
 from hyst.kernels import (
+    addressing,
     codes,
     drive,
     first_loops,
@@ -350,3 +351,22 @@ def symmetric_drive_batch(
     kernel = on_threads(drive_protocols.symmetric_batch, parallel)
     kernel(systems.kernel_batch(), amps, rule_code(rule), int(max_cycles), out)
     return Columns(out, drive_protocols.DRIVE_COLUMNS)
+
+
+@runs(addressing.address_batch)
+def address_batch(
+    systems: Systems, rule="1", reachable: bool = True, *, parallel: bool = True
+) -> Columns:
+    """Addressability of every system of a batch (N ≤ 64): per system
+    ``hyst.kernels.addressing.ADDRESS_COLUMNS``: the number of stable states addressable in
+    one drive cycle from saturation (up to H1, down to H2) and, with ``reachable`` and
+    N ≤ ``hyst.kernels.addressing.REACHABLE_MAX_N``, the number reachable by any field
+    history (else −1)."""
+    if systems.N > addressing.ADDRESSABLE_MAX_N:
+        raise ValueError(
+            f"N: {systems.N} is not allowed (addressability: N <= {addressing.ADDRESSABLE_MAX_N})"
+        )
+    out = np.zeros((systems.samples, len(addressing.ADDRESS_COLUMNS)), np.int64)
+    kernel = on_threads(addressing.address_batch, parallel)
+    kernel(systems.kernel_batch(), rule_code(rule), bool(reachable), out)
+    return Columns(out, addressing.ADDRESS_COLUMNS)

@@ -27,7 +27,15 @@ import numpy as np
 
 from hyst.kernels import codes
 from hyst.kernels import protocols as kp
-from hyst.kernels.relaxation import Spins, system_state, transpose_buffer, view_of
+from hyst.kernels.relaxation import (
+    Spins,
+    init_fields,
+    relax,
+    system_state,
+    transpose_buffer,
+    up_mask,
+    view_of,
+)
 from hyst.model.batch import MAX_CYCLES
 from hyst.model.batch import amplitude_sweep_batch as sweep_batch  # noqa: F401 (hyst.api)
 from hyst.model.batch import symmetric_drive_batch as symmetric_batch  # noqa: F401 (hyst.api)
@@ -101,12 +109,22 @@ class Drive:
     cycle_legs: int = 0
 
 
-def turning_directions(fields, start: int = -1) -> np.ndarray:
+def is_state(start) -> bool:
+    """Whether a drive's ``start`` is a state (N spins ±1, placed at H = 0) rather than a
+    saturation sign (−1: all −1 at H = −∞; +1: all +1 at H = +∞)."""
+    return np.ndim(start) > 0
+
+
+def turning_directions(fields, start=-1) -> np.ndarray:
     """The direction of each leg through the turning ``fields`` from saturation ``start``
-    (−1: from H = −∞, +1: from +∞): up to a field above the previous one, down to one
-    below it, and reversed at a repeated field (a turning point in place)."""
+    (−1: from H = −∞, +1: from +∞) or from a given state at H = 0 (``start`` its spins):
+    up to a field above the previous one, down to one below it, and reversed at a repeated
+    field (a turning point in place; from a state at H = 0, a first field 0 is driven up)."""
     dirs = np.empty(len(fields), np.int64)
-    at, direction = start * int(codes.INF), -start
+    if is_state(start):
+        at, direction = 0, -1
+    else:
+        at, direction = start * int(codes.INF), -start
     for q, t in enumerate(fields):
         t = int(t)
         direction = (1 if t > at else -1) if t != at else -direction
@@ -131,6 +149,37 @@ class _One:
         if start not in (-1, 1):
             raise ValueError(f"start: {start!r} is not -1 or +1 (the saturated state)")
         kp.saturate(self.st, self.v, np.int8(start))
+
+    def begin(self, start, rule: int) -> int:
+        """Put the system in its start: saturated (``start`` −1 or +1), or the given state
+        (N spins ±1) relaxed at H = 0 under ``rule`` (a state stable there stays as it is).
+        Returns that relaxation's outcome (STABLE, or SELF_LOOP / ILL_DEFINED: the drive
+        stops before its first leg, ``stopped_at_start``)."""
+        if not is_state(start):
+            self.saturate(start)
+            return codes.STABLE
+        spins = start_state(start, self.N)
+        s, neg, f = self.st
+        s[:] = spins
+        up_mask(s, neg)
+        v = self.v
+        init_fields(s, f, v.form, v.ct, v.d)
+        return int(
+            relax(s, neg, f, 0, 0, rule, v.h_plus, v.h_minus, v.form, v.ct, v.d, self.ws, self.res)
+        )
+
+    def stopped_at_start(self, oc: int):
+        """The summary of a drive whose start state did not relax to a stable one at
+        H = 0: the self-loop (or race condition) met there, at field 0."""
+        sm, res = self.summary, self.res
+        kp.start_summary(sm)
+        sm[kp.DR_OUTCOME] = oc
+        sm[kp.DR_L] = res[codes.RECORD_L]
+        sm[kp.DR_N_E] = res[codes.RECORD_N_E]
+        sm[kp.DR_E1] = res[codes.RELAX_E1]
+        sm[kp.DR_E2] = res[codes.RELAX_E2]
+        sm[kp.DR_LOOP_FIELD] = 0
+        sm[kp.DR_LOOP_DIRECTION] = 0
 
     def result(self, oc, states, events, legs, cyclic: bool, preamble_legs: int = 0) -> Drive:
         """The ``Drive`` of the last run; ``legs``: the rows (field, direction, …) of the
@@ -161,6 +210,15 @@ class _One:
         )
 
 
+def start_state(start, N: int) -> np.ndarray:
+    """A given start state as int8 spins ±1; one line naming ``start`` where it is not N
+    spins ±1."""
+    spins = np.asarray(start)
+    if spins.shape != (N,) or not np.all(np.isin(spins, (-1, 1))):
+        raise ValueError(f"start: {spins.tolist()!r} is not a state of {N} spins +-1")
+    return spins.astype(np.int8)
+
+
 def _legs(fields, directions) -> np.ndarray:
     return np.stack([np.asarray(fields, np.int64), np.asarray(directions, np.int64)], axis=1)
 
@@ -175,17 +233,21 @@ def _run(once, capacity: int = 256):
         capacity *= 4
 
 
-def drive(systems: Systems, fields, rule="1", start: int = -1, index: int = 0) -> Drive:
-    """Drive system ``index`` from saturation ``start`` through the turning ``fields``
-    (int, quanta; directions by ``turning_directions``)."""
+def drive(systems: Systems, fields, rule="1", start=-1, index: int = 0) -> Drive:
+    """Drive system ``index`` from saturation ``start`` (or from the state ``start``, N
+    spins ±1 relaxed at H = 0) through the turning ``fields`` (int, quanta; directions by
+    ``turning_directions``)."""
     one = _One(systems, index)
     fields = np.asarray(fields, np.int64).reshape(-1)
     legs = _legs(fields, turning_directions(fields, start))
     r = rule_code(rule)
 
     def once(events):
-        one.saturate(start)
         states = np.zeros((len(fields), one.N), np.int8)
+        oc = one.begin(start, r)
+        if oc != codes.STABLE:
+            one.stopped_at_start(oc)
+            return one.result(oc, states[:0], events, legs, cyclic=False)
         oc = kp.path(one.st, one.v, legs, r, one.ws, one.res, events, states, one.copy, one.summary)
         done = int(one.summary[kp.DR_LEGS])
         return one.result(oc, states[:done], events, legs, cyclic=False)
@@ -198,11 +260,12 @@ def cyclic_drive(
     cycle,
     preamble=(),
     rule="1",
-    start: int = -1,
+    start=-1,
     max_cycles: int = MAX_CYCLES,
     index: int = 0,
 ) -> Drive:
-    """Drive system ``index`` from saturation ``start`` through the turning fields of
+    """Drive system ``index`` from saturation ``start`` (or from the state ``start`` at
+    H = 0) through the turning fields of
     ``preamble``, then through those of ``cycle`` again and again until the state at the
     end of a cycle repeats (``Drive.transient``, ``Drive.period``). Directions as in
     ``turning_directions`` over preamble + cycle, the cycle's first leg coming from its
@@ -223,9 +286,13 @@ def _cycles(one: _One, pre_legs, cyc_legs, rule, start, max_cycles) -> Drive:
     r = rule_code(rule)
 
     def once(events):
-        one.saturate(start)
         snaps = np.empty((16, one.N), np.int8)
         hashes = np.empty(16, np.uint64)
+        oc = one.begin(start, r)
+        if oc != codes.STABLE:
+            one.stopped_at_start(oc)
+            legs = np.concatenate([pre_legs[:, :2], cyc_legs[:, :2]])
+            return one.result(oc, snaps[:0].copy(), events, legs, True, pre_legs.shape[0])
         snaps, _h, n = kp.cycles(
             one.st,
             one.v,
@@ -249,17 +316,30 @@ def _cycles(one: _One, pre_legs, cyc_legs, rule, start, max_cycles) -> Drive:
 
 
 def symmetric_drive(
-    systems: Systems, amplitude: int, rule="1", max_cycles: int = MAX_CYCLES, index: int = 0
+    systems: Systems,
+    amplitude: int,
+    rule="1",
+    max_cycles: int = MAX_CYCLES,
+    index: int = 0,
+    start=-1,
 ) -> Drive:
     """The symmetric cyclic drive of amplitude A ≥ 0 (the protocol of Keim & Paulsen's
-    ``hysteron``): from all −1 at H = −∞ up to 0 (x_0), then 0 → +A → −A → 0 repeated; x_k
-    is the state at H = 0 (reached from below) after cycle k."""
+    ``hysteron``): from all −1 at H = −∞ up to 0 (x_0; from all +1 at H = +∞ down to 0
+    with ``start`` +1; or the state ``start`` relaxed at H = 0), then 0 → +A → −A → 0
+    repeated; x_k is the state at H = 0 (reached from below) after cycle k."""
     A = int(amplitude)
     if A < 0:
         raise ValueError(f"amplitude: {A} is negative (A >= 0)")
     one = _One(systems, index)
-    pre = np.array([[0, 1]], np.int64)
-    return _cycles(one, pre, kp.symmetric_cycle(A), rule, -1, max_cycles)
+    return _cycles(one, _to_zero(start), kp.symmetric_cycle(A), rule, start, max_cycles)
+
+
+def _to_zero(start) -> np.ndarray:
+    """The preamble legs from a start to H = 0: none from a state (placed at H = 0), else
+    up from −∞ or down from +∞."""
+    if is_state(start):
+        return np.zeros((0, 2), np.int64)
+    return np.array([[0, -int(start)]], np.int64)
 
 
 def asymmetric_drive(
@@ -269,17 +349,19 @@ def asymmetric_drive(
     rule="1",
     max_cycles: int = MAX_CYCLES,
     index: int = 0,
+    start=-1,
 ) -> Drive:
     """Cyclic drive between H_min and H_max ≥ H_min: from all −1 at H = −∞ up to H_min
-    (x_0), then H_min → H_max → H_min repeated; x_k is the state at H_min after cycle k
-    (the hysteron latch of Lindeman, Jalowiec & Keim 2024 is its memory)."""
+    (x_0; from all +1 at H = +∞ down to H_min with ``start`` +1; from the state ``start``
+    at H = 0 to H_min), then H_min → H_max → H_min repeated; x_k is the state at H_min
+    after cycle k (the hysteron latch of Lindeman, Jalowiec & Keim 2024 is its memory)."""
     lo, hi = int(h_min), int(h_max)
     if hi < lo:
         raise ValueError(f"h_max: {hi} is below h_min {lo} (h_max >= h_min)")
     one = _One(systems, index)
-    pre = np.array([[lo, 1]], np.int64)
+    pre = np.array([[lo, int(turning_directions([lo], start)[0])]], np.int64)
     cyc = np.array([[hi, 1, 0], [lo, -1, 0]], np.int64)
-    return _cycles(one, pre, cyc, rule, -1, max_cycles)
+    return _cycles(one, pre, cyc, rule, start, max_cycles)
 
 
 def distinct_amplitudes(systems: Systems, index: int = 0) -> np.ndarray:
@@ -331,13 +413,18 @@ def amplitude_sweep(
     first_only: bool = True,
     max_cycles: int = MAX_CYCLES,
     index: int = 0,
+    start=-1,
 ) -> Sweep:
     """The symmetric drive at every amplitude where its response can change, from A = 0 up,
-    until the first period T > 1 (``first_only``) or through all of them."""
+    until the first period T > 1 (``first_only``) or through all of them; from negative
+    saturation (``start`` −1), positive saturation (+1, driven down to H = 0 first) or the
+    state ``start`` relaxed at H = 0."""
     one = _One(systems, index)
-    rows, pre, ties = kp.sweep(
-        one.v, rule_code(rule), int(max_cycles), bool(first_only), one.summary
-    )
+    r = rule_code(rule)
+    if is_state(start) or start != -1:
+        rows, pre, ties = _sweep_from(one, start, r, int(max_cycles), bool(first_only))
+    else:
+        rows, pre, ties = kp.sweep(one.v, r, int(max_cycles), bool(first_only), one.summary)
     col = {name: rows[:, q] for q, name in enumerate(kp.SWEEP_COLUMNS)}
     outcomes = tuple(outcome_name(int(oc), cyclic=True) for oc in col["outcome"])
     multi = np.nonzero((col["outcome"] == kp.ORBIT) & (col["period"] > 1))[0]
@@ -356,6 +443,25 @@ def amplitude_sweep(
     )
 
 
+def _sweep_from(one: _One, start, rule: int, max_cycles: int, first_only: bool):
+    """(rows, the preparation's outcome, ties) of the amplitude sweep from ``start`` (as
+    ``kp.sweep`` returns them): the start brought to H = 0, then ``kp.sweep_from``."""
+    oc = one.begin(start, rule)
+    empty = np.zeros((0, len(kp.SWEEP_COLUMNS)), np.int64)
+    if oc != codes.STABLE:
+        return empty, oc, 0
+    kp.start_summary(one.summary)
+    events = np.zeros((0, len(kp.EVENT_COLUMNS)), np.int64)
+    states = np.zeros((0, one.N), np.int8)
+    pre = _to_zero(start)
+    oc = kp.path(one.st, one.v, pre, rule, one.ws, one.res, events, states, one.copy, one.summary)
+    ties = int(one.summary[kp.DR_TIES])
+    if oc != codes.STABLE:
+        return empty, oc, ties
+    rows, ties = kp.sweep_from(one.st, one.v, rule, max_cycles, first_only, one.summary, ties)
+    return rows, codes.STABLE, ties
+
+
 @dataclass(frozen=True)
 class ReturnPoint:
     """Return-point memory at one turning point: the state ``left`` at the last turning
@@ -369,9 +475,10 @@ class ReturnPoint:
 
 
 def return_point_memory(
-    systems: Systems, fields, sub_field: int, rule="1", start: int = -1, index: int = 0
+    systems: Systems, fields, sub_field: int, rule="1", start=-1, index: int = 0
 ) -> ReturnPoint:
-    """Drive from saturation through the turning ``fields`` to their last one H_k (state
+    """Drive from saturation (or from the state ``start`` at H = 0) through the turning
+    ``fields`` to their last one H_k (state
     S_k), then to ``sub_field`` on the side H_k was reached from (the sub-loop) and back to
     H_k: return-point memory holds if the state is S_k again."""
     fields = [int(x) for x in np.asarray(fields, np.int64).reshape(-1)]

@@ -318,6 +318,53 @@ FIGURE_TYPES: dict[str, FigureType] = {
             "states by magnetisation, up transitions blue, down red",
             (Need("a loops study storing the L = 4, 6 and 8 representatives", kind="loops"),),
         ),
+        FigureType(
+            "designed_addressability",
+            "hyst.plotting.designed:fig_addressability",
+            "What one drive cycle from saturation addresses: P(all 2^N states addressable) "
+            "and the share of the 2^N states addressable in one cycle (and reachable by any "
+            "field history) against N, one curve per N J0, one column per ensemble; 0 of n "
+            "drawn as the upper bound 3/n",
+            (
+                _sweep_need(
+                    "a points study over ensembles, N and NJ0 with addressability",
+                    ("addressability",),
+                ),
+                _sweep_need(
+                    "a points study of larger N with addressability",
+                    ("addressability",),
+                    optional=True,
+                ),
+            ),
+        ),
+        FigureType(
+            "designed_periods",
+            "hyst.plotting.designed:fig_periods",
+            "Periods of the symmetric cyclic drive: P(T = k) at some amplitude against N J0 "
+            "for several N, odd k marked",
+            (
+                _sweep_need("a points study over N and NJ0 with periods", ("periods",)),
+                _sweep_need("a points study of larger N with periods", ("periods",), optional=True),
+            ),
+        ),
+        FigureType(
+            "designed_odd_periods_and_memory",
+            "hyst.plotting.designed:fig_odd_periods_and_memory",
+            "P(odd T >= 3) of the symmetric cyclic drive and return-point memory P_RPM "
+            "against N at one N J0, one curve per ensemble; 0 of n drawn as the upper bound "
+            "3/n",
+            (
+                _sweep_need(
+                    "a points study over ensembles, N and NJ0 with periods and multiperiodic",
+                    ("periods", "multiperiodic"),
+                ),
+                _sweep_need(
+                    "a points study of larger N with periods and multiperiodic",
+                    ("periods", "multiperiodic"),
+                    optional=True,
+                ),
+            ),
+        ),
     )
 }
 

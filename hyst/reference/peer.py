@@ -244,3 +244,33 @@ def peer_sweep(hp, hm, c):
     except _hy.DegeneracyError:
         return DEGENERACY_ERROR
     return int(T), float(A)
+
+
+def peer_transient(hp, hm, c, amplitude):
+    """The peer's symmetric drive at ``amplitude`` cycle by cycle, with its own event
+    primitives in the order of ``run_event_extended_fast`` (from all −1 at H = −∞ up to 0:
+    x_0; then +A, −A, 0 per cycle: x_k), keeping every x_k: (transient τ, period T), the
+    first repeat x_{τ+T} = x_τ; or STABILITY_ERROR / DEGENERACY_ERROR, or None where no
+    state repeats within the peer's 2^N + 1 cycles."""
+    interactions, Hon, Hoff = peer_arrays(hp, hm, c)
+    state = -np.ones(len(hp))
+    recorder = _hy.Recorder(0)
+    A = float(amplitude)
+    history = []
+    try:
+        _hy.stabilize_event(state, -np.inf, interactions, Hon, Hoff, recorder)
+        _hy.evolve_event(state, 0.0, 1, interactions, Hon, Hoff, recorder, False, False)
+        history.append(state.copy())
+        for _ in range(2 ** len(hp) + 1):
+            _hy.evolve_event(state, A, 1, interactions, Hon, Hoff, recorder, False, False)
+            _hy.evolve_event(state, -A, 0, interactions, Hon, Hoff, recorder, False, False)
+            _hy.evolve_event(state, 0.0, 1, interactions, Hon, Hoff, recorder, False, False)
+            for t, x in enumerate(history):
+                if np.array_equal(x, state):
+                    return t, len(history) - t
+            history.append(state.copy())
+    except _hy.StabilityError:
+        return STABILITY_ERROR
+    except _hy.DegeneracyError:
+        return DEGENERACY_ERROR
+    return None

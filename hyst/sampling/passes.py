@@ -359,6 +359,26 @@ def decode_float64(cols: batch.Columns, _chunk, _served) -> dict:
     return {f"float64_{name}": cols[name] for name in cols.names}
 
 
+# ---- addressability (groups addressability, reachability) --------------------------------------
+
+
+def call_addressing(chunk: Chunk, served) -> batch.Columns:
+    """Run the addressability kernel on a chunk's systems under the point's rule: the states
+    addressable in one drive cycle from saturation, and the reachable ones when group
+    reachability is served."""
+    return batch.address_batch(
+        chunk.systems, chunk.point.rule, "reachability" in served, parallel=chunk.parallel
+    )
+
+
+def decode_addressing(cols: batch.Columns, chunk: Chunk, _served) -> dict:
+    """Named fields of one addressability call: ``ad_<column>`` of
+    ``hyst.kernels.addressing.ADDRESS_COLUMNS`` and ``N``."""
+    d = {f"ad_{name}": cols[name] for name in cols.names}
+    d["N"] = chunk.point.N
+    return d
+
+
 # ---- the table ----------------------------------------------------------------------------------
 
 ENUMERATION = KernelPass(
@@ -386,6 +406,7 @@ AMPLITUDE_SWEEP = KernelPass(
     decode_amplitude_sweep,
     (batch.amplitude_sweep_batch,),
 )
+ADDRESSING = KernelPass("addressing", call_addressing, decode_addressing, (batch.address_batch,))
 
 #: Observable group -> the passes that can compute it, first choice first.
 SOURCES: dict[str, tuple[Source, ...]] = {
@@ -398,6 +419,9 @@ SOURCES: dict[str, tuple[Source, ...]] = {
     "saturated_loop": (Source(SATURATED_LOOP),),
     "float64": (Source(FLOAT64),),
     "multiperiodic": (Source(AMPLITUDE_SWEEP),),
+    "addressability": (Source(ADDRESSING),),
+    "reachability": (Source(ADDRESSING),),
+    "periods": (Source(AMPLITUDE_SWEEP),),
 }
 if set(SOURCES) != set(GROUPS):  # pragma: no cover - a declaration error
     raise RuntimeError(f"kernel passes for the groups {sorted(set(GROUPS) ^ set(SOURCES))}")

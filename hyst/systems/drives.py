@@ -251,12 +251,16 @@ def _fmt(values) -> str:
     return ", ".join(f"{v:g}" for v in np.atleast_1d(values))
 
 
-def run_drive(systems: Systems, fields, rule: str = "1", start: str = "down") -> xr.Dataset:
-    """From saturation (``start``: 'down', all s_i = -1 at H = -inf; 'up', +inf) through
-    the turning ``fields`` (field units)."""
-    sign = _start(start)
-    d = mp.drive(systems, _fields(fields, "fields"), rule, sign)
-    return drive_dataset(d, systems.N, f"path from saturation ({start}) to {_fmt(fields)}", rule)
+def run_drive(
+    systems: Systems, fields, rule: str = "1", start="down", seed: int | None = None
+) -> xr.Dataset:
+    """From saturation (``start``: 'down', all s_i = -1 at H = -inf; 'up', +inf), or from a
+    state at H = 0 (``start``: N spins +-1, or 'random' with ``seed``), through the turning
+    ``fields`` (field units)."""
+    begin = _start(start, systems.N, seed)
+    d = mp.drive(systems, _fields(fields, "fields"), rule, begin)
+    text = f"path from {_start_text(start, begin)} to {_fmt(fields)}"
+    return _started(drive_dataset(d, systems.N, text, rule), begin)
 
 
 def run_cyclic(
@@ -264,55 +268,91 @@ def run_cyclic(
     cycle,
     preamble=(),
     rule: str = "1",
-    start: str = "down",
+    start="down",
     max_cycles: int = mp.MAX_CYCLES,
+    seed: int | None = None,
 ) -> xr.Dataset:
-    """From saturation through ``preamble``, then the turning fields of ``cycle`` again
-    and again until the state at the end of a cycle repeats."""
+    """From saturation (or a state at H = 0: ``start``) through ``preamble``, then the
+    turning fields of ``cycle`` again and again until the state at the end of a cycle
+    repeats."""
+    begin = _start(start, systems.N, seed)
     d = mp.cyclic_drive(
         systems,
         _fields(cycle, "cycle"),
         _fields(preamble, "preamble"),
         rule,
-        _start(start),
+        begin,
         max_cycles,
     )
     text = f"cyclic drive through {_fmt(cycle)}" + (f" after {_fmt(preamble)}" if preamble else "")
-    return drive_dataset(d, systems.N, text, rule)
+    return _started(drive_dataset(d, systems.N, text, rule), begin)
 
 
 def run_symmetric(
-    systems: Systems, amplitude: float, rule: str = "1", max_cycles: int = mp.MAX_CYCLES
+    systems: Systems,
+    amplitude: float,
+    rule: str = "1",
+    max_cycles: int = mp.MAX_CYCLES,
+    start="down",
+    seed: int | None = None,
 ) -> xr.Dataset:
-    """The symmetric cyclic drive of amplitude A from saturation: 0 -> +A -> -A -> 0."""
+    """The symmetric cyclic drive of amplitude A from saturation (or a state at H = 0:
+    ``start``): 0 -> +A -> -A -> 0."""
     A = float(amplitude)
     if not A >= 0:
         raise ValueError(f"amplitude: {A:g} is not allowed (A >= 0)")
-    d = mp.symmetric_drive(systems, int(_fields(A, "amplitude")[0]), rule, max_cycles)
-    return drive_dataset(d, systems.N, f"symmetric drive, amplitude {A:g}", rule)
+    begin = _start(start, systems.N, seed)
+    q = int(_fields(A, "amplitude")[0])
+    d = mp.symmetric_drive(systems, q, rule, max_cycles, start=begin)
+    text = f"symmetric drive, amplitude {A:g}" + _from_text(start, begin)
+    return _started(drive_dataset(d, systems.N, text, rule), begin)
 
 
 def run_asymmetric(
-    systems: Systems, h_min: float, h_max: float, rule: str = "1", max_cycles=mp.MAX_CYCLES
+    systems: Systems,
+    h_min: float,
+    h_max: float,
+    rule: str = "1",
+    max_cycles=mp.MAX_CYCLES,
+    start="down",
+    seed: int | None = None,
 ) -> xr.Dataset:
-    """The cyclic drive between H_min and H_max >= H_min, from saturation below."""
+    """The cyclic drive between H_min and H_max >= H_min, from saturation below (or from
+    ``start``)."""
     lo, hi = _fields([h_min, h_max], "fields")
     if hi < lo:
         raise ValueError(f"h_max: {h_max:g} is not allowed (h_max >= h_min = {h_min:g})")
-    d = mp.asymmetric_drive(systems, int(lo), int(hi), rule, max_cycles)
-    return drive_dataset(d, systems.N, f"asymmetric drive between {h_min:g} and {h_max:g}", rule)
+    begin = _start(start, systems.N, seed)
+    d = mp.asymmetric_drive(systems, int(lo), int(hi), rule, max_cycles, start=begin)
+    text = f"asymmetric drive between {h_min:g} and {h_max:g}" + _from_text(start, begin)
+    return _started(drive_dataset(d, systems.N, text, rule), begin)
 
 
 def run_sweep(
-    systems: Systems, rule: str = "1", first_only: bool = False, max_cycles=mp.MAX_CYCLES
+    systems: Systems,
+    rule: str = "1",
+    first_only: bool = False,
+    max_cycles=mp.MAX_CYCLES,
+    start="down",
+    seed: int | None = None,
 ) -> xr.Dataset:
     """The symmetric drive at every distinct amplitude, from A = 0 up (until the first
-    T > 1 with ``first_only``)."""
-    return sweep_dataset(mp.amplitude_sweep(systems, rule, first_only, max_cycles), systems.N, rule)
+    T > 1 with ``first_only``), from saturation or from ``start``."""
+    begin = _start(start, systems.N, seed)
+    sw = mp.amplitude_sweep(systems, rule, first_only, max_cycles, start=begin)
+    ds = sweep_dataset(sw, systems.N, rule)
+    if mp.is_state(begin) or begin != -1:
+        ds.attrs["protocol"] = "amplitude sweep of the symmetric drive" + _from_text(start, begin)
+    return _started(ds, begin)
 
 
 def run_return_point(
-    systems: Systems, fields, sub_field: float, rule: str = "1", start: str = "down"
+    systems: Systems,
+    fields,
+    sub_field: float,
+    rule: str = "1",
+    start="down",
+    seed: int | None = None,
 ) -> xr.Dataset:
     """Drive through ``fields`` to their last one H_k, into the sub-loop to ``sub_field``
     and back to H_k: does the state come back?"""
@@ -320,7 +360,7 @@ def run_return_point(
     if q.size == 0:
         raise ValueError("fields: no turning field")
     sub = int(_fields(sub_field, "sub_field")[0])
-    sign = _start(start)
+    sign = _start(start, systems.N, seed)
     last_dir = int(mp.turning_directions(q, sign)[-1])
     if (sub - int(q[-1])) * last_dir > 0:
         raise ValueError(
@@ -330,13 +370,47 @@ def run_return_point(
     rp = mp.return_point_memory(systems, q, sub, rule, sign)
     last = _fmt(np.atleast_1d(fields)[-1])
     text = f"return-point memory at {last} (path {_fmt(fields)}, sub-loop to {sub_field:g})"
-    return return_point_dataset(rp, systems.N, text, rule)
+    return _started(return_point_dataset(rp, systems.N, text + _from_text(start, sign), rule), sign)
 
 
-def _start(start) -> int:
-    if start not in ("down", "up"):
-        raise ValueError(f"start: {start!r} is not allowed ('down' or 'up')")
-    return -1 if start == "down" else 1
+def _start(start, N: int, seed: int | None = None):
+    """A drive's start: −1 ('down': all −1 at H = −inf), +1 ('up': all +1 at H = +inf), or
+    a state placed at H = 0 (int8 spins ±1): N spins ±1 given, or 'random', drawn with
+    ``seed`` (each spin ±1 with probability 1/2)."""
+    if isinstance(start, str):
+        if start == "down":
+            return -1
+        if start == "up":
+            return 1
+        if start == "random":
+            rng = np.random.default_rng(seed)
+            return rng.choice(np.array([-1, 1], np.int8), N)
+        raise ValueError(
+            f"start: {start!r} is not allowed ('down', 'up', 'random' or {N} spins +-1)"
+        )
+    return mp.start_state(start, N)
+
+
+def _start_text(start, begin) -> str:
+    if not mp.is_state(begin):
+        return f"saturation ({start})"
+    mask = int(bitmasks(np.asarray(begin).reshape(1, -1))[0])
+    return f"the state {mask} at H = 0" + (" (random)" if isinstance(start, str) else "")
+
+
+def _from_text(start, begin) -> str:
+    """'' from negative saturation (the protocol's default), else ', from ...'."""
+    if not mp.is_state(begin) and begin == -1:
+        return ""
+    return ", from " + _start_text(start, begin)
+
+
+def _started(ds: xr.Dataset, begin) -> xr.Dataset:
+    """A drive from a state: attribute ``start_state``, its bitmask (bit i set where
+    s_i = +1; relaxed at H = 0 before the first leg). Saturated starts add nothing."""
+    if mp.is_state(begin):
+        ds.attrs["start_state"] = int(bitmasks(np.asarray(begin).reshape(1, -1))[0])
+    return ds
 
 
 def write_protocol(ds: xr.Dataset, stem) -> list:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from hyst.catalogue.variables import describe_single
+from hyst.model.addressing import Addressability, addressability
 from hyst.model.protocols import MAX_CYCLES
 from hyst.model.systems import Systems, dequantize, quantize, rule_code, shortest_fields
 from hyst.model.transition_graph import TransitionGraph, transition_graph
@@ -34,6 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover - imports for the annotations only
     import networkx
     import xarray
     from matplotlib.figure import Figure
+
 
 #: Suffixes :meth:`System.to_file` writes and :meth:`System.from_file` reads.
 FILE_FORMATS = (".yaml", ".yml", ".json", ".npz")
@@ -486,7 +488,11 @@ class System:
     # ---- drive protocols (exact, any N: hyst.model.protocols) ----------------------------------
 
     def drive(
-        self, fields: Sequence[float], start: str = "down", rule: str = "1"
+        self,
+        fields: Sequence[float],
+        start: str | Sequence[int] = "down",
+        rule: str = "1",
+        seed: int | None = None,
     ) -> xarray.Dataset:
         """Drive from saturation through turning fields, each leg reaching its turning
         field t on the far side (a threshold exactly at t switches). Every avalanche
@@ -500,8 +506,10 @@ class System:
         ----------
         fields : sequence of float
             The turning fields, in turn (field units).
-        start : {"down", "up"}, default "down"
-            Saturated down (all s_i = −1 at H = −∞) or up (all +1 at H = +∞).
+        start : {"down", "up", "random"} or sequence of int, default "down"
+            Saturated down (all s_i = −1 at H = −∞) or up (all +1 at H = +∞); or a state
+            placed at H = 0 and relaxed there under the rule: N spins ±1, or "random"
+            (each spin ±1 with probability 1/2, drawn with the int ``seed``).
         rule : {"0", "1", "1p", "2"}, default "1"
             The race-condition rule.
 
@@ -513,15 +521,16 @@ class System:
         >>> d.attrs["outcome"], d.attrs["self_loop_L"], round(d.attrs["stop_field"], 9)
         ('self_loop', 4, -0.2)
         """
-        return drives.run_drive(self._systems, fields, rule, start)
+        return drives.run_drive(self._systems, fields, rule, start, seed)
 
     def cyclic_drive(
         self,
         cycle: Sequence[float],
         preamble: Sequence[float] = (),
         rule: str = "1",
-        start: str = "down",
+        start: str | Sequence[int] = "down",
         max_cycles: int = MAX_CYCLES,
+        seed: int | None = None,
     ) -> xarray.Dataset:
         """From saturation through the turning fields of ``preamble``, then those of
         ``cycle`` again and again until the state x_k at the end of a cycle equals an
@@ -536,15 +545,20 @@ class System:
             Turning fields driven once, before the first cycle.
         rule : {"0", "1", "1p", "2"}, default "1"
             The race-condition rule.
-        start : {"down", "up"}, default "down"
-            Saturated down (H = −∞) or up (H = +∞) at the start.
         max_cycles : int
             Give up (outcome 'not_converged') after this many cycles.
+        start, seed
+            The start: saturation, a state or a seeded random one, as in :meth:`drive`.
         """
-        return drives.run_cyclic(self._systems, cycle, preamble, rule, start, max_cycles)
+        return drives.run_cyclic(self._systems, cycle, preamble, rule, start, max_cycles, seed)
 
     def symmetric_drive(
-        self, amplitude: float, rule: str = "1", max_cycles: int = MAX_CYCLES
+        self,
+        amplitude: float,
+        rule: str = "1",
+        max_cycles: int = MAX_CYCLES,
+        start: str | Sequence[int] = "down",
+        seed: int | None = None,
     ) -> xarray.Dataset:
         """The symmetric cyclic drive (the protocol of Keim & Paulsen's ``hysteron``): from
         all −1 at H = −∞ up to 0 (x_0), then 0 → +A → −A → 0 until the state at H = 0
@@ -558,11 +572,19 @@ class System:
             The race-condition rule.
         max_cycles : int
             Give up (outcome 'not_converged') after this many cycles.
+        start, seed
+            The start: saturation, a state or a seeded random one, as in :meth:`drive`.
         """
-        return drives.run_symmetric(self._systems, amplitude, rule, max_cycles)
+        return drives.run_symmetric(self._systems, amplitude, rule, max_cycles, start, seed)
 
     def asymmetric_drive(
-        self, h_min: float, h_max: float, rule: str = "1", max_cycles: int = MAX_CYCLES
+        self,
+        h_min: float,
+        h_max: float,
+        rule: str = "1",
+        max_cycles: int = MAX_CYCLES,
+        start: str | Sequence[int] = "down",
+        seed: int | None = None,
     ) -> xarray.Dataset:
         """The cyclic drive H_min → H_max → H_min from all −1 at H = −∞ until the state
         at H_min repeats (its memory is the hysteron latch of Lindeman, Jalowiec & Keim
@@ -578,8 +600,10 @@ class System:
             The race-condition rule.
         max_cycles : int
             Give up (outcome 'not_converged') after this many cycles.
+        start, seed
+            The start: saturation, a state or a seeded random one, as in :meth:`drive`.
         """
-        return drives.run_asymmetric(self._systems, h_min, h_max, rule, max_cycles)
+        return drives.run_asymmetric(self._systems, h_min, h_max, rule, max_cycles, start, seed)
 
     def distinct_amplitudes(self) -> np.ndarray:
         """The distinct absolute values of the thresholds H_i^±(S) over all 2^N states S
@@ -590,7 +614,12 @@ class System:
         return dequantize(distinct_amplitudes(self._systems))
 
     def amplitude_sweep(
-        self, rule: str = "1", first_only: bool = False, max_cycles: int = MAX_CYCLES
+        self,
+        rule: str = "1",
+        first_only: bool = False,
+        max_cycles: int = MAX_CYCLES,
+        start: str | Sequence[int] = "down",
+        seed: int | None = None,
     ) -> xarray.Dataset:
         """The symmetric drive at every amplitude where its response can change, from
         A = 0 up: per amplitude (dimension ``amplitude``) the outcome, τ, T and the L of a
@@ -607,11 +636,18 @@ class System:
             Stop at the first amplitude with T > 1.
         max_cycles : int
             Give up a drive (outcome 'not_converged') after this many cycles.
+        start, seed
+            The start: saturation, a state or a seeded random one, as in :meth:`drive`.
         """
-        return drives.run_sweep(self._systems, rule, first_only, max_cycles)
+        return drives.run_sweep(self._systems, rule, first_only, max_cycles, start, seed)
 
     def return_point_memory(
-        self, fields: Sequence[float], sub_field: float, rule: str = "1", start: str = "down"
+        self,
+        fields: Sequence[float],
+        sub_field: float,
+        rule: str = "1",
+        start: str | Sequence[int] = "down",
+        seed: int | None = None,
     ) -> xarray.Dataset:
         """Drive through ``fields`` to their last one H_k (state S_k), into a sub-loop to
         ``sub_field`` and back to H_k. Attribute ``return_point_memory``: 'holds' (the
@@ -626,10 +662,21 @@ class System:
             Where the sub-loop turns back (field units), on the side H_k was reached from.
         rule : {"0", "1", "1p", "2"}, default "1"
             The race-condition rule.
-        start : {"down", "up"}, default "down"
-            Saturated down (H = −∞) or up (H = +∞) at the start.
+        start, seed
+            The start: saturation, a state or a seeded random one, as in :meth:`drive`.
         """
-        return drives.run_return_point(self._systems, fields, sub_field, rule, start)
+        return drives.run_return_point(self._systems, fields, sub_field, rule, start, seed)
+
+    def addressable_states(self, rule: str = "1", reachable: bool = True) -> Addressability:
+        """The stable states one drive cycle from saturation (up to H1, back down to H2 ≤ H1,
+        read there) leaves the system in under ``rule`` and, with ``reachable`` (N ≤ 24), those
+        any field history reaches: exact, N ≤ 64, states as bitmasks (bit i set: s_i = +1).
+
+        >>> a = System([1.0, 2.0], [-1.0, -2.0], [[0, 0], [0, 0]]).addressable_states()
+        >>> a.addressable.tolist(), a.reachable.tolist(), a.all_addressable
+        ([0, 1, 2, 3], [0, 1, 2, 3], True)
+        """
+        return addressability(self._systems, rule, reachable=reachable)
 
     @staticmethod
     def draw_drive(ds: xarray.Dataset) -> Figure:
