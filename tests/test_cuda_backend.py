@@ -88,12 +88,6 @@ def test_the_cuda_passes_may_be_called_from_several_threads(simulated):
     assert report["threads"] == {"calls": 4, "differ": 0}
 
 
-def test_the_simulator_checks_stay_short(simulated):
-    """About 45 s on a quiet 2-core machine; the guard allows a loaded one twice as long."""
-    _, seconds = simulated
-    assert seconds < 120, f"the simulated checks took {seconds:.0f} s"
-
-
 # ---- refused where it cannot run --------------------------------------------------------------
 
 
