@@ -16,9 +16,15 @@ resolves (the paper's Supplemental Material, "Role of the race condition rules")
   element flips;
 - rule 1: the most unstable element flips (largest margin);
 - rule 1′ (``RULE_1P``): the least unstable element flips (smallest positive margin);
-- rule 2: every unstable element flips at once.
+- rule 2: every unstable element flips at once;
+- the flip-time rule (``RULE_TAU``): element i has a flip time τ_i > 0 (an integer, the
+  system's flip times quantised) and the unstable element with the largest m_i / τ_i flips
+  (Jin & van Hecke, arXiv 2507.02387: the fastest snap wins the race). The ratios are
+  compared exactly, m_i·τ_j against m_j·τ_i in 128-bit integer arithmetic
+  (``product_order``); equal ratios flip the lowest index and count one tie, as rule 1's
+  equal margins. With equal τ_i it is rule 1, bit for bit.
 
-Equal winning margins under rules 1 and 1′ flip the lowest index and count one tie. The
+Equal winning margins under rules 1 and 1′ (equal winning ratios under the flip-time rule) flip the lowest index and count one tie. The
 ties of a state that moves are its zero margins plus that one; what a stable state reports
 is the caller's convention (the state table and the chains report 1 if any margin is 0, the
 event-driven kernels the number of zero margins). ``resolve`` is that answer.
@@ -47,7 +53,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hyst.kernels.codes import OFFSET, RULE_0, RULE_1, RULE_1P, RULE_2
+from hyst.kernels.codes import OFFSET, RULE_0, RULE_1, RULE_1P, RULE_2, RULE_TAU
 from hyst.kernels.jit import jit
 
 
@@ -70,7 +76,7 @@ def resolve(rule, n_u, chosen, tie, zeros):
     zero margins plus one for a shared winning margin of rule 1 or 1′."""
     if n_u == 0 or (n_u > 1 and (rule == RULE_0 or rule == RULE_2)):
         return n_u, np.int64(-1), zeros
-    if tie and (rule == RULE_1 or rule == RULE_1P):
+    if tie and (rule == RULE_1 or rule == RULE_1P or rule == RULE_TAU):
         zeros += 1
     return n_u, chosen, zeros
 
@@ -167,3 +173,83 @@ def unstable_list(neg, f, hp, hm, Hc, eps, buf):
             buf[n] = i
             n += 1
     return n
+
+
+# ---- the flip-time rule ------------------------------------------------------------------------
+
+#: The low 32 bits of a uint64, and the shift to the high ones (limbs of ``wide_product``).
+LOW32 = np.uint64(0xFFFFFFFF)
+SHIFT32 = np.uint64(32)
+
+
+@jit(inline=True)
+def wide_product(a, b):
+    """The exact product a·b of two integers 0 ≤ a, b < 2^63 as (high, low) uint64 words
+    (schoolbook multiplication over 32-bit limbs)."""
+    x = np.uint64(a)
+    y = np.uint64(b)
+    x0 = x & LOW32
+    x1 = x >> SHIFT32
+    y0 = y & LOW32
+    y1 = y >> SHIFT32
+    p00 = x0 * y0
+    p01 = x0 * y1
+    p10 = x1 * y0
+    mid = (p00 >> SHIFT32) + (p01 & LOW32) + (p10 & LOW32)
+    high = x1 * y1 + (p01 >> SHIFT32) + (p10 >> SHIFT32) + (mid >> SHIFT32)
+    low = (p00 & LOW32) | ((mid & LOW32) << SHIFT32)
+    return high, low
+
+
+@jit(inline=True)
+def product_order(a, b, c, d):
+    """The sign of a·b − c·d (−1, 0 or +1) for integers 0 ≤ a, b, c, d < 2^63, exactly."""
+    h1, l1 = wide_product(a, b)
+    h2, l2 = wide_product(c, d)
+    if h1 != h2:
+        return 1 if h1 > h2 else -1
+    if l1 != l2:
+        return 1 if l1 > l2 else -1
+    return 0
+
+
+@jit(inline=True)
+def start_tau():
+    """The empty tally of ``tally_tau``: (unstable count, zero margins, winning margin and
+    flip time so far (0, 1: any positive margin beats it), first and last index with the
+    winning ratio, bitmask of the unstable elements)."""
+    return (
+        np.int64(0),
+        np.int64(0),
+        np.int64(0),
+        np.int64(1),
+        np.int64(-1),
+        np.int64(-1),
+        np.int64(0),
+    )
+
+
+@jit(inline=True)
+def tally_tau(acc, i, m, tau_i):
+    """Add element i with margin m and flip time tau_i > 0 to the tally ``acc`` of
+    ``start_tau`` (elements in index order): the unstable element with the largest m / tau_i
+    wins, ratios compared exactly (``product_order``)."""
+    n_u, zeros, best_m, best_tau, first, last, mask = acc
+    pos = m > 0
+    if pos:
+        order = product_order(m, best_tau, best_m, tau_i)
+        if order > 0:
+            first = i
+            last = i
+            best_m = m
+            best_tau = tau_i
+        elif order == 0:
+            last = i
+    return n_u + pos, zeros + (m == 0), best_m, best_tau, first, last, mask | (np.int64(pos) << i)
+
+
+@jit(inline=True)
+def choose_tau(acc):
+    """The flip-time rule's answer (``resolve``) from the tally ``acc`` of ``tally_tau``."""
+    n_u, zeros, _m, _tau, first, last, _mask = acc
+    return resolve(RULE_TAU, n_u, first, first != last, zeros)
