@@ -20,7 +20,7 @@ chain may leave the states that lead into it.
 >>> sy = Systems.from_floats([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]])
 >>> a = random_order_analysis(sy)
 >>> a.trappable, [round(t.trap_probability, 3) for t in a.transitions]
-(True, [1.0, 1.0])
+(True, [1.0, 0.0, 1.0, 0.0])
 """
 
 from __future__ import annotations

@@ -130,7 +130,7 @@ class System:
         >>> import hyst
         >>> a = hyst.System([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]]).random_order()
         >>> a.trappable, a.mean_trap_probability
-        (True, 1.0)
+        (True, 0.5)
         """
         return random_order_analysis(self._systems)
 
