@@ -46,6 +46,58 @@ def test_product_order_near_ties():
         assert rules.product_order(a, b, c, d) == want
 
 
+def brute_choice(m, tau):
+    """(n_u, chosen, ties) of the flip-time rule over margins m and flip times tau by
+    Fractions: the largest m_i/τ_i of the positive margins, lowest index, one tie when
+    shared, plus the zero margins."""
+    unstable = [i for i in range(len(m)) if m[i] > 0]
+    zeros = sum(x == 0 for x in m)
+    if not unstable:
+        return 0, -1, zeros
+    best = max(Fraction(m[i], tau[i]) for i in unstable)
+    winners = [i for i in unstable if Fraction(m[i], tau[i]) == best]
+    return len(unstable), winners[0], zeros + (len(winners) > 1)
+
+
+def scan_margins(m, tau):
+    """``rules.scan_tau`` (compiled) on the all-down state whose doubled margins are m (even):
+    h^+ = 0, H = 0, f_i = m_i / 2."""
+    N = len(m)
+    f = np.array([x // 2 for x in m], np.int64)
+    zero = np.zeros(N, np.int64)
+    got = rules.scan_tau(0, f, zero, zero, 0, 0, np.array(tau, np.int64))
+    return tuple(int(x) for x in got)
+
+
+def test_scan_tau_decides_ratios_closer_than_float64():
+    """Ratios 2^−100 apart, that float64 cannot tell, are ordered exactly; exactly equal ones
+    flip the lowest index and count a tie."""
+    big = 2**51
+    assert scan_margins([big + 2, big], [big, big - 2]) == (2, 1, 0)
+    assert scan_margins([big, big + 2], [big - 2, big]) == (2, 0, 0)
+    assert scan_margins([-4, 3 * big, big], [1, 3 * 2**40, 2**40]) == (2, 1, 1)
+
+
+@given(
+    st.lists(st.tuples(st.integers(-3, 3), st.integers(1, 4)), min_size=1, max_size=8),
+    st.integers(0, 2**11),
+    st.integers(1, 2**40),
+)
+@settings(max_examples=400, deadline=None)
+def test_scan_tau_is_tally_tau_and_the_fractions(pairs, scale, tau_scale):
+    """The two-pass scan (float64 cross products, exact pass near the top) gives what the
+    exact one-pass tally and plain Fractions give, on tie-heavy margins scaled up to 2^52
+    and flip times scaled up to 2^42."""
+    m = [2 * a * (scale * 2**40 + 1) for a, _t in pairs]
+    tau = [t * tau_scale for _a, t in pairs]
+    want = brute_choice(m, tau)
+    assert scan_margins(m, tau) == want
+    acc = rules.start_tau()
+    for i, (x, t) in enumerate(zip(m, tau, strict=True)):
+        acc = rules.tally_tau(acc, i, x, t)
+    assert tuple(int(v) for v in rules.choose_tau(acc)) == want
+
+
 def integer_systems(rng, n, N, span, couple):
     """n systems of N elements with integer parameters in small ranges (tie-heavy when the
     ranges are small): h^+ in [−span, span], h^− = h^+ − [0, span], c in [−couple, couple]."""

@@ -216,11 +216,7 @@ def relax_fields(S, Hc, eps, rule, hp, hm, ct, f, tau):
     lam = 0
     while True:
         if rule == RULE_TAU:
-            acc_tau = rules.start_tau()
-            for i in range(N):
-                m = rules.margin((S >> i) & 1, f[i], hp[i], hm[i], Hc, eps)
-                acc_tau = rules.tally_tau(acc_tau, i, m, tau[i])
-            n_u, chosen, t = rules.choose_tau(acc_tau)
+            n_u, chosen, t = rules.scan_tau(S, f, hp, hm, Hc, eps, tau)
             acc = rules.start(RULE_1)
         else:
             acc = rules.start(rule)

@@ -179,11 +179,7 @@ def step(S, Hc, eps, rule, hp, hm, F, up, down, tau):
         return S, 0, 0, 1 if (mu == 0 or md == 0) else 0, STABLE
     row = F[S]
     if rule == RULE_TAU:
-        acc_tau = rules.start_tau()
-        for i in range(hp.shape[0]):
-            m = rules.margin((S >> i) & 1, row[i], hp[i], hm[i], Hc, eps)
-            acc_tau = rules.tally_tau(acc_tau, i, m, tau[i])
-        n_u, chosen, ties = rules.choose_tau(acc_tau)
+        n_u, chosen, ties = rules.scan_tau(S, row, hp, hm, Hc, eps, tau)
         return S ^ (1 << chosen), n_u, 1, ties, MOVED
     acc = rules.start(rule)
     for i in range(hp.shape[0]):
