@@ -96,12 +96,19 @@ def check_decades(decades) -> float:
     return float(decades)
 
 
+def log_uniform_flip_times(u, decades: float) -> np.ndarray:
+    """Quantised flip times τ = 10^(decades·u) of uniform numbers u in [0, 1) (any shape):
+    log-uniform over ``decades`` decades, all equal to 1 when decades = 0. The same u at
+    several spreads gives the same order of the elements' speeds, spread further apart."""
+    decades = check_decades(decades)
+    return np.rint(10.0 ** (decades * np.asarray(u, float)) * 2.0**QUANTUM_BITS).astype(np.int64)
+
+
 def draw_flip_times(rng: np.random.Generator, decades: float, samples: int, N: int) -> np.ndarray:
     """(samples, N) quantised flip times log-uniform over ``decades`` decades,
-    τ = 10^(decades·u) with u uniform in [0, 1) (all equal to 1 when decades = 0)."""
+    τ = 10^(decades·u) with u uniform in [0, 1) drawn from ``rng``."""
     decades = check_decades(decades)
-    u = rng.random((samples, N))
-    return np.rint(10.0 ** (decades * u) * 2.0**QUANTUM_BITS).astype(np.int64)
+    return log_uniform_flip_times(rng.random((samples, N)), decades)
 
 
 def flip_times_for(N: int, decades: float, seed: int = 0) -> np.ndarray:
