@@ -13,9 +13,11 @@ from hyst.plotting.style import SPAN_NAMES, n_colors, new_figure, panel_letter, 
 #: The panels of the flip-time figure: (variable, its label).
 SPREAD_PANELS = (
     ("self_loop_probability", r"$P_{sl}$"),
-    ("race_in_transitions_probability", r"$P_{\mathrm{RC}}$ (transitions)"),
-    ("race_condition_probability", r"$P_{\mathrm{RC}}$ (first flip)"),
+    ("self_loop_probability_at_zero", r"$P_{sl}^0$"),
+    ("race_condition_probability", r"$P_{\mathrm{RC}}$"),
 )
+#: Markers of the coupling ensembles in the random-order figure, in the study's order.
+MARKERS = "osD^v<>"
 
 
 def _nearest(values, target: float) -> int:
@@ -24,9 +26,11 @@ def _nearest(values, target: float) -> int:
 
 
 def fig_flip_time_spread(races: xr.Dataset, *, NJ0: float = 10.0, size=None) -> Figure:
-    """P_sl, P_RC over the transitions and P_RC of the first flip against the flip-time
-    spread D (decades) at the study's N J0 nearest ``NJ0``: one curve per N, solid for each
-    coupling ensemble's first span ensemble, dashed for its second; D = 0 is rule 1."""
+    """P_sl, P_sl^0 and P_RC against the flip-time spread D (decades) at the study's N J0
+    nearest ``NJ0``, one row per coupling ensemble: one curve per N, solid for the first span
+    ensemble, dashed for the others; D = 0 is rule 1. P_RC (several elements unstable after
+    the first flip of the avalanche from S0) is decided before any rule acts: it stays flat,
+    a check that every spread sees the same systems."""
     k = _nearest(races.NJ0.values, NJ0)
     ds = races.isel(NJ0=k)
     ns = [int(n) for n in ds.N.values]
@@ -64,15 +68,18 @@ def fig_flip_time_spread(races: xr.Dataset, *, NJ0: float = 10.0, size=None) -> 
 def fig_random_order_traps(races: xr.Dataset, *, size=None) -> Figure:
     """(a) The share of systems that random order can trap (some transition can end in a
     closed set of unstable states) against the share with a rule-1 self-loop, one marker per
-    (N, N J0), colour by N, the diagonal dotted; (b) the trap share among the systems with a
-    rule-1 self-loop and among those without, against N J0."""
+    (couplings, spans, N, N J0), colour by N, marker by coupling ensemble, the diagonal
+    dotted; (b) the trap share among the systems with a rule-1 self-loop (solid) and among
+    those without (dashed), against N J0."""
     ns = [int(n) for n in races.N.values]
     colors = n_colors(ns)
     size = size or (6.4, 2.8)
     with style():
         fig, axes = new_figure(1, 2, size)
         a, b = axes[0]
-        for couplings in races.couplings.values:
+        for ci, couplings in enumerate(races.couplings.values):
+            marker = MARKERS[ci % len(MARKERS)]
+            title = COUPLING_TITLES.get(str(couplings), str(couplings))
             for spans in races.spans.values:
                 for n in ns:
                     ds = races.sel(couplings=couplings, spans=spans, N=n)
@@ -80,14 +87,14 @@ def fig_random_order_traps(races: xr.Dataset, *, size=None) -> Figure:
                     trap = ds.random_order_trappable.values / total
                     loop = ds.random_order_rule1_self_loop.values / total
                     both = ds.random_order_trappable_and_self_loop.values
-                    a.plot(loop, trap, "o", color=colors[n], ms=4, label=f"N = {n}")
+                    a.plot(loop, trap, marker, color=colors[n], ms=4, label=f"N = {n}, {title}")
                     with np.errstate(invalid="ignore", divide="ignore"):
                         given = both / ds.random_order_rule1_self_loop.values
                         given_not = (ds.random_order_trappable.values - both) / (
                             total - ds.random_order_rule1_self_loop.values
                         )
-                    b.plot(ds.NJ0.values, given, "o-", color=colors[n], ms=3, lw=1)
-                    b.plot(ds.NJ0.values, given_not, "s--", color=colors[n], ms=3, lw=1)
+                    b.plot(ds.NJ0.values, given, marker + "-", color=colors[n], ms=3, lw=1)
+                    b.plot(ds.NJ0.values, given_not, marker + "--", color=colors[n], ms=3, lw=1)
         a.plot([0, 1], [0, 1], ":", color="0.5", lw=1)
         a.set_xlabel(r"rule 1: $P_{sl}$")
         a.set_ylabel("random order: share trappable")
@@ -100,7 +107,9 @@ def fig_random_order_traps(races: xr.Dataset, *, size=None) -> Figure:
         b.set_xlabel(r"$N J_0$")
         b.set_ylabel("share trappable")
         b.set_ylim(-0.02, 1.02)
-        b.set_title("with (solid) / without (dashed) a rule-1 self-loop", fontsize="small")
+        b.plot([], [], "-", color="0.3", lw=1, label="with a rule-1 self-loop")
+        b.plot([], [], "--", color="0.3", lw=1, label="without")
+        b.legend(fontsize="x-small", frameon=False, loc="center right")
         panel_letter(a, 0)
         panel_letter(b, 1)
     return fig
