@@ -28,7 +28,7 @@ import numpy as np
 
 from hyst.kernels.codes import FLIP_TIME_RULE_CODES, RULE_TAU
 from hyst.model import seeds
-from hyst.model.systems import QUANTUM_BITS, RULE_NAMES, RULES
+from hyst.model.systems import QUANTUM_BITS, RULE_DESCRIPTIONS, RULE_NAMES, RULES
 
 #: The flip-time rule's name (``rule="tau"``).
 FLIP_TIME_RULE = "tau"
@@ -36,6 +36,13 @@ FLIP_TIME_RULE = "tau"
 RACE_RULES: dict[str, int] = {**RULES, **FLIP_TIME_RULE_CODES}
 #: Kernel code -> name, every rule.
 RACE_RULE_NAMES: dict[int, str] = {**RULE_NAMES, RULE_TAU: FLIP_TIME_RULE}
+#: What each race-condition rule does, every rule (the configured rules' and the flip-time
+#: rule's).
+RACE_RULE_DESCRIPTIONS: dict[str, str] = {
+    **RULE_DESCRIPTIONS,
+    FLIP_TIME_RULE: "flip the unstable element with the largest margin / flip time tau_i "
+    "(the fastest to snap)",
+}
 #: Largest flip-time spread drawn, in decades (10^6 · 2^40 < 2^60: every product of a
 #: margin and a flip time fits the exact 128-bit comparison, every τ an int64).
 MAX_FLIP_TIME_DECADES = 6.0
