@@ -317,3 +317,154 @@ def test_rule_codes():
         batch.enumerate_batch(
             Systems.from_floats([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]]), [0], "tau"
         )
+
+
+# ---- the races study kind, the configuration and the command line -----------------------------
+
+RACES = {
+    "kind": "races",
+    "couplings": ["random"],
+    "N": [3, 4],
+    "NJ0": [1.0, 10.0],
+    "flip_time_decades": [0, 3],
+    "samples": 40,
+    "random_order_samples": 10,
+}
+
+
+def races_config(**changes):
+    study = {**RACES, **changes}
+    return {
+        "studies": {"r": study},
+        "figures": {
+            "spread": {"type": "flip_time_spread", "studies": ["r"]},
+            "traps": {"type": "random_order_traps", "studies": ["r"]},
+        },
+    }
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"flip_time_decades": [-1]}, "studies.r.flip_time_decades[0]: -1"),
+        ({"flip_time_decades": [7]}, "studies.r.flip_time_decades[0]: 7"),
+        ({"N": [12]}, "studies.r.random_order_samples: random order needs N <= 10"),
+        ({"random_order_samples": -1}, "studies.r.random_order_samples: -1"),
+        ({"rule": ["tau"]}, "studies.r"),
+    ],
+)
+def test_a_bad_races_study_is_refused_with_one_line(changes, message):
+    from hyst.pipeline.config import validate
+
+    with pytest.raises(ValueError) as err:
+        validate(races_config(**changes), check_paths=False)
+    assert str(err.value).startswith(message), str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_the_flip_time_rule_is_not_a_rule_of_the_points_studies():
+    """A points study cannot ask for rule tau (its sampler draws no flip times): one line."""
+    from hyst.pipeline.config import validate
+
+    cfg = {
+        "studies": {"s": {"couplings": ["random"], "N": [3], "NJ0": [1.0], "samples": 5,
+                          "rule": ["tau"]}},
+        "figures": {},
+    }
+    with pytest.raises(ValueError) as err:
+        validate(cfg, check_paths=False)
+    assert str(err.value).startswith("studies.s.rule[0]: 'tau'"), str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_random_order_needs_random_order_samples_for_its_figure():
+    from hyst.pipeline.config import validate
+
+    with pytest.raises(ValueError, match="figures.traps.studies"):
+        validate(races_config(random_order_samples=0), check_paths=False)
+
+
+def test_races_study_runs_collects_and_depends_only_on_the_seed(tmp_path):
+    """Jobs, run and collect of a races study: the dataset's axes; spread 0 equals the rule-1
+    enumeration of the same systems; the random-order counts are consistent; the same seed
+    gives the same data, another seed other data."""
+    from hyst.pipeline.config import validate
+    from hyst.studies import KINDS
+
+    cfg = validate(races_config(), check_paths=False)
+    kind = KINDS["races"]
+    study = cfg["studies"]["r"]
+
+    def dataset(seed, folder):
+        jobs, needs = kind.jobs({"r": study}, {**cfg, "seed": seed})
+        assert len(jobs) == 4 and needs["r"] == list(jobs)
+        for job in jobs.values():
+            kind.run(job, folder, config=cfg, threads=1, log=lambda *_a: None)
+        return kind.collect("r", study, {"seed": seed}, folder)
+
+    ds = dataset(1, tmp_path / "a")
+    assert dict(ds.sizes) == {
+        "couplings": 1, "spans": 1, "N": 2, "NJ0": 2, "flip_time_decades": 2
+    }
+    assert ds.self_loop_probability.dims[-1] == "flip_time_decades"
+    # P_RC is decided before any rule acts: the same at every spread
+    rc = ds.race_condition_probability.values
+    assert np.array_equal(rc[..., 0], rc[..., 1])
+    n = ds.random_order_systems.values
+    assert np.all(n == 10)
+    assert np.all(ds.random_order_trappable_and_self_loop <= ds.random_order_trappable)
+    assert np.all(ds.random_order_trappable_and_self_loop <= ds.random_order_rule1_self_loop)
+    # spread 0 is rule 1 on the same systems: the sampled P_sl equals rule 1's
+    from hyst.model import seeds
+    from hyst.model.ensembles import sample_systems
+    from hyst.studies.races import _identity
+
+    identity = _identity("random", "hysteron", 4, 10.0)
+    rng = seeds.generator(1, identity)
+    systems = sample_systems("random", "hysteron", 4, 10.0, 40, rng)
+    starts = rng.integers(0, 16, 40)
+    rule1 = batch.enumerate_batch(systems, starts, "1", parallel=False)
+    psl = np.mean(rule1.columns["n_self_loop_transitions"] > 0)
+    assert ds.self_loop_probability.sel(N=4, NJ0=10.0, flip_time_decades=0).item() == psl
+    again = dataset(1, tmp_path / "b")
+    assert again.identical(ds)
+    other = dataset(2, tmp_path / "c")
+    assert not np.array_equal(other.self_loop_probability.values, ds.self_loop_probability.values)
+
+
+SYSTEM = ["system", "--couplings", "random", "--N", "3", "--NJ0", "4", "--samples", "10",
+          "--index", "0"]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--rule", "tau"], "--rule: tau needs --flip-times or --flip-time-decades"),
+        (["--rule", "tau", "--flip-times", "1,0,2"], "--flip-times: 0.0 is not allowed"),
+        (["--rule", "tau", "--flip-times", "1,2"], "--flip-times: 2 values given"),
+        (["--rule", "tau", "--flip-times", "1,x,2"], "--flip-times: '1,x,2' is not a list"),
+        (["--rule", "tau", "--flip-time-decades", "-1"], "--flip-time-decades: -1.0 is not"),
+        (["--rule", "fastest"], "argument --rule: invalid choice: 'fastest'"),
+        (
+            ["--rule", "tau", "--flip-times", "1,2,3", "--symmetric", "0.5"],
+            "--rule: tau is computed for the transition graph only",
+        ),
+    ],
+)
+def test_a_bad_flip_time_command_line_gets_one_line(capsys, options, message):
+    from hyst.cli.main import main
+
+    try:
+        code = main(SYSTEM + options)
+    except SystemExit as exit_:
+        code = exit_.code
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and message in err, err
+
+
+def test_the_command_line_prints_the_flip_time_graph_and_random_order(capsys):
+    from hyst.cli.main import main
+
+    assert main(SYSTEM + ["--rule", "tau", "--flip-time-decades", "3", "--random-order"]) == 0
+    out = capsys.readouterr().out
+    assert "rule tau" in out and "random order" in out and "trap probability" in out
