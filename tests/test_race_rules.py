@@ -27,9 +27,7 @@ from hyst.reference import naive_races
 BIG = 2**63 - 1
 
 
-@given(
-    st.integers(0, BIG), st.integers(0, BIG), st.integers(0, BIG), st.integers(0, BIG)
-)
+@given(st.integers(0, BIG), st.integers(0, BIG), st.integers(0, BIG), st.integers(0, BIG))
 @settings(max_examples=400, deadline=None)
 def test_product_order_is_exact(a, b, c, d):
     """The 128-bit comparison of a·b with c·d is the comparison of Python's exact ints."""
@@ -260,6 +258,7 @@ def test_random_order_of_a_two_element_self_loop():
     a = hyst.System([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]]).random_order()
     assert [t.trap_probability for t in a.transitions] == [1.0, 0.0, 1.0, 0.0]
     assert a.trappable and a.trappable_transitions == 2
+    assert [t.reachable_states for t in a.transitions] == [4, 2, 4, 2]
     assert a.mean_trap_probability == 0.5 and a.max_trap_probability == 1.0
 
 
@@ -273,7 +272,9 @@ def test_reference_solver_is_exact():
 def test_flip_time_api_and_drawn_flip_times():
     """System(flip_times=...), with_flip_times and with_flip_time_spread: drawn flip times
     depend only on (N, decades, seed) and lie in [1, 10^decades]; spread 0 gives rule 1."""
-    sy = hyst.System([0.1, 0.3, 0.2], [-0.1, 0.1, 0.0], [[0, 0.5, 0.1], [-0.5, 0, 0.2], [0.3, -0.2, 0]])
+    sy = hyst.System(
+        [0.1, 0.3, 0.2], [-0.1, 0.1, 0.0], [[0, 0.5, 0.1], [-0.5, 0, 0.2], [0.3, -0.2, 0]]
+    )
     a = flip_times_for(3, 2.5, seed=7)
     assert np.array_equal(a, flip_times_for(3, 2.5, seed=7))
     assert not np.array_equal(a, flip_times_for(3, 2.5, seed=8))
@@ -367,8 +368,9 @@ def test_the_flip_time_rule_is_not_a_rule_of_the_points_studies():
     from hyst.pipeline.config import validate
 
     cfg = {
-        "studies": {"s": {"couplings": ["random"], "N": [3], "NJ0": [1.0], "samples": 5,
-                          "rule": ["tau"]}},
+        "studies": {
+            "s": {"couplings": ["random"], "N": [3], "NJ0": [1.0], "samples": 5, "rule": ["tau"]}
+        },
         "figures": {},
     }
     with pytest.raises(ValueError) as err:
@@ -403,9 +405,7 @@ def test_races_study_runs_collects_and_depends_only_on_the_seed(tmp_path):
         return kind.collect("r", study, {"seed": seed}, folder)
 
     ds = dataset(1, tmp_path / "a")
-    assert dict(ds.sizes) == {
-        "couplings": 1, "spans": 1, "N": 2, "NJ0": 2, "flip_time_decades": 2
-    }
+    assert dict(ds.sizes) == {"couplings": 1, "spans": 1, "N": 2, "NJ0": 2, "flip_time_decades": 2}
     assert ds.self_loop_probability.dims[-1] == "flip_time_decades"
     # P_RC is decided before any rule acts: the same at every spread
     rc = ds.race_condition_probability.values
@@ -432,8 +432,19 @@ def test_races_study_runs_collects_and_depends_only_on_the_seed(tmp_path):
     assert not np.array_equal(other.self_loop_probability.values, ds.self_loop_probability.values)
 
 
-SYSTEM = ["system", "--couplings", "random", "--N", "3", "--NJ0", "4", "--samples", "10",
-          "--index", "0"]
+SYSTEM = [
+    "system",
+    "--couplings",
+    "random",
+    "--N",
+    "3",
+    "--NJ0",
+    "4",
+    "--samples",
+    "10",
+    "--index",
+    "0",
+]
 
 
 @pytest.mark.parametrize(

@@ -291,8 +291,7 @@ VARIABLES: dict[str, Variable] = {
     ),
     "random_order_trappable_and_self_loop": _number(
         "trappable systems with a rule-1 self-loop",
-        "of random_order_systems: those random order can trap that also have a rule-1 "
-        "self-loop",
+        "of random_order_systems: those random order can trap that also have a rule-1 self-loop",
     ),
 }
 

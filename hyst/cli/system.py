@@ -106,8 +106,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         epilog="race-condition rules:\n"
         + "".join(f"  {k:4s} {v}\n" for k, v in RULE_DESCRIPTIONS.items())
         + "  tau  flip the unstable element with the largest margin / flip time tau_i first "
-        "(--flip-times or --flip-time-decades; transition graph only)\n"
-        + "examples:\n"
+        "(--flip-times or --flip-time-decades; transition graph only)\n" + "examples:\n"
         "  hyst system --couplings random --N 4 --NJ0 16 --samples 100 --index 3 "
         "--export s.yaml\n"
         "  hyst system --file s.yaml --rule 0 -o graph\n"

@@ -24,10 +24,11 @@ resolves (the paper's Supplemental Material, "Role of the race condition rules")
   (``product_order``); equal ratios flip the lowest index and count one tie, as rule 1's
   equal margins. With equal τ_i it is rule 1, bit for bit.
 
-Equal winning margins under rules 1 and 1′ (equal winning ratios under the flip-time rule) flip the lowest index and count one tie. The
-ties of a state that moves are its zero margins plus that one; what a stable state reports
-is the caller's convention (the state table and the chains report 1 if any margin is 0, the
-event-driven kernels the number of zero margins). ``resolve`` is that answer.
+Equal winning margins under rules 1 and 1′ (equal winning ratios under the flip-time rule)
+flip the lowest index and count one tie. The ties of a state that moves are its zero margins
+plus that one; what a stable state reports is the caller's convention (the state table and
+the chains report 1 if any margin is 0, the event-driven kernels the number of zero margins).
+``resolve`` is that answer.
 
 A kernel computes each element's margin its own way (from a state table, from local fields,
 in float64) and feeds it, in index order, to one of two tallies with the same answer:

@@ -196,7 +196,8 @@ def step(S, Hc, eps, rule, hp, hm, F, up, down, tau):
 @jit(inline=True, borrow=True)
 def walk(S, Hc, eps, rule, hp, hm, table, wid, out, tau):
     """Relax from state S at field (Hc, eps) under ``rule`` (bare thresholds hp, hm, the
-    system's ``StateTable`` and its flip times tau, read by the flip-time rule); returns the outcome code (STABLE, SELF_LOOP or ILL_DEFINED).
+    system's ``StateTable`` and its flip times tau, read by the flip-time rule); returns the
+    outcome code (STABLE, SELF_LOOP or ILL_DEFINED).
 
     Each ``step`` reads the state's stability from the table and, if it moves, flips the
     rule's choice; the relaxation's record (steps, flips, race, ties) and its end are
@@ -403,7 +404,9 @@ def zero_field(s, start, rule, hp, hm, table, work, wid, out, tau):
         if (lm == 0 and hi >= 0) or (hi == 0 and lm <= 0):
             o[E_ZERO_TIES] += 1
     out.gap_fraction[s] = gap_fraction(up, down, hp.shape[0], work.lo, work.hi)
-    o[E_SELF_LOOP_AT_ZERO_ANY] = 1 if map_has_cycle(rule, hp, hm, table, work.nxt, work.pid, tau) else 0
+    o[E_SELF_LOOP_AT_ZERO_ANY] = (
+        1 if map_has_cycle(rule, hp, hm, table, work.nxt, work.pid, tau) else 0
+    )
     # relaxation of the random start at H = 0 under the rule
     res = work.res
     oc = walk(start, 0, 0, rule, hp, hm, table, wid, res, tau)

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hyst.model.relax import StateTables
 from hyst.model.flip_times import RACE_RULE_NAMES
+from hyst.model.relax import StateTables
 from hyst.model.systems import INF, QUANTUM, Systems
 
 #: Largest N whose transition graph is built (2^N states are tabulated).

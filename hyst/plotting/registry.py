@@ -332,8 +332,13 @@ FIGURE_TYPES: dict[str, FigureType] = {
             "Race conditions settled at random: the share of systems random order can trap "
             "against rule 1's P_sl, and the trap share with and without a rule-1 self-loop "
             "against N J0",
-            (Need("a races study with random_order_samples > 0", kind="races",
-                  groups=("random_order",)),),
+            (
+                Need(
+                    "a races study with random_order_samples > 0",
+                    kind="races",
+                    groups=("random_order",),
+                ),
+            ),
         ),
     )
 }

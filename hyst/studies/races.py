@@ -42,15 +42,6 @@ GROUPS = ("transitions", "zero_field", "avalanche")
 #: Largest N of the random-order analysis (every reachable state of every transition is
 #: listed in Python: seconds per system at N = 10).
 RANDOM_ORDER_MAX_N = 10
-#: The random-order variables of a races dataset, along (couplings, spans, N, NJ0).
-RANDOM_ORDER_VARIABLES = (
-    "random_order_systems",
-    "random_order_trappable",
-    "random_order_trap_probability",
-    "random_order_max_trap_probability",
-    "random_order_rule1_self_loop",
-    "random_order_trappable_and_self_loop",
-)
 
 
 def measured_observables() -> tuple:
@@ -65,8 +56,13 @@ def measured_observables() -> tuple:
 
 def _identity(couplings: str, spans: str, N: int, NJ0: float) -> dict:
     """What a point's systems depend on (the key of its random streams)."""
-    return {"races": "points", "couplings": couplings, "spans": spans, "N": int(N),
-            "NJ0": float(NJ0)}
+    return {
+        "races": "points",
+        "couplings": couplings,
+        "spans": spans,
+        "N": int(N),
+        "NJ0": float(NJ0),
+    }
 
 
 def _decoded(out: batch.EnumerationOutput, N: int) -> dict:
@@ -336,8 +332,7 @@ class RacesKind(StudyKind):
         )
         random_order = JobPass(
             "random order",
-            "every transition relaxed under random order (absorbing Markov chain) and under "
-            "rule 1",
+            "every transition relaxed under random order (absorbing Markov chain) and under rule 1",
             (batch.enumerate_batch,),
         )
         return {**dict.fromkeys(GROUPS, (enumeration,)), "random_order": (random_order,)}
