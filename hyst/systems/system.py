@@ -108,15 +108,29 @@ class System:
         return None if ft is None else dequantize(ft)
 
     def with_flip_times(self, flip_times: Sequence[float]) -> System:
-        """This system with the flip times τ_i > 0 (N numbers; only ratios matter) that the
-        flip-time rule ``rule="tau"`` reads."""
+        """This system with flip times that the flip-time rule ``rule="tau"`` reads.
+
+        Parameters
+        ----------
+        flip_times : sequence of float
+            Flip times τ_i > 0, one per element (any unit: only ratios matter); quantised to
+            multiples of 2**-40.
+        """
         return System._wrap(self._systems, quantize_flip_times(flip_times, self.N))
 
     def with_flip_time_spread(self, decades: float, seed: int = 0) -> System:
-        """This system with flip times drawn log-uniformly over ``decades`` decades,
-        τ_i = 10^(decades·u_i), u_i uniform in [0, 1), from a stream keyed by (N, decades)
-        under ``seed`` (the same numbers on every machine). decades = 0 gives equal flip
-        times: the flip-time rule is then rule 1."""
+        """This system with flip times drawn log-uniformly, τ_i = 10^(decades·u_i) with u_i
+        uniform in [0, 1), from a stream keyed by (N, decades) under ``seed`` (the same
+        numbers on every machine).
+
+        Parameters
+        ----------
+        decades : float
+            The spread D of the flip times in decades, 0 ≤ D ≤ 6; D = 0 gives equal flip
+            times, and the flip-time rule is then rule 1.
+        seed : int, default 0
+            Base seed of the draw.
+        """
         return System._wrap(self._systems, flip_times_for(self.N, decades, seed))
 
     def random_order(self) -> RandomOrderAnalysis:
