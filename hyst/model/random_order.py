@@ -110,24 +110,30 @@ class RandomOrderAnalysis:
         return sum(t.trappable for t in self.transitions)
 
 
-def unstable_elements(tables: StateTables, X: int, field: tuple[int, int]) -> list[int]:
-    """The unstable elements of state X at ``field`` (doubled margins > 0, exact int64)."""
+def unstable_masks(tables: StateTables, up: np.ndarray, field: tuple[int, int]) -> np.ndarray:
+    """The bitmask of the unstable elements of every state at ``field`` (doubled margins > 0,
+    exact int64), from ``up`` (2^N, N), the spins of every state as booleans."""
     Hc, eps = field
-    f = tables.F[X]
-    up = ((X >> np.arange(tables.N)) & 1).astype(bool)
-    m = np.where(up, 2 * (tables.hm - f - Hc) - eps, 2 * (Hc - tables.hp + f) + eps)
-    return np.flatnonzero(m > 0).tolist()
+    F = tables.F
+    m = np.where(up, 2 * (tables.hm - F - Hc) - eps, 2 * (Hc - tables.hp + F) + eps)
+    return (m > 0) @ (np.int64(1) << np.arange(tables.N, dtype=np.int64))
 
 
-def relax_random_order(tables: StateTables, S: int, field: tuple[int, int], direction: int):
-    """The :class:`RandomOrderTransition` from S at ``field``."""
+def relax_random_order(
+    tables: StateTables, S: int, field: tuple[int, int], direction: int, up: np.ndarray
+):
+    """The :class:`RandomOrderTransition` from S at ``field`` (``up``: the spins of every
+    state, :func:`unstable_masks`)."""
+    masks = unstable_masks(tables, up, field)
+    bits = [1 << i for i in range(tables.N)]
     moves = {}
     todo = [S]
     while todo:
         X = todo.pop()
         if X in moves:
             continue
-        moves[X] = unstable_elements(tables, X, field)
+        mask = int(masks[X])
+        moves[X] = [i for i, b in enumerate(bits) if mask & b]
         todo.extend(X ^ (1 << i) for i in moves[X])
     stable = sorted(X for X, u in moves.items() if not u)
     preds = {X: [] for X in moves}
@@ -167,6 +173,7 @@ def random_order_analysis(systems: Systems, index: int = 0) -> RandomOrderAnalys
     """Every transition of system ``index`` of ``systems`` under random order."""
     check_graph_size(systems.N)
     tables = StateTables(systems, index)
+    up = ((np.arange(1 << systems.N)[:, None] >> np.arange(systems.N)) & 1).astype(bool)
     out = []
     for S in np.flatnonzero(tables.hminus < tables.hplus).tolist():
         for direction, edge, saturated in (
@@ -175,5 +182,5 @@ def random_order_analysis(systems: Systems, index: int = 0) -> RandomOrderAnalys
         ):
             if not saturated:
                 field = (int(edge), direction)
-                out.append(relax_random_order(tables, S, field, direction))
+                out.append(relax_random_order(tables, S, field, direction, up))
     return RandomOrderAnalysis(systems.N, tuple(out))
