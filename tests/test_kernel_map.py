@@ -25,7 +25,7 @@ def test_every_figure_type_study_kind_group_and_pass_reaches_a_kernel():
     figures = {r.figure for r in kernel_map.figure_rows()}
     assert figures == set(FIGURE_TYPES)
     kinds = {r.kind for r in kernel_map.kind_rows()}
-    assert kinds == set(KINDS) == {"points", "pairs", "networks", "loops", "tgraphs"}
+    assert kinds == set(KINDS) == {"points", "pairs", "networks", "loops", "tgraphs", "races"}
     # every observable group of the catalogue, and both parts of the networks kind
     groups = {(r.kind, r.group) for r in kernel_map.kind_rows()}
     from hyst.catalogue import GROUPS

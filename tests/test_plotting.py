@@ -199,6 +199,7 @@ def datasets():
         "multiperiodic": _multiperiodic_dataset(),
         "tgraphs": _tgraphs_dataset(),
         "designed": _designed_dataset(),
+        "races": _races_dataset(),
     }
 
 
@@ -226,6 +227,28 @@ def _designed_dataset() -> xr.Dataset:
         ds[new + "_stderr"] = ds["gap_fraction_stderr"] * scale
         ds[new + "_trials"] = ds["gap_fraction_trials"]
     return ds
+
+
+def _races_dataset() -> xr.Dataset:
+    """A races study over two N and two N J0 (real, fast computations: 60 systems each)."""
+    from hyst.studies.races import sample_point
+
+    def point(N, NJ0):
+        payload = {
+            "couplings": "random",
+            "spans": "hysteron",
+            "N": N,
+            "NJ0": NJ0,
+            "flip_time_decades": [0.0, 2.0, 6.0],
+            "samples": 60,
+            "random_order_samples": 30,
+            "seed": 1,
+        }
+        return sample_point(payload)
+
+    rows = [xr.concat([point(N, x) for x in (1.0, 10.0)], "NJ0") for N in (4, 5)]
+    ds = xr.concat(rows, "N").assign_coords(N=[4, 5], NJ0=[1.0, 10.0])
+    return ds.expand_dims(couplings=["random"], spans=["hysteron"]).assign_attrs(kind="races")
 
 
 def _tgraphs_dataset() -> xr.Dataset:
@@ -283,6 +306,8 @@ BINDINGS = {
     "symmetric_elements": ["planes"],
     "random_chains": ["chains"],
     "fundamental_loops": ["loops"],
+    "flip_time_spread": ["races"],
+    "random_order_traps": ["races"],
     "self_loop_free_versus_n": ["beyond"],
     "local_slopes": ["random_hysterons"],
     "multiperiodic_orbits": ["multiperiodic"],
@@ -359,6 +384,8 @@ CONTENT = {
         2,
         [catalogue.label(o) for o in ("odd_period_probability", "return_point_memory_probability")],
     ),
+    "flip_time_spread": (3, [r"$P_{sl}$", r"$P_{sl}^0$", r"$P_{\mathrm{RC}}$"]),
+    "random_order_traps": (2, ["random order: share trappable", "share trappable"]),
 }
 
 

@@ -257,6 +257,42 @@ VARIABLES: dict[str, Variable] = {
         "trial exponents a of the collapse of the curves versus "
         "N^a J0 (collapse_q: its quality at each a)",
     ),
+    # ---- study kind races: the flip-time rule and random order --------------------------------
+    "flip_time_decades": _number(
+        "flip-time spread D (decades)",
+        "flip times tau_i = 10^(D u_i), u_i uniform in [0, 1), one u_i per element drawn once "
+        "per system; the unstable element with the largest margin / tau_i flips first (D = 0: "
+        "rule 1)",
+    ),
+    "random_order_systems": _number(
+        "systems relaxed under random order",
+        "the first systems of the point, every transition out of every potentially stable "
+        "state relaxed with each unstable element equally likely to flip next",
+    ),
+    "random_order_trappable": _number(
+        "systems random order can trap",
+        "of random_order_systems: those with a transition that can end in a trap (a closed "
+        "set of unstable states, reached with probability > 0; decided exactly)",
+    ),
+    "random_order_trap_probability": _number(
+        "mean trap probability",
+        "the probability of never settling, averaged over each system's transitions and then "
+        "over random_order_systems (absorbing Markov chain, float64, within 1e-9)",
+    ),
+    "random_order_max_trap_probability": _number(
+        "mean largest trap probability",
+        "each system's largest trap probability of a transition, averaged over "
+        "random_order_systems",
+    ),
+    "random_order_rule1_self_loop": _number(
+        "systems with a rule-1 self-loop",
+        "of random_order_systems: those where some transition ends in a self-loop under rule 1 "
+        "(P_sl's definition)",
+    ),
+    "random_order_trappable_and_self_loop": _number(
+        "trappable systems with a rule-1 self-loop",
+        "of random_order_systems: those random order can trap that also have a rule-1 self-loop",
+    ),
 }
 
 #: The columns of the records of :data:`hyst.catalogue.OBSERVABLES` (kind records), by

@@ -35,7 +35,8 @@ from hyst.cli.drives import (
     protocol_text,
     run_protocol,
 )
-from hyst.model.systems import RULES, Systems
+from hyst.model.flip_times import RACE_RULES
+from hyst.model.systems import Systems
 from hyst.model.transition_graph import transition_graph
 from hyst.systems.drives import write_protocol
 from hyst.systems.graphs import report, to_networkx, write_graph
@@ -104,12 +105,15 @@ def add_parser(sub) -> argparse.ArgumentParser:
         DESCRIPTION,
         epilog="race-condition rules:\n"
         + "".join(f"  {k:4s} {v}\n" for k, v in RULE_DESCRIPTIONS.items())
-        + "examples:\n"
+        + "  tau  flip the unstable element with the largest margin / flip time tau_i first "
+        "(--flip-times or --flip-time-decades; transition graph only)\n" + "examples:\n"
         "  hyst system --couplings random --N 4 --NJ0 16 --samples 100 --index 3 "
         "--export s.yaml\n"
         "  hyst system --file s.yaml --rule 0 -o graph\n"
         "  hyst system --file s.yaml --symmetric 0.5 -o drive\n"
-        "  hyst system --file s.yaml --sweep",
+        "  hyst system --file s.yaml --sweep\n"
+        "  hyst system --file s.yaml --rule tau --flip-times 1,10,100\n"
+        "  hyst system --file s.yaml --random-order",
     )
     p.add_argument(
         "--file",
@@ -143,9 +147,30 @@ def add_parser(sub) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--rule",
-        choices=list(RULES),
+        choices=list(RACE_RULES),
         default="1",
         help="race-condition rule (default 1; see below)",
+    )
+    p.add_argument(
+        "--flip-times",
+        default=None,
+        metavar="T1,T2,...",
+        help="flip times tau_i > 0 of the elements, comma separated (only ratios matter), "
+        "for --rule tau",
+    )
+    p.add_argument(
+        "--flip-time-decades",
+        type=float,
+        default=None,
+        metavar="D",
+        help="draw the flip times log-uniformly over D decades (0 <= D <= 6, keyed by N, D "
+        "and --seed), for --rule tau",
+    )
+    p.add_argument(
+        "--random-order",
+        action="store_true",
+        help="also relax every transition with each unstable element equally likely to flip "
+        "next: end states, their probabilities and the trap probability",
     )
     p.add_argument(
         "-o", "--output", default=None, help="write OUTPUT.graphml, OUTPUT.dot and OUTPUT.png"
@@ -196,11 +221,20 @@ def run(args) -> int:
     if args.output:
         output_file(args.output, "--output")  # its folder can be made and written: one line
     if protocol is not None:
+        if args.rule == "tau" or args.random_order:
+            option = "--rule: tau" if args.rule == "tau" else "--random-order"
+            raise UsageError(
+                f"{option} is computed for the transition graph only (the drive protocols "
+                "take --rule 0, 1, 1p or 2)"
+            )
         return run_drive_protocol(args, systems, where, protocol)
-    graph = transition_graph(systems, 0, args.rule)
-    loops = self_loops(graph, systems)
+    flip_times = parse_flip_times(args, systems.N)
+    graph = transition_graph(systems, 0, args.rule, flip_times)
+    loops = self_loops(graph, systems, flip_times)
     print(f"system: {where}")
     print(report(graph, systems, loops))
+    if args.random_order:
+        print(random_order_text(systems))
     if args.output:
         from hyst.plotting import save
         from hyst.plotting.loops import fig_transition_graph
@@ -244,6 +278,55 @@ def _make_folder(folder: Path) -> None:
     if not folder.exists():
         folder.mkdir(parents=True)
         _created(folder)
+
+
+def parse_flip_times(args, N: int):
+    """The quantised flip times of ``--flip-times`` or ``--flip-time-decades`` (None if
+    neither), refused with one line naming the option."""
+    from hyst.cli.arguments import UsageError
+    from hyst.model.flip_times import flip_times_for, quantize_flip_times
+
+    given, decades = args.flip_times, args.flip_time_decades
+    if given is not None and decades is not None:
+        raise UsageError("--flip-times: give either --flip-times or --flip-time-decades")
+    try:
+        if given is not None:
+            try:
+                values = [float(v) for v in given.split(",")]
+            except ValueError:
+                raise UsageError(f"--flip-times: {given!r} is not a list of numbers") from None
+            return quantize_flip_times(values, N)
+        if decades is not None:
+            return flip_times_for(N, decades, args.seed)
+    except ValueError as err:
+        option = "--flip-times" if given is not None else "--flip-time-decades"
+        raise UsageError(f"{option}: {str(err).split(': ', 1)[1]}") from None
+    if args.rule == "tau":
+        raise UsageError("--rule: tau needs --flip-times or --flip-time-decades")
+    return None
+
+
+def random_order_text(systems: Systems) -> str:
+    """The random-order relaxation of every transition, as text: each transition's end states
+    with their probabilities and its trap probability, and the system's summary."""
+    from hyst.model.random_order import random_order_analysis
+    from hyst.plotting.layout import state_label
+
+    N = systems.N
+    a = random_order_analysis(systems)
+    lines = ["random order (each unstable element equally likely to flip next):"]
+    for t in a.transitions:
+        arrow = "up" if t.direction > 0 else "down"
+        ends = ", ".join(f"{state_label(X, N)} {p:.4g}" for X, p in sorted(t.ends.items()))
+        lines.append(
+            f"  {state_label(t.source, N)} {arrow:4s} -> {ends or 'no stable state'}; trap "
+            f"probability {t.trap_probability:.4g}"
+        )
+    lines.append(
+        f"  trappable transitions: {a.trappable_transitions} of {len(a.transitions)}; mean trap "
+        f"probability {a.mean_trap_probability:.4g}"
+    )
+    return "\n".join(lines)
 
 
 #: Largest N of a transition graph (every one of the 2^N states is enumerated).

@@ -34,6 +34,13 @@ MOVED = 1
 RULE_0, RULE_1, RULE_1P, RULE_2 = 0, 1, 2, 3
 #: Rule names of the configuration and the command line -> kernel codes.
 RULE_CODES = {"0": RULE_0, "1": RULE_1, "1p": RULE_1P, "2": RULE_2}
+#: The flip-time rule: each element i has a flip time τ_i > 0 and, of the unstable elements,
+#: the one with the largest margin / τ_i flips first (rule 1 when all τ_i are equal). It needs
+#: the system's flip times, so it is a rule of the kernels that carry them
+#: (``state_table``, ``self_loop_search``), not of every configured sweep.
+RULE_TAU = 4
+#: Rules that need per-element flip times -> kernel codes.
+FLIP_TIME_RULE_CODES = {"tau": RULE_TAU}
 
 # ---- how a batch stores its couplings (hyst.model.systems.COUPLING_FORMS) ----------------
 FORM_DENSE, FORM_SYMMETRIC, FORM_COLUMNS, FORM_ROWS = 0, 1, 2, 3

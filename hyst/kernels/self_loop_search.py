@@ -61,7 +61,9 @@ from hyst.kernels.codes import (
     INF,
     OFFSET,
     RULE_0,
+    RULE_1,
     RULE_2,
+    RULE_TAU,
     SELF_LOOP,
     SR_FOUND_BY,
     SR_POTENTIALLY_STABLE_SEARCHED,
@@ -196,9 +198,10 @@ def state_thresholds(S, hp, hm, f):
 
 
 @jit(borrow=True)
-def relax_fields(S, Hc, eps, rule, hp, hm, ct, f):
+def relax_fields(S, Hc, eps, rule, hp, hm, ct, f, tau):
     """Relax state S at field (Hc, eps) under ``rule``; ``f`` holds the local fields of
-    S on entry and of the last state on return.
+    S on entry and of the last state on return; tau (N,) the flip times (positive
+    integers) that the flip-time rule reads.
 
     Steps as ``state_table.step``: the margins and the rule's choice are those of
     :mod:`hyst.kernels.rules` (rule 1 flips the largest margin, 1p the smallest positive
@@ -212,10 +215,15 @@ def relax_fields(S, Hc, eps, rule, hp, hm, ct, f):
     power = 1
     lam = 0
     while True:
-        acc = rules.start(rule)
-        for i in range(N):
-            acc = rules.tally(acc, i, rules.margin((S >> i) & 1, f[i], hp[i], hm[i], Hc, eps), rule)
-        n_u, chosen, t = rules.choose(rule, acc)
+        if rule == RULE_TAU:
+            n_u, chosen, t = rules.scan_tau(S, f, hp, hm, Hc, eps, tau)
+            acc = rules.start(RULE_1)
+        else:
+            acc = rules.start(rule)
+            for i in range(N):
+                m = rules.margin((S >> i) & 1, f[i], hp[i], hm[i], Hc, eps)
+                acc = rules.tally(acc, i, m, rule)
+            n_u, chosen, t = rules.choose(rule, acc)
         ties += t
         if n_u == 0:
             return STABLE, S, ties
@@ -260,7 +268,7 @@ def table_bits(size):
 
 
 @jit(borrow=True)
-def transitions_of_state(S, f_state, hp, hm, ct, f_walk, rule, res):
+def transitions_of_state(S, f_state, hp, hm, ct, f_walk, rule, res, tau):
     """Relax both transitions out of potentially stable S (local fields f_state; f_walk is a
     work array).
 
@@ -285,7 +293,7 @@ def transitions_of_state(S, f_state, hp, hm, ct, f_walk, rule, res):
             eps = -1
         for i in range(N):
             f_walk[i] = f_state[i]
-        oc, T, t = relax_fields(S, Hc, eps, rule, hp, hm, ct, f_walk)
+        oc, T, t = relax_fields(S, Hc, eps, rule, hp, hm, ct, f_walk, tau)
         res[0] += 1
         res[1] += t
         if oc == SELF_LOOP:
@@ -296,7 +304,7 @@ def transitions_of_state(S, f_state, hp, hm, ct, f_walk, rule, res):
 
 
 @jit(borrow=True)
-def reachable_search(hp, hm, rule, cap, ws, gen, res):
+def reachable_search(hp, hm, rule, cap, ws, gen, res, tau):
     """Phase 1: breadth first from the saturated states over stable end states.
 
     Returns (found, processed, queued): the states queue[:processed] had both
@@ -320,7 +328,7 @@ def reachable_search(hp, hm, rule, cap, ws, gen, res):
     while head < count:
         S = queue[head]
         state_fields(S, ct, f_state)
-        if transitions_of_state(S, f_state, hp, hm, ct, f_walk, rule, res):
+        if transitions_of_state(S, f_state, hp, hm, ct, f_walk, rule, res, tau):
             return True, head, count
         for d in range(2):
             T = res[2 + d]
@@ -337,7 +345,7 @@ def reachable_search(hp, hm, rule, cap, ws, gen, res):
 
 
 @jit(borrow=True)
-def complete_search(hp, hm, rule, ws, gen, processed, res):
+def complete_search(hp, hm, rule, ws, gen, processed, res, tau):
     """Phase 2: every potentially stable state by a pruned depth-first search; relax
     the transitions of those not processed by phase 1. Returns True on a self-loop.
 
@@ -412,7 +420,7 @@ def complete_search(hp, hm, rule, ws, gen, processed, res):
                     k = table_find(S, keys, stamps, gen, size)
                     done = stamps[k] == gen and slots[k] < processed
                 if not done:
-                    if transitions_of_state(S, f, hp, hm, ct, f_walk, rule, res):
+                    if transitions_of_state(S, f, hp, hm, ct, f_walk, rule, res, tau):
                         res[4] = nodes
                         res[5] = n_ps
                         return True
@@ -479,9 +487,9 @@ def complete_search(hp, hm, rule, ws, gen, processed, res):
 
 
 @jit(borrow=True)
-def any_self_loop_system(hp, hm, c, transposed, rule, cap, ws, out):
-    """P_sl of one system (hp, hm: (N,), c: (N, N)) with workspace ``ws`` from
-    ``workspace(N, cap)``; fills ``out`` (``codes.SEARCH_COLUMNS``)."""
+def any_self_loop_system(hp, hm, c, transposed, rule, cap, ws, out, tau):
+    """P_sl of one system (hp, hm: (N,), c: (N, N), flip times tau: (N,)) with workspace
+    ``ws`` from ``workspace(N, cap)``; fills ``out`` (``codes.SEARCH_COLUMNS``)."""
     prepare_system(c, transposed, ws.couplings, ws.magnitudes, ws.order)
     scalars = ws.scalars
     scalars[0] += 1
@@ -491,12 +499,12 @@ def any_self_loop_system(hp, hm, c, transposed, rule, cap, ws, out):
         res[k] = 0
     for k in range(out.shape[0]):
         out[k] = 0
-    found, processed, queued = reachable_search(hp, hm, rule, cap, ws, gen, res)
+    found, processed, queued = reachable_search(hp, hm, rule, cap, ws, gen, res, tau)
     out[SR_REACHABLE_STATES] = queued
     if found:
         out[SR_SELF_LOOP] = 1
         out[SR_FOUND_BY] = FOUND_REACHABLE
-    elif complete_search(hp, hm, rule, ws, gen, processed, res):
+    elif complete_search(hp, hm, rule, ws, gen, processed, res, tau):
         out[SR_SELF_LOOP] = 1
         out[SR_FOUND_BY] = FOUND_COMPLETE
     out[SR_WALKS] = res[0]
@@ -506,7 +514,7 @@ def any_self_loop_system(hp, hm, c, transposed, rule, cap, ws, out):
 
 
 @jit
-def any_self_loop_block(b, blocks, systems, rule, cap, out):
+def any_self_loop_block(b, blocks, systems, rule, cap, out, flip_times):
     """Samples b, b + blocks, b + 2 blocks, ... of ``any_self_loop_batch``."""
     n, N = systems.h_plus.shape
     transposed = systems.form == FORM_DENSE_T
@@ -521,16 +529,18 @@ def any_self_loop_block(b, blocks, systems, rule, cap, out):
             cap,
             ws,
             out[s],
+            flip_times[s % flip_times.shape[0]],
         )
 
 
 @batch_kernel
-def any_self_loop_batch(systems, rule, cap, blocks, out):
+def any_self_loop_batch(systems, rule, cap, blocks, out, flip_times):
     """Per-sample P_sl of a batch: systems, an ``operands.SystemBatch`` in a dense form
-    (FORM_DENSE or FORM_DENSE_T); out (n, ``codes.SEARCH_COLUMNS``).
+    (FORM_DENSE or FORM_DENSE_T); out (n, ``codes.SEARCH_COLUMNS``); flip_times (n, N) or
+    (1, N) positive integers (one row for all), read by the flip-time rule only.
 
     Samples are dealt in ``blocks`` interleaved blocks, one workspace each (to numba
     threads; the serial twin takes one block).
     """
     for b in prange(blocks):
-        any_self_loop_block(b, blocks, systems, rule, cap, out)
+        any_self_loop_block(b, blocks, systems, rule, cap, out, flip_times)

@@ -49,6 +49,7 @@ from hyst.kernels.codes import (
     RECORD_TIES,
     RULE_1,
     RULE_2,
+    RULE_TAU,
     SELF_LOOP,
     STABLE,
     UNDEFINED,
@@ -161,9 +162,10 @@ def fill_state_table(hp, hm, c, transposed, F, hplus, hminus, f, c2t):
 
 
 @jit(inline=True)
-def step(S, Hc, eps, rule, hp, hm, F, up, down):
+def step(S, Hc, eps, rule, hp, hm, F, up, down, tau):
     """One step of the dynamics at field (Hc, eps) from state S of the system with bare
-    thresholds hp, hm and the ``StateTable`` arrays F, up, down.
+    thresholds hp, hm, the ``StateTable`` arrays F, up, down and the flip times tau (N,)
+    (positive integers, read by the flip-time rule only).
 
     Returns (next_state, n_unstable, n_flipped, ties, code) with code STABLE,
     MOVED or ILL_DEFINED (rule 0 with n_unstable > 1).
@@ -176,6 +178,9 @@ def step(S, Hc, eps, rule, hp, hm, F, up, down):
     if mu <= 0 and md <= 0:
         return S, 0, 0, 1 if (mu == 0 or md == 0) else 0, STABLE
     row = F[S]
+    if rule == RULE_TAU:
+        n_u, chosen, ties = rules.scan_tau(S, row, hp, hm, Hc, eps, tau)
+        return S ^ (1 << chosen), n_u, 1, ties, MOVED
     acc = rules.start(rule)
     for i in range(hp.shape[0]):
         acc = rules.tally(acc, i, rules.margin((S >> i) & 1, row[i], hp[i], hm[i], Hc, eps), rule)
@@ -189,9 +194,10 @@ def step(S, Hc, eps, rule, hp, hm, F, up, down):
 
 
 @jit(inline=True, borrow=True)
-def walk(S, Hc, eps, rule, hp, hm, table, wid, out):
-    """Relax from state S at field (Hc, eps) under ``rule`` (bare thresholds hp, hm, and the
-    system's ``StateTable``); returns the outcome code (STABLE, SELF_LOOP or ILL_DEFINED).
+def walk(S, Hc, eps, rule, hp, hm, table, wid, out, tau):
+    """Relax from state S at field (Hc, eps) under ``rule`` (bare thresholds hp, hm, the
+    system's ``StateTable`` and its flip times tau, read by the flip-time rule); returns the
+    outcome code (STABLE, SELF_LOOP or ILL_DEFINED).
 
     Each ``step`` reads the state's stability from the table and, if it moves, flips the
     rule's choice; the relaxation's record (steps, flips, race, ties) and its end are
@@ -217,7 +223,7 @@ def walk(S, Hc, eps, rule, hp, hm, table, wid, out):
     csum = 0
     fmask = 0
     while True:
-        S2, n_u, nf, t, code = step(S, Hc, eps, rule, hp, hm, F, up, down)
+        S2, n_u, nf, t, code = step(S, Hc, eps, rule, hp, hm, F, up, down, tau)
         book = bookkeeping.scanned(book, n_u, t)
         if code != MOVED:
             outcome = code
@@ -230,7 +236,7 @@ def walk(S, Hc, eps, rule, hp, hm, table, wid, out):
             cmin = S
             x = S
             for _ in range(L):
-                x2, _nu, _nf, _t, _c = step(x, Hc, eps, rule, hp, hm, F, up, down)
+                x2, _nu, _nf, _t, _c = step(x, Hc, eps, rule, hp, hm, F, up, down, tau)
                 fmask |= x ^ x2
                 csum += x
                 if x < cmin:
@@ -290,12 +296,12 @@ def gap_fraction(hplus, hminus, N, lo, hi):
 
 
 @jit(borrow=True)
-def map_has_cycle(rule, hp, hm, table, nxt, pid):
+def map_has_cycle(rule, hp, hm, table, nxt, pid, tau):
     """True iff the H = 0 dynamics (one step of ``rule``) has a cycle among unstable states."""
     F, up, down = table[:3]
     n_states = nxt.shape[0]
     for S in range(n_states):
-        S2, _nu, _nf, _t, code = step(S, 0, 0, rule, hp, hm, F, up, down)
+        S2, _nu, _nf, _t, code = step(S, 0, 0, rule, hp, hm, F, up, down, tau)
         nxt[S] = S2 if code == MOVED else -1
         pid[S] = -1
     for u in range(n_states):
@@ -309,20 +315,22 @@ def map_has_cycle(rule, hp, hm, table, nxt, pid):
 
 
 @batch_kernel
-def enumerate_observables(systems, starts, rule, what, out):
+def enumerate_observables(systems, starts, rule, what, out, flip_times):
     """Per-sample observables of a batch of small systems (all 2^N states).
 
     systems: ``operands.SystemBatch`` in a dense form (FORM_DENSE or FORM_DENSE_T);
     starts: (n,) random start bitmasks; what: bitmask of WHAT_* groups to compute (others
     are left at 0); out: ``operands.EnumerationArrays`` (columns E_* of
-    :mod:`hyst.kernels.codes`). Samples are dealt to out.loop_lengths.shape[0] blocks.
+    :mod:`hyst.kernels.codes`); flip_times: (n, N) or (1, N) positive integer flip times
+    τ_i (one row for all systems), read by the flip-time rule only. Samples are dealt to
+    out.loop_lengths.shape[0] blocks.
     """
     for b in prange(out.loop_lengths.shape[0]):
-        enumerate_block(b, systems, starts, rule, what, out)
+        enumerate_block(b, systems, starts, rule, what, out, flip_times)
 
 
 @jit
-def enumerate_block(b, systems, starts, rule, what, out):
+def enumerate_block(b, systems, starts, rule, what, out, flip_times):
     """Samples b, b + blocks, b + 2 blocks, ... of ``enumerate_observables``."""
     N = systems.h_plus.shape[1]
     n_states = 1 << N
@@ -343,11 +351,11 @@ def enumerate_block(b, systems, starts, rule, what, out):
         np.empty(N, np.int64),
         np.empty((N, N), np.int64),
     )
-    enumerate_systems(b, systems, starts, rule, what, out, table, work)
+    enumerate_systems(b, systems, starts, rule, what, out, table, work, flip_times)
 
 
 @jit(borrow=True)
-def enumerate_systems(b, systems, starts, rule, what, out, table, work):
+def enumerate_systems(b, systems, starts, rule, what, out, table, work, flip_times):
     """The samples of block b, in the block's tables and work arrays (one call per block:
     its arrays are bound once, not per system)."""
     n, N = systems.h_plus.shape
@@ -358,6 +366,7 @@ def enumerate_systems(b, systems, starts, rule, what, out, table, work):
     for s in range(b, n, nb):
         hps = systems.h_plus[s]
         hms = systems.h_minus[s]
+        tau = flip_times[s % flip_times.shape[0]]
         fill_state_table(hps, hms, systems.couplings[s], transposed, F, up, down, work.f, work.c2t)
         o = out.columns[s]
         for k in range(o.shape[0]):
@@ -367,18 +376,18 @@ def enumerate_systems(b, systems, starts, rule, what, out, table, work):
         out.l4_count[s] = 0
         if what & WHAT_ZERO_FIELD:
             wid += 1
-            ties += zero_field(s, starts[s], rule, hps, hms, table, work, wid, out)
+            ties += zero_field(s, starts[s], rule, hps, hms, table, work, wid, out, tau)
         if what & WHAT_TRANSITIONS:
-            wid, t = transitions(s, b, rule, hps, hms, table, work, wid, out)
+            wid, t = transitions(s, b, rule, hps, hms, table, work, wid, out, tau)
             ties += t
         if what & WHAT_AVALANCHE:
             wid += 2
-            ties += avalanche(starts[s], rule, hps, hms, table, wid, work.res, o)
+            ties += avalanche(starts[s], rule, hps, hms, table, wid, work.res, o, tau)
         o[E_TIES] = ties
 
 
 @jit(borrow=True)
-def zero_field(s, start, rule, hp, hm, table, work, wid, out):
+def zero_field(s, start, rule, hp, hm, table, work, wid, out, tau):
     """P_s, P_g^0, f_G and P_sl^0 (both variants) of system s; returns ties met."""
     up = table.up
     down = table.down
@@ -395,17 +404,19 @@ def zero_field(s, start, rule, hp, hm, table, work, wid, out):
         if (lm == 0 and hi >= 0) or (hi == 0 and lm <= 0):
             o[E_ZERO_TIES] += 1
     out.gap_fraction[s] = gap_fraction(up, down, hp.shape[0], work.lo, work.hi)
-    o[E_SELF_LOOP_AT_ZERO_ANY] = 1 if map_has_cycle(rule, hp, hm, table, work.nxt, work.pid) else 0
+    o[E_SELF_LOOP_AT_ZERO_ANY] = (
+        1 if map_has_cycle(rule, hp, hm, table, work.nxt, work.pid, tau) else 0
+    )
     # relaxation of the random start at H = 0 under the rule
     res = work.res
-    oc = walk(start, 0, 0, rule, hp, hm, table, wid, res)
+    oc = walk(start, 0, 0, rule, hp, hm, table, wid, res, tau)
     o[E_RANDOM_START_OUTCOME] = oc
     o[E_RANDOM_START_LENGTH] = res[RECORD_L]
     return res[RECORD_TIES]
 
 
 @jit(borrow=True)
-def transitions(s, b, rule, hp, hm, table, work, wid, out):
+def transitions(s, b, rule, hp, hm, table, work, wid, out, tau):
     """P_sl of system s (block b): relax every up/down transition out of every
     potentially stable state; record distinct self-loops. Returns (wid, ties).
 
@@ -440,7 +451,7 @@ def transitions(s, b, rule, hp, hm, table, work, wid, out):
                 Hc = down[S]
                 eps = -1
             wid += 1
-            oc = walk(S, Hc, eps, rule, hp, hm, table, wid, res)
+            oc = walk(S, Hc, eps, rule, hp, hm, table, wid, res, tau)
             o[E_N_TRANSITIONS] += 1
             ties += res[RECORD_TIES]
             if res[RECORD_RACE]:
@@ -485,13 +496,13 @@ def transitions(s, b, rule, hp, hm, table, work, wid, out):
 
 
 @jit(borrow=True)
-def avalanche(start, rule, hp, hm, table, wid, res, o):
+def avalanche(start, rule, hp, hm, table, wid, res, o, tau):
     """S0 = rule-1 relaxation of the random start at H = 0; P_RC of the first
     flip at H^+(S0) and the avalanche under ``rule``. Uses walk ids wid − 1
     and wid. Returns ties met."""
     ties = 0
     # S0: rule-1 relaxation of the random start at H = 0; then raise H to H^+(S0)
-    oc = walk(start, 0, 0, RULE_1, hp, hm, table, wid - 1, res)
+    oc = walk(start, 0, 0, RULE_1, hp, hm, table, wid - 1, res, tau)
     o[E_RACE_FIRST_FLIP] = UNDEFINED
     o[E_AVALANCHE_OUTCOME] = UNDEFINED
     o[E_AVALANCHE_SIZE] = UNDEFINED
@@ -501,11 +512,11 @@ def avalanche(start, rule, hp, hm, table, wid, res, o):
         if table.up[S0] < INF:
             Hc = table.up[S0]
             F, up, down = table[:3]
-            S1, _nu, _nf, t, _c = step(S0, Hc, 1, RULE_1, hp, hm, F, up, down)
+            S1, _nu, _nf, t, _c = step(S0, Hc, 1, RULE_1, hp, hm, F, up, down, tau)
             ties += t
-            _S2, n_u, _nf, _t, _c = step(S1, Hc, 1, RULE_1, hp, hm, F, up, down)
+            _S2, n_u, _nf, _t, _c = step(S1, Hc, 1, RULE_1, hp, hm, F, up, down, tau)
             o[E_RACE_FIRST_FLIP] = 1 if n_u > 1 else 0
-            oc = walk(S0, Hc, 1, rule, hp, hm, table, wid, res)
+            oc = walk(S0, Hc, 1, rule, hp, hm, table, wid, res, tau)
             o[E_AVALANCHE_OUTCOME] = oc
             ties += res[RECORD_TIES]
             if oc == STABLE:

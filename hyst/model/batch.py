@@ -40,6 +40,7 @@ from hyst.kernels import (
 from hyst.kernels import protocols as drive_protocols
 from hyst.kernels.jit import on_threads
 from hyst.kernels.operands import EnumerationArrays, SaturatedLoopArrays, SystemBatch
+from hyst.model.flip_times import kernel_rule
 from hyst.model.systems import Systems, rule_code
 
 #: Distinct L = 4 self-loops of two elements recorded per system (the count is always exact).
@@ -115,12 +116,16 @@ def enumerate_batch(
     *,
     parallel: bool = True,
     l4_per_system: int = L4_PER_SYSTEM,
+    flip_times=None,
 ) -> EnumerationOutput:
     """Run the enumeration kernel (all 2^N states) on a batch of small systems.
 
-    ``starts``: (n,) random start bitmasks; ``what``: bitmask of ``codes.WHAT_*`` groups.
+    ``starts``: (n,) random start bitmasks; ``what``: bitmask of ``codes.WHAT_*`` groups;
+    ``flip_times``: quantised flip times ((N,), (1, N) or (n, N) int64,
+    :mod:`hyst.model.flip_times`), needed by the flip-time rule ``"tau"`` only.
     """
     n, N = systems.h_plus.shape
+    code, tau = kernel_rule(rule, flip_times, n, N)
     blocks = max(1, min(n, numba.get_num_threads())) if parallel else 1
     out = EnumerationArrays(
         np.zeros((n, len(codes.ENUMERATION_COLUMNS)), np.int64),
@@ -135,9 +140,10 @@ def enumerate_batch(
     kernel(
         systems.kernel_batch(dense=True),
         np.asarray(starts, np.int64),
-        rule_code(rule),
+        code,
         int(what),
         out,
+        tau,
     )
     return EnumerationOutput(
         Columns(out.columns, codes.ENUMERATION_COLUMNS),
@@ -254,6 +260,7 @@ def any_self_loop_batch(
     *,
     parallel: bool = True,
     reachable_cap: int = codes.SEARCH_REACHABLE_CAP,
+    flip_times=None,
 ) -> Columns:
     """P_sl alone without the 2^N state table (N ≤ ``codes.SEARCH_BITMASK_MAX_N``):
     ``codes.SEARCH_COLUMNS`` per sample.
@@ -265,6 +272,8 @@ def any_self_loop_batch(
     ``potentially_stable_searched``, ``walks`` and ``ties`` equal the enumeration's
     ``n_potentially_stable``, ``n_transitions`` and transition ties. ``reachable_cap``
     bounds the first phase's queue (0 skips it; every value gives the same answers).
+    ``flip_times``: quantised flip times ((N,), (1, N) or (n, N) int64), needed by the
+    flip-time rule ``"tau"`` only.
     """
     N = systems.N
     if not 2 <= N <= codes.SEARCH_BITMASK_MAX_N:
@@ -277,7 +286,8 @@ def any_self_loop_batch(
     out = np.zeros((systems.samples, len(codes.SEARCH_COLUMNS)), np.int64)
     kernel = on_threads(self_loop_search.any_self_loop_batch, parallel)
     blocks = min(systems.samples, 8 * 64) if parallel else 1
-    kernel(systems.kernel_batch(dense=True), rule_code(rule), int(reachable_cap), blocks, out)
+    code, tau = kernel_rule(rule, flip_times, systems.samples, N)
+    kernel(systems.kernel_batch(dense=True), code, int(reachable_cap), blocks, out, tau)
     return Columns(out, codes.SEARCH_COLUMNS)
 
 

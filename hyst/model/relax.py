@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hyst.kernels import codes, relaxation, state_table
+from hyst.model.flip_times import kernel_rule
 from hyst.model.systems import OUTCOME_NAMES, Systems, rule_code
 
 
@@ -64,9 +65,11 @@ class Relaxation:
 
 
 class StateTables:
-    """Threshold tables of all 2^N states of one system (Gray-code pass)."""
+    """Threshold tables of all 2^N states of one system (Gray-code pass), with its quantised
+    flip times (``flip_times``, (N,) int64, :mod:`hyst.model.flip_times`; equal ones when
+    None), which the flip-time rule ``"tau"`` reads."""
 
-    def __init__(self, systems: Systems, index: int = 0):
+    def __init__(self, systems: Systems, index: int = 0, flip_times=None):
         N = systems.N
         if N > 24:
             raise ValueError(f"N: {N} is too large to enumerate 2^N states (N <= 24)")
@@ -84,6 +87,12 @@ class StateTables:
         c = systems.couplings[index]
         state_table.build_state_table(self.hp, self.hm, c, False, self.F, self.hplus, self.hminus)
         self._wid = 0
+        self.flip_times = flip_times
+        self.tau = kernel_rule("1", flip_times, 1, N)[1][0]
+
+    def code(self, rule) -> int:
+        """The kernel code of ``rule``; the flip-time rule needs these tables' flip times."""
+        return kernel_rule(rule, self.flip_times, 1, self.N)[0]
 
     def step(self, state: int, field: tuple[int, int], rule) -> tuple[int, int]:
         """One step from ``state``: (next_state, code), code ``codes.STABLE``, ``codes.MOVED``
@@ -92,10 +101,11 @@ class StateTables:
             int(state),
             int(field[0]),
             int(field[1]),
-            rule_code(rule),
+            self.code(rule),
             self.hp,
             self.hm,
             *self.table[:3],
+            self.tau,
         )
         return int(S2), int(code)
 
@@ -103,7 +113,7 @@ class StateTables:
         """Relax from ``state`` at ``field`` = (Hc, eps) under ``rule``."""
         self._wid += 1
         out = np.zeros(len(codes.WALK_COLUMNS), np.int64)
-        r = rule_code(rule)
+        r = self.code(rule)
         oc = state_table.walk(
             int(state),
             int(field[0]),
@@ -114,6 +124,7 @@ class StateTables:
             self.table,
             self._wid,
             out,
+            self.tau,
         )
         cycle = ()
         if oc == codes.SELF_LOOP:

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hyst.model.flip_times import RACE_RULE_NAMES
 from hyst.model.relax import StateTables
-from hyst.model.systems import INF, QUANTUM, RULE_NAMES, Systems, rule_code
+from hyst.model.systems import INF, QUANTUM, Systems
 
 #: Largest N whose transition graph is built (2^N states are tabulated).
 GRAPH_MAX_N = 18
@@ -124,7 +125,7 @@ class TransitionGraph:
     N : int
         Number of elements.
     rule : str
-        The race-condition rule ('0', '1', '1p' or '2').
+        The race-condition rule ('0', '1', '1p', '2' or 'tau', the flip-time rule).
     states : tuple of int
         The potentially stable states (H^−(S) < H^+(S)), bitmasks, increasing.
     h_minus : tuple of int
@@ -192,7 +193,7 @@ def graph_from_ranges(N: int, code: int, lower, upper, transition) -> Transition
     ]
     return TransitionGraph(
         N=N,
-        rule=RULE_NAMES[code],
+        rule=RACE_RULE_NAMES[code],
         states=tuple(stable.tolist()),
         h_minus=tuple(int(v) for v in lower[stable]),
         h_plus=tuple(int(v) for v in upper[stable]),
@@ -201,11 +202,15 @@ def graph_from_ranges(N: int, code: int, lower, upper, transition) -> Transition
     )
 
 
-def transition_graph(systems: Systems, index: int = 0, rule="1") -> TransitionGraph:
-    """The transition graph of system ``index`` of ``systems`` under ``rule``."""
+def transition_graph(
+    systems: Systems, index: int = 0, rule="1", flip_times=None
+) -> TransitionGraph:
+    """The transition graph of system ``index`` of ``systems`` under ``rule``; the flip-time
+    rule ``"tau"`` needs the system's quantised ``flip_times`` ((N,) int64,
+    :mod:`hyst.model.flip_times`)."""
     check_graph_size(systems.N)
-    code = rule_code(rule)
-    tables = StateTables(systems, index)
+    tables = StateTables(systems, index, flip_times)
+    code = tables.code(rule)
 
     def transition(S, field):
         r = tables.relax(S, field, code)

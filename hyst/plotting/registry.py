@@ -365,6 +365,28 @@ FIGURE_TYPES: dict[str, FigureType] = {
                 ),
             ),
         ),
+        FigureType(
+            "flip_time_spread",
+            "hyst.plotting.races:fig_flip_time_spread",
+            "Race conditions settled by speed: P_sl, P_RC over the transitions and P_RC of the "
+            "first flip against the flip-time spread (decades) at one N J0, one curve per N; "
+            "spread 0 is rule 1",
+            (Need("a races study", kind="races", groups=("transitions", "avalanche")),),
+        ),
+        FigureType(
+            "random_order_traps",
+            "hyst.plotting.races:fig_random_order_traps",
+            "Race conditions settled at random: the share of systems random order can trap "
+            "against rule 1's P_sl, and the trap share with and without a rule-1 self-loop "
+            "against N J0",
+            (
+                Need(
+                    "a races study with random_order_samples > 0",
+                    kind="races",
+                    groups=("random_order",),
+                ),
+            ),
+        ),
     )
 }
 

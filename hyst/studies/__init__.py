@@ -24,6 +24,7 @@ KIND_MODULES = {
     "networks": "hyst.studies.networks",
     "loops": "hyst.studies.loops",
     "tgraphs": "hyst.studies.tgraphs",
+    "races": "hyst.studies.races",
 }
 
 

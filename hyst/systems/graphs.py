@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hyst.model.systems import INF, QUANTUM, RULE_DESCRIPTIONS, Systems
+from hyst.model.flip_times import RACE_RULE_DESCRIPTIONS
+from hyst.model.systems import INF, QUANTUM, Systems
 from hyst.model.transition_graph import TransitionGraph
 from hyst.plotting.layout import magnetisation, state_label
 from hyst.systems.self_loops import SelfLoop
@@ -69,7 +70,7 @@ def report(graph: TransitionGraph, systems: Systems, loops: list[SelfLoop]) -> s
         lines.append(
             f"  race: several elements were unstable at once during the avalanche ({races} of "
             f"{n_t} {plural(n_t, 'transition')}); rule {graph.rule} chose which flips: "
-            f"{RULE_DESCRIPTIONS[graph.rule]}"
+            f"{RACE_RULE_DESCRIPTIONS[graph.rule]}"
         )
     if ties:
         lines.append(

@@ -75,9 +75,10 @@ def rule0_range(systems: Systems, cycle) -> tuple[int, int] | None:
     return (lo, hi) if lo < hi else None
 
 
-def self_loops(graph: TransitionGraph, systems: Systems) -> list[SelfLoop]:
-    """Every distinct self-loop of the graph with its field range and entries."""
-    tables = StateTables(systems)
+def self_loops(graph: TransitionGraph, systems: Systems, flip_times=None) -> list[SelfLoop]:
+    """Every distinct self-loop of the graph with its field range and entries (the graph's
+    quantised ``flip_times`` under the flip-time rule)."""
+    tables = StateTables(systems, 0, flip_times)
     out = []
     for cycle, L, n_e in graph.self_loops:
         if graph.rule == "1":

@@ -23,7 +23,9 @@ import numpy as np
 
 from hyst.catalogue.variables import describe_single
 from hyst.model.addressing import Addressability, addressability
+from hyst.model.flip_times import flip_times_for, quantize_flip_times
 from hyst.model.protocols import MAX_CYCLES
+from hyst.model.random_order import RandomOrderAnalysis, random_order_analysis
 from hyst.model.systems import Systems, dequantize, quantize, rule_code, shortest_fields
 from hyst.model.transition_graph import TransitionGraph, transition_graph
 from hyst.systems import conventions, drives
@@ -63,6 +65,11 @@ class System:
     couplings : sequence of sequences of float
         Couplings c_ij (field units), N × N with a zero diagonal; c_ij is the effect of
         element j on element i.
+    flip_times : sequence of float, optional
+        Flip times τ_i > 0 of the elements (any unit: only ratios matter), read by the
+        flip-time rule ``rule="tau"``: of the unstable elements, the one with the largest
+        margin / τ_i flips first (:mod:`hyst.model.flip_times`). Quantised to multiples of
+        2**-40; :meth:`with_flip_time_spread` draws them log-uniformly.
 
     Examples
     --------
@@ -77,16 +84,71 @@ class System:
         h_plus: Sequence[float],
         h_minus: Sequence[float],
         couplings: Sequence[Sequence[float]],
+        *,
+        flip_times: Sequence[float] | None = None,
     ) -> None:
         self._systems = system_from_mapping(
             {"h_plus": h_plus, "h_minus": h_minus, "c": couplings}, "System"
         )
+        self._flip_times = None
+        if flip_times is not None:
+            self._flip_times = quantize_flip_times(flip_times, self._systems.N)
 
     @classmethod
-    def _wrap(cls, systems: Systems) -> System:
+    def _wrap(cls, systems: Systems, flip_times=None) -> System:
         self = cls.__new__(cls)
         self._systems = systems
+        self._flip_times = flip_times
         return self
+
+    # ---- flip times: the race settled by each element's speed --------------------------------
+
+    @property
+    def flip_times(self) -> np.ndarray | None:
+        """The flip times τ_i (quantised, as floats), or None when none were given."""
+        ft = getattr(self, "_flip_times", None)
+        return None if ft is None else dequantize(ft)
+
+    def with_flip_times(self, flip_times: Sequence[float]) -> System:
+        """This system with flip times that the flip-time rule ``rule="tau"`` reads.
+
+        Parameters
+        ----------
+        flip_times : sequence of float
+            Flip times τ_i > 0, one per element (any unit: only ratios matter); quantised to
+            multiples of 2**-40.
+        """
+        return System._wrap(self._systems, quantize_flip_times(flip_times, self.N))
+
+    def with_flip_time_spread(self, decades: float, seed: int = 0) -> System:
+        """This system with flip times drawn log-uniformly, τ_i = 10^(decades·u_i) with u_i
+        uniform in [0, 1), from a stream keyed by (N, decades) under ``seed`` (the same
+        numbers on every machine).
+
+        Parameters
+        ----------
+        decades : float
+            The spread D of the flip times in decades, 0 ≤ D ≤ 6; D = 0 gives equal flip
+            times, and the flip-time rule is then rule 1.
+        seed : int, default 0
+            Base seed of the draw.
+        """
+        return System._wrap(self._systems, flip_times_for(self.N, decades, seed))
+
+    def random_order(self) -> RandomOrderAnalysis:
+        """Every transition out of every potentially stable state relaxed under random order
+        (each unstable element equally likely to flip next; N ≤ 18): the stable states each
+        can end in with their probabilities and the probability of never settling (a trap:
+        a closed set of unstable states), :mod:`hyst.model.random_order`.
+
+        Examples
+        --------
+        >>> import hyst
+        >>> a = hyst.System([0.1, 0.3], [-0.1, 0.1], [[0, 0.5], [-0.5, 0]]).random_order()
+        >>> a.trappable, a.mean_trap_probability
+        (True, 0.5)
+        """
+        return random_order_analysis(self._systems)
 
     @classmethod
     def from_file(cls, path: str | Path) -> System:
@@ -296,11 +358,12 @@ class System:
 
         Parameters
         ----------
-        rule : {"0", "1", "1p", "2"}, default "1"
+        rule : {"0", "1", "1p", "2", "tau"}, default "1"
             The race-condition rule: which unstable element flips first (``hyst system
-            --help`` describes them).
+            --help`` describes them); "tau", the flip-time rule, needs the system's flip
+            times (``flip_times=`` or :meth:`with_flip_times`).
         """
-        return transition_graph(self._systems, 0, rule)
+        return transition_graph(self._systems, 0, rule, getattr(self, "_flip_times", None))
 
     def self_loops(self, rule: str = "1") -> list[SelfLoop]:
         """Every distinct self-loop the transition graph meets: its states, length L,
@@ -313,7 +376,8 @@ class System:
         rule : {"0", "1", "1p", "2"}, default "1"
             The race-condition rule.
         """
-        return self_loops(self.transition_graph(rule), self._systems)
+        flip_times = getattr(self, "_flip_times", None)
+        return self_loops(self.transition_graph(rule), self._systems, flip_times)
 
     def report(self, rule: str = "1") -> str:
         """The text ``hyst system`` prints: states with their stability ranges, every
