@@ -72,6 +72,102 @@ def test_twins_compile_and_cache_apart(tmp_path):
     assert len(list((tmp_path / "__pycache__").glob("probe.threads_used*.nbi"))) == 2
 
 
+# ---- the on-disk cache follows the modules a kernel imports ---------------------------------
+
+CLOSURE_PROBE = """
+import json
+import sys
+from pathlib import Path
+
+import hyst
+import hyst.kernels.jit as jit_module
+
+package = Path(sys.argv[1])
+jit_module.PACKAGE = package  # the probe's modules stand for the package's own
+hyst.__path__.append(str(package))
+from hyst.caller import twice
+
+print(json.dumps({"value": twice(), "hits": sum(twice.stats.cache_hits.values())}))
+"""
+
+CALLER = """
+from hyst.callee import value
+from hyst.kernels.jit import jit
+
+
+@jit
+def twice():
+    return 2 * value()
+"""
+
+CALLEE = """
+from hyst.kernels.jit import jit
+
+
+@jit(inline=True)
+def value():
+    return {value}
+"""
+
+
+def test_a_kernel_recompiles_when_a_module_it_inlines_changes(tmp_path):
+    """A cached kernel that inlines a kernel of another module: loaded from the cache while
+    nothing changes, compiled again (and computing the new value) once the other module
+    changes. numba's own stamp covers the kernel's file alone and would load the stale
+    machine code (2 instead of 10)."""
+    package = tmp_path / "package"
+    package.mkdir()
+    (package / "caller.py").write_text(textwrap.dedent(CALLER))
+    (package / "callee.py").write_text(textwrap.dedent(CALLEE).format(value=1))
+    (tmp_path / "probe.py").write_text(textwrap.dedent(CLOSURE_PROBE))
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1]))
+    env.pop("NUMBA_CACHE_DIR", None)
+
+    def run():
+        out = subprocess.run(
+            [sys.executable, str(tmp_path / "probe.py"), str(package)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return json.loads(out.stdout.splitlines()[-1])
+
+    assert run() == {"value": 2, "hits": 0}
+    assert run() == {"value": 2, "hits": 1}
+    (package / "callee.py").write_text(textwrap.dedent(CALLEE).format(value=5))
+    assert run() == {"value": 10, "hits": 0}
+    assert run() == {"value": 10, "hits": 1}
+
+
+def test_the_source_closure_covers_the_imports_and_nothing_else(tmp_path, monkeypatch):
+    from hyst.kernels import jit
+
+    monkeypatch.setattr(jit, "PACKAGE", tmp_path)
+    (tmp_path / "kernels").mkdir()
+    files = {
+        "kernels/a.py": "from hyst.kernels.b import f\nimport numpy\n",
+        "kernels/b.py": "from hyst.kernels import c\n",
+        "kernels/c.py": "X = 1\n",
+        "kernels/unrelated.py": "Y = 1\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    a = tmp_path / "kernels" / "a.py"
+    assert [p.name for p in jit._imported_files(a)] == ["b.py"]
+
+    def digest():
+        jit.source_closure_digest.cache_clear()
+        jit._imported_files.cache_clear()
+        return jit.source_closure_digest(a)
+
+    before = digest()
+    (tmp_path / "kernels" / "unrelated.py").write_text("Y = 2\n")
+    assert digest() == before
+    (tmp_path / "kernels" / "c.py").write_text("X = 2\n")  # imported through b
+    assert digest() != before
+
+
 # ---- borrowing kernels (jit(borrow=True): no reference counts) ----------------------------
 
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import ast
+import functools
+import hashlib
 import types
+from pathlib import Path
 
 import numba
-from numba.core import errors
+from numba.core import caching, errors
 from numba.core import types as numba_types
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.compiler_machinery import FunctionPass, register_pass
@@ -14,6 +18,80 @@ from numba.core.typed_passes import NopythonTypeInference
 
 #: Options shared by every kernel: on-disk cache, GIL released, numpy error model.
 NUMBA_OPTIONS = dict(cache=True, nogil=True, error_model="numpy", boundscheck=False)
+
+
+#: The package's root folder: the kernels' sources, and the modules they import, live under it.
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+@functools.cache
+def _imported_files(path: Path) -> tuple[Path, ...]:
+    """The files of the hyst modules that the module at ``path`` imports (``import hyst.x``,
+    ``from hyst.x import y``; ``y`` too where it is a module), read from its source."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        else:
+            continue
+        for name in names:
+            if name == "hyst" or not name.startswith("hyst."):
+                continue
+            base = PACKAGE.joinpath(*name.split(".")[1:])
+            for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+                if candidate.is_file():
+                    found.add(candidate)
+    return tuple(sorted(found))
+
+
+@functools.cache
+def source_closure_digest(path: Path) -> str:
+    """SHA-256 of the source of the module at ``path`` and of every hyst module it imports,
+    transitively: what a kernel defined there may inline or call."""
+    seen, todo = set(), [path]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        todo.extend(_imported_files(current))
+    digest = hashlib.sha256()
+    for file in sorted(seen):
+        digest.update(str(file.relative_to(PACKAGE)).encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()
+
+
+class _ClosureStamp:
+    """A numba cache locator whose freshness stamp covers the hyst modules a kernel's file
+    imports, transitively, not the file alone. numba's own stamp is the hash of the
+    kernel's source file: a kernel that inlines or calls a kernel of another module (every
+    relaxation inlines the rules of ``rules.py``) would load stale machine code from the
+    cache after that other module changed, and compute what the old code computed."""
+
+    def get_source_stamp(self):
+        """numba's stamp of the file, and the digest of its imports' sources."""
+        own = super().get_source_stamp()
+        path = Path(self._py_file).resolve()
+        if PACKAGE not in path.parents:
+            return own
+        return (own, source_closure_digest(path))
+
+
+class _UserProvidedClosureLocator(_ClosureStamp, caching.UserProvidedCacheLocator):
+    """``NUMBA_CACHE_DIR``'s locator, stamped by the source closure."""
+
+
+class _InTreeClosureLocator(_ClosureStamp, caching.InTreeCacheLocator):
+    """The ``__pycache__`` locator, stamped by the source closure."""
+
+
+#: numba's list of locators, tried in order (``CacheImpl``; ``_CacheImpl`` before 0.61)
+_LOCATORS = getattr(caching, "CacheImpl", getattr(caching, "_CacheImpl", None))._locator_classes
+for _locator in (_InTreeClosureLocator, _UserProvidedClosureLocator):
+    if _locator not in _LOCATORS:
+        _LOCATORS.insert(0, _locator)
 
 
 def jit(fn=None, *, parallel: bool = False, inline: bool = False, borrow: bool = False):
