@@ -266,6 +266,7 @@ def any_self_loop_batch(
     bounds the first phase's queue (0 skips it; every value gives the same answers).
     """
     N = systems.N
+    undirected(systems, "any_self_loop")
     if not 2 <= N <= codes.SEARCH_BITMASK_MAX_N:
         raise ValueError(
             f"N: {N} is not allowed for the self-loop search (2 <= N <= "
@@ -278,6 +279,17 @@ def any_self_loop_batch(
     blocks = min(systems.samples, 8 * 64) if parallel else 1
     kernel(systems.kernel_batch(dense=True), rule_code(rule), int(reachable_cap), blocks, out)
     return Columns(out, codes.SEARCH_COLUMNS)
+
+
+def undirected(systems: Systems, group: str) -> None:
+    """Refuse direction-dependent couplings (c^+ ≠ c^−) in a kernel written for one
+    coupling matrix: the self-loop search prunes with |c_ij| of one matrix, the float64
+    twin reads one."""
+    if systems.directed:
+        raise ValueError(
+            f"{group}: direction-dependent couplings (c_plus != c_minus) are not supported; "
+            "use the groups transitions and zero_field"
+        )
 
 
 def search_workspace_bytes(N: int, reachable_cap: int = codes.SEARCH_REACHABLE_CAP) -> int:
@@ -297,6 +309,7 @@ def float64_transitions_batch(
     states come from the exact ``systems``, the transitions are computed from the float64
     parameters ``h_plus``, ``h_minus``, ``couplings`` (n, N[, N]). ``codes.FLOAT64_COLUMNS``
     per sample."""
+    undirected(systems, "float64")
     n = systems.samples
     out = np.zeros((n, len(codes.FLOAT64_COLUMNS)), np.int64)
     kernel = on_threads(roundoff.float64_transitions_batch, parallel)
