@@ -221,3 +221,97 @@ def test_directed_drives_match_state_table(rule):
         assert got == want
         seen += len(got)
     assert seen > 100
+
+
+def test_system_takes_a_pair_of_coupling_matrices(tmp_path):
+    import hyst
+
+    cp = [[0, 0.5], [0.25, 0]]
+    cm = [[0, -0.375], [0.25, 0]]
+    sy = hyst.System([0.1, 0.3], [-0.1, 0.1], (cp, cm))
+    assert sy.direction_dependent
+    assert sy.couplings.tolist() == cp and sy.couplings_minus.tolist() == cm
+    plain = hyst.System([0.1, 0.3], [-0.1, 0.1], (cp, cp))
+    assert not plain.direction_dependent  # c^+ = c^−: the paper's model, its kernels
+    assert plain == hyst.System([0.1, 0.3], [-0.1, 0.1], cp)
+    assert (
+        plain.transition_graph().transitions
+        == hyst.System([0.1, 0.3], [-0.1, 0.1], cp).transition_graph().transitions
+    )
+    for suffix in (".yaml", ".json", ".npz"):
+        path = sy.to_file(tmp_path / f"s{suffix}")
+        assert hyst.System.from_file(path) == sy
+    text = (tmp_path / "s.yaml").read_text()
+    assert "c_plus" in text and "c_minus" in text
+    g = sy.transition_graph()
+    hp, hm, c = directed_lists(sy.systems, 0)
+    for t in g.transitions:
+        ref = naive.relax((hp, hm, c), t.source, t.field, "1")
+        assert t.outcome == ref["outcome"] and t.flips == ref["flips"]
+    with pytest.raises(ValueError, match="to_hysteron: direction-dependent"):
+        sy.to_hysteron()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"c_plus": [[0, 1], [1, 0]]}, "c_plus needs c_minus"),
+        ({"c_minus": [[0, 1], [1, 0]]}, "c_minus needs c_plus"),
+        ({"c": [[0, 1], [1, 0]], "c_plus": [[0, 1], [1, 0]]}, "give the couplings once"),
+        (
+            {"c_plus": [[0, 1], [1, 0]], "c_minus": [[0, 1, 0], [1, 0, 0], [0, 0, 0]]},
+            "c_minus: must have the shape of c_plus",
+        ),
+        (
+            {"c_plus": [[0, 1], [1, 0]], "c_minus": [[0, 1, 0], [1, 0, 0]]},
+            "c_minus: must be a square",
+        ),
+        (
+            {"c_plus": [[0, 1], [1, 0]], "c_minus": [[1, 1], [1, 0]]},
+            r"c_minus\[0,0\]: 1.0 must be 0",
+        ),
+        ({"c_plus": [[0, 1], [1, 0]], "c_minus": [[0, "x"], [1, 0]]}, r"c_minus\[0,1\]: 'x'"),
+    ],
+)
+def test_bad_coupling_pairs_refused_with_one_line(data, message):
+    from hyst.systems.files import SystemInputError, system_from_mapping
+
+    with pytest.raises(SystemInputError, match=message) as err:
+        system_from_mapping({"h_plus": [0.1, 0.2], "h_minus": [0.0, 0.1], **data})
+    assert "\n" not in str(err.value)
+
+
+def test_rule1_field_range_of_direction_dependent_loops():
+    """The rule-1 field range from the state table equals the pairwise design rows' range
+    on the paper's model, and on direction-dependent systems every field inside it keeps
+    the loop (checked by relaxing there)."""
+    from hyst.combinatorics import design
+    from hyst.systems.self_loops import rule1_range
+
+    rng = np.random.default_rng(11)
+    compared = checked = 0
+    for alpha in (0.0, 1.0):
+        sy = sample_systems("random", "hysteron", 5, 8.0, 300, rng, direction_asymmetry=alpha)
+        cols = run_enumeration(sy, "1")
+        for k in np.flatnonzero(cols["n_self_loop_transitions"])[:40]:
+            one = sy[int(k)]
+            import hyst
+
+            for loop in hyst.System._wrap(one).self_loops():
+                got = rule1_range(one, list(loop.cycle))
+                if alpha == 0.0:
+                    want = design.field_range(
+                        one.h_plus[0], one.h_minus[0], one.couplings[0], loop.cycle
+                    )
+                    assert got == want
+                    compared += 1
+                else:
+                    assert got is not None
+                    lo, hi = got
+                    tables = StateTables(one)
+                    for X in (lo + 1, (lo + hi) // 2, hi - 1):
+                        if X % 2 == 0:  # a field of whole quanta (2H even)
+                            r = tables.relax(loop.cycle[0], (X // 2, 0), "1")
+                            assert r.outcome == "self_loop" and r.cycle_states == loop.cycle
+                            checked += 1
+    assert compared > 10 and checked > 10

@@ -217,4 +217,3 @@ def sample_systems(
         c_minus = mix_couplings(c_plus, c_other, alpha)
         return Systems(mid + half, mid - half, c_plus, couplings_minus=c_minus)
     return Systems(mid + half, mid - half, c, form=form, packed=packed)
-
