@@ -265,8 +265,8 @@ def walk(S, Hc, eps, rule, hp, hm, table, wid, out):
     Fills out = ``codes.WALK_COLUMNS``: the record (flips, steps, race, ties, L, n_e), then
     final_state (the stable state, the ill-defined state, or the first repeated state of a
     self-loop) and, for a self-loop, cycle_min and cycle_sum (its smallest state and the sum
-    of ``cycle_key`` over its states: with L, the loop's identity) and flip_mask (the elements flipping in it;
-    n_e of them).
+    of ``cycle_key`` over its states: with L, the loop's identity) and flip_mask (the
+    elements flipping in it; n_e of them).
     """
     F, up, down, stamp, stamp_step = table
     book = bookkeeping.begin(0)
