@@ -198,7 +198,19 @@ def datasets():
         "large_n_rule1p": _large_n_dataset(rules=("1p",)),
         "multiperiodic": _multiperiodic_dataset(),
         "tgraphs": _tgraphs_dataset(),
+        "direction_dependent": _direction_dependent_dataset(),
     }
+
+
+def _direction_dependent_dataset() -> xr.Dataset:
+    """A points dataset with a direction_asymmetry axis: P_sl grows with alpha."""
+    base = make_study("direction_dependent", couplings=("random", "symmetric"), N=(4, 6))
+    alphas = (0.0, 0.5, 1.0)
+    parts = [
+        base.assign(self_loop_probability=base.self_loop_probability * (0.3 + 0.7 * a))
+        for a in alphas
+    ]
+    return xr.concat(parts, dim="direction_asymmetry").assign_coords(direction_asymmetry=list(alphas))
 
 
 def _tgraphs_dataset() -> xr.Dataset:
@@ -260,6 +272,7 @@ BINDINGS = {
     "local_slopes": ["random_hysterons"],
     "multiperiodic_orbits": ["multiperiodic"],
     "tgraph_shares": ["tgraphs", "random_hysterons"],
+    "self_loops_by_asymmetry": ["direction_dependent"],
 }
 FIG2 = (
     "gap_probability_at_zero",
@@ -319,6 +332,7 @@ CONTENT = {
         + [catalogue.label("self_loop_before_multiperiodic_probability"), "", "", "", ""],
     ),
     "tgraph_shares": (2, ["share well defined (reachable states)", ""]),
+    "self_loops_by_asymmetry": (2, [catalogue.label("self_loop_probability"), ""]),
 }
 
 

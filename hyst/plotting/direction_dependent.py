@@ -66,20 +66,24 @@ def fig_self_loops_by_asymmetry(
             _xname, x = x_values(part, n)
             for a in alphas:
                 one = part.sel({ASYMMETRY: a})
+                y = np.asarray(one[obs].values, float)
+                none = bool(np.all(y[np.isfinite(y)] == 0))  # no self-loop: off a log axis
                 errorbar(
                     ax,
                     x,
-                    one[obs].values,
+                    y,
                     one[f"{obs}_stderr"].values,
                     colors[a],
-                    label=f"α = {a:g}" + (" (paper)" if a == 0 else ""),
+                    label=f"α = {a:g}"
+                    + (" (paper)" if a == 0 else "")
+                    + (": no self-loop" if none else ""),
                 )
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_xlabel(axis_label("NJ0"))
             if i == 0:
                 ax.set_ylabel(axis_label(obs))
-                ax.legend(loc="lower right", fontsize="small")
+            ax.legend(loc="best", fontsize="small")
             decade_ticks(ax.xaxis)
             panel_letter(ax, i, _title(part, n))
     return fig
