@@ -315,3 +315,70 @@ def test_rule1_field_range_of_direction_dependent_loops():
                             assert r.outcome == "self_loop" and r.cycle_states == loop.cycle
                             checked += 1
     assert compared > 10 and checked > 10
+
+
+@pytest.mark.parametrize("rule", ["0", "1", "1p", "2"])
+def test_directed_systems_resolve_as_the_state_tables(rule):
+    """A direction-dependent system read as general-model switching fields has, from every
+    potentially stable state, the transitions of the pairwise kernels' state tables."""
+    from collections import Counter
+
+    import hyst
+    from hyst.api.tgraphs import from_system
+    from hyst.model.general import resolve
+
+    rng = np.random.default_rng(31)
+    seen = Counter()
+    for n in (2, 3, 4):
+        for _ in range(40):
+            hp = rng.integers(-(10**6), 10**6, n)
+            hm = hp - rng.integers(0, 10**6, n)
+            cp, cm = rng.integers(-(10**6), 10**6, (2, n, n))
+            np.fill_diagonal(cp, 0)
+            np.fill_diagonal(cm, 0)
+            sy = Systems(hp[None], hm[None], cp[None], couplings_minus=cm[None])
+            tables = StateTables(sy)
+            g = resolve(from_system(hyst.System._wrap(sy)), rule)
+            for (S, d), t in g.items():
+                if not tables.hminus[S] < tables.hplus[S]:
+                    continue
+                field = (int(tables.hplus[S] if d > 0 else tables.hminus[S]), d)
+                r = tables.relax(S, field, rule)
+                expected = {"stable": "stable", "self_loop": "self_loop", "ill_defined": "race"}
+                assert expected[r.outcome] == t.outcome
+                seen[t.outcome] += 1
+                if t.outcome == "stable":
+                    assert r.final_state == t.final
+                    assert r.flips == len(t.flips) or rule == "2"
+    assert seen["stable"] > 0 and seen["self_loop"] > 0 and (rule != "0" or seen["race"] > 0)
+
+
+def test_directed_pairwise_model_realizes_every_tgraph_of_two_hysterons():
+    """n = 2: the paper's pairwise model realizes 29 of the 35 realizable t-graphs of the
+    general model; with direction-dependent couplings all 35 (its 8 parameters h_i^±,
+    c^±_12, c^±_21 set the 8 switching fields one by one), each checked by resolving its
+    parameters again; and the 13 reduced ones."""
+    from hyst.combinatorics import tgraph_search, tgraphs
+    from hyst.combinatorics.tgraph_pairwise import field_rows, pairwise_realize_many
+    from hyst.model.general import SwitchingFields
+
+    full = [g for s in tgraphs.scaffolds(2) for g in tgraph_search.scaffold_census(s, None).kept]
+    reduced = tgraph_search.graph_census(2, keep=None).kept
+    counts = {}
+    for directed in (False, True):
+        answers = pairwise_realize_many(full, directed=directed)
+        assert all(a.rows_hold and a.reproduces for a in answers if a.feasible)
+        counts[directed] = sum(a.feasible for a in answers)
+        assert sum(a.feasible for a in pairwise_realize_many(reduced, directed=directed)) == 13
+    assert (len(full), counts[False], counts[True]) == (35, 29, 35)
+    # the directed field rows are the switching fields of from_pairwise with c^+ != c^-
+    rng = np.random.default_rng(5)
+    for n in (2, 3):
+        hp, hm = rng.integers(-50, 50, (2, n))
+        cp, cm = rng.integers(-20, 20, (2, n, n))
+        np.fill_diagonal(cp, 0)
+        np.fill_diagonal(cm, 0)
+        off = ~np.eye(n, dtype=bool)
+        x = np.concatenate([hp, hm, cp[off], cm[off]])
+        f = SwitchingFields.from_pairwise(hp, hm, cp, cm)
+        assert np.array_equal(field_rows(n, directed=True) @ x, f.values.ravel())
