@@ -210,7 +210,9 @@ def _direction_dependent_dataset() -> xr.Dataset:
         base.assign(self_loop_probability=base.self_loop_probability * (0.3 + 0.7 * a))
         for a in alphas
     ]
-    return xr.concat(parts, dim="direction_asymmetry").assign_coords(direction_asymmetry=list(alphas))
+    return xr.concat(parts, dim="direction_asymmetry").assign_coords(
+        direction_asymmetry=list(alphas)
+    )
 
 
 def _tgraphs_dataset() -> xr.Dataset:

@@ -326,8 +326,7 @@ FIGURE_TYPES: dict[str, FigureType] = {
             "and spans, at one N (params N; default the largest)",
             (
                 _sweep_need(
-                    "a points study over N, direction_asymmetry and NJ0 with the transitions "
-                    "group",
+                    "a points study over N, direction_asymmetry and NJ0 with the transitions group",
                     ("transitions",),
                     axes=("direction_asymmetry",),
                 ),
