@@ -382,3 +382,46 @@ def test_directed_pairwise_model_realizes_every_tgraph_of_two_hysterons():
         x = np.concatenate([hp, hm, cp[off], cm[off]])
         f = SwitchingFields.from_pairwise(hp, hm, cp, cm)
         assert np.array_equal(field_rows(n, directed=True) @ x, f.values.ravel())
+
+
+def test_direction_asymmetry_ensembles():
+    """α = 0 draws the paper's systems bit for bit; c^− keeps the ensemble's mean and
+    variance at every α, is symmetric for symmetric couplings, independent at α = 1."""
+    from hyst.model.ensembles import check_direction_asymmetry
+
+    for kind in ("random", "symmetric"):
+        a = sample_systems(kind, "hysteron", 6, 6.0, 400, np.random.default_rng(3))
+        b = sample_systems(
+            kind, "hysteron", 6, 6.0, 400, np.random.default_rng(3), direction_asymmetry=0.0
+        )
+        assert not b.directed and np.array_equal(a.couplings, b.couplings)
+        assert np.array_equal(a.h_plus, b.h_plus) and np.array_equal(a.h_minus, b.h_minus)
+        off = ~np.eye(6, dtype=bool)
+        J0 = 1.0 * 2.0**40
+        for alpha in (0.3, 0.5, 1.0):
+            c = sample_systems(
+                kind, "hysteron", 6, 6.0, 400, np.random.default_rng(3), direction_asymmetry=alpha
+            )
+            assert c.directed and np.array_equal(c.couplings, a.couplings)  # c^+ as drawn
+            cm = c.couplings_minus[:, off] / J0
+            assert abs(cm.mean()) < 0.02 and abs(cm.var() - 1 / 3) < 0.02
+            corr = np.corrcoef(c.couplings[:, off].ravel(), c.couplings_minus[:, off].ravel())
+            assert abs(corr[0, 1] - np.sqrt(1 - alpha**2)) < 0.03
+            if kind == "symmetric":
+                assert np.array_equal(c.couplings_minus, c.couplings_minus.transpose(0, 2, 1))
+    for bad in (-0.1, 1.5, float("nan"), "x", True):
+        with pytest.raises(ValueError, match="direction_asymmetry") as err:
+            check_direction_asymmetry(bad)
+        assert "\n" not in str(err.value)
+    with pytest.raises(ValueError, match="needs couplings random or symmetric, not 'ferro'"):
+        sample_systems("ferro", "hysteron", 4, 1.0, 2, np.random.default_rng(0), 0.5)
+    import hyst
+
+    one = hyst.System.from_ensemble(
+        "random", 4, 3.0, samples=10, index=3, seed=2, direction_asymmetry=0.5
+    )
+    assert one.direction_dependent
+    again = hyst.System.from_ensemble(
+        "random", 4, 3.0, samples=10, index=3, seed=2, direction_asymmetry=0.5
+    )
+    assert one == again

@@ -248,13 +248,14 @@ def sampled_system(
     seed: int,
     samples: int,
     index: int,
+    direction_asymmetry: float = 0.0,
 ) -> Systems:
-    """Sample ``index`` (0-based, < ``samples``) of the point (couplings, spans, N, NJ0)
-    with base ``seed``: the very system ``hyst point``/the sweep drew."""
+    """Sample ``index`` (0-based, < ``samples``) of the point (couplings, spans, N, NJ0,
+    direction asymmetry) with base ``seed``: the very system ``hyst point``/the sweep drew."""
     from hyst.sampling.sampler import Point, chunk_bounds, chunk_size, draw_chunk
 
     try:
-        point = Point(couplings, spans, "1", N, NJ0)
+        point = Point(couplings, spans, "1", N, NJ0, direction_asymmetry)
     except ValueError as err:
         raise SystemInputError(str(err)) from None
     if not (isinstance(samples, int) and samples >= 1):

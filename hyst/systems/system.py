@@ -114,6 +114,7 @@ class System:
         index: int,
         seed: int = 0,
         spans: str = "hysteron",
+        direction_asymmetry: float = 0.0,
     ) -> System:
         """The system ``hyst point`` and the pipeline's sampler drew at one sweep point.
 
@@ -134,8 +135,13 @@ class System:
             Base seed of the point.
         spans : str, default "hysteron"
             The span ensemble.
+        direction_asymmetry : float, default 0
+            α in [0, 1] of direction-dependent couplings (random and symmetric couplings):
+            c^− = √(1 − α²) c^+ + α c′ (``hyst.model.ensembles``); 0 is the paper's model.
         """
-        return cls._wrap(sampled_system(couplings, spans, N, NJ0, seed, samples, index))
+        return cls._wrap(
+            sampled_system(couplings, spans, N, NJ0, seed, samples, index, direction_asymmetry)
+        )
 
     # ---- other conventions -----------------------------------------------------------------
 
