@@ -123,7 +123,7 @@ RELAXATION_RECORD = (
 WALK_COLUMNS = RELAXATION_RECORD + (
     "final_state",  # stable state, first repeated state of a self-loop, or the ill-defined state
     "cycle_min",  # smallest bitmask in the cycle
-    "cycle_sum",  # sum of a 64-bit hash of the cycle's bitmasks (with cycle_min, L: identity)
+    "cycle_sum",  # sum of a 64-bit hash of the cycle's edges (with cycle_min, L: identity)
     "flip_mask",  # bitmask of the elements flipping in the cycle
 )
 (

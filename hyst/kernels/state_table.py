@@ -239,8 +239,10 @@ def step(S, Hc, eps, rule, hp, hm, F, up, down):
 
 @jit(inline=True)
 def cycle_key(S):
-    """A 64-bit hash of state S (splitmix64's finaliser, wrapping int64): a self-loop's
-    identity is its smallest state, L and the sum of these over its states. The plain sum
+    """A 64-bit hash of S (splitmix64's finaliser, wrapping int64). A self-loop's identity
+    is its smallest state, L and the sum of this hash over its edges x → x' (S = x + 2^32 x'):
+    a cycle is its set of edges, so the identity tells apart loops through the same states
+    in another order too (the reference compares the cycles state by state). The plain sum
     of the bitmasks told apart too few loops: under rule 2 the cycles 0 → 4 → 2 and
     0 → 5 → 1 of one system (direction-dependent couplings) have the same smallest state,
     L = 3 and sum 6."""
@@ -265,7 +267,7 @@ def walk(S, Hc, eps, rule, hp, hm, table, wid, out):
     Fills out = ``codes.WALK_COLUMNS``: the record (flips, steps, race, ties, L, n_e), then
     final_state (the stable state, the ill-defined state, or the first repeated state of a
     self-loop) and, for a self-loop, cycle_min and cycle_sum (its smallest state and the sum
-    of ``cycle_key`` over its states: with L, the loop's identity) and flip_mask (the
+    of ``cycle_key`` over its edges: with L, the loop's identity) and flip_mask (the
     elements flipping in it; n_e of them).
     """
     F, up, down, stamp, stamp_step = table
@@ -294,7 +296,7 @@ def walk(S, Hc, eps, rule, hp, hm, table, wid, out):
             for _ in range(L):
                 x2, _nu, _nf, _t, _c = step(x, Hc, eps, rule, hp, hm, F, up, down)
                 fmask |= x ^ x2
-                csum += cycle_key(x)
+                csum += cycle_key(x | (x2 << 32))  # the edge x -> x2 (states < 2^24)
                 if x < cmin:
                     cmin = x
                 x = x2
