@@ -425,3 +425,36 @@ def test_direction_asymmetry_ensembles():
         "random", 4, 3.0, samples=10, index=3, seed=2, direction_asymmetry=0.5
     )
     assert one == again
+
+
+def test_hyst_system_reads_and_draws_direction_dependent_systems(tmp_path):
+    """``hyst system`` takes a file with c_plus and c_minus and an ensemble with
+    --direction-asymmetry; bad values are refused with one line."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "h_plus: [0.1, 0.3, 0.2]\nh_minus: [-0.1, 0.1, 0.0]\n"
+        "c_plus: [[0, 0.5, 0.1], [0.25, 0, -0.2], [0.1, 0.3, 0]]\n"
+        "c_minus: [[0, -0.375, 0.2], [0.25, 0, 0.1], [-0.3, 0.1, 0]]\n"
+    )
+
+    def hyst_system(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "hyst", "system", *args], capture_output=True, text=True
+        )
+
+    proc = hyst_system("--file", str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert "self-loop #1: L = 2, n_e = 1" in proc.stdout  # a negative effective span
+    ensemble = ["--couplings", "random", "--N", "3", "--NJ0", "3", "--samples", "10"]
+    proc = hyst_system(*ensemble, "--index", "2", "--direction-asymmetry", "0.7")
+    assert proc.returncode == 0 and "direction asymmetry 0.7" in proc.stdout, proc.stderr
+    proc = hyst_system(*ensemble, "--index", "2", "--direction-asymmetry", "1.5")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "direction_asymmetry: 1.5 is not in [0, 1]" in proc.stderr
+    path.write_text(path.read_text().replace("c_minus: [[0, -0.375, 0.2], ", "c_minus: ["))
+    proc = hyst_system("--file", str(path))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "c_minus: must be a square N x N matrix, got shape (2, 3)" in proc.stderr
