@@ -458,3 +458,20 @@ def test_hyst_system_reads_and_draws_direction_dependent_systems(tmp_path):
     proc = hyst_system("--file", str(path))
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert "c_minus: must be a square N x N matrix, got shape (2, 3)" in proc.stderr
+
+
+def test_every_alpha_draws_the_same_thresholds_c_plus_and_starts():
+    """Common random numbers along α: a chunk of a point with α > 0 holds the systems of
+    α = 0 (h^±, c^+) and the same random starts; only c^− differs."""
+    from hyst.sampling.sampler import Point, draw_chunk
+
+    base = draw_chunk(Point("random", "hysteron", "1", 5, 3.0), 1, 0, 50)
+    for alpha in (0.5, 1.0):
+        sy, starts = draw_chunk(Point("random", "hysteron", "1", 5, 3.0, alpha), 1, 0, 50)
+        assert np.array_equal(starts, base[1])
+        assert np.array_equal(sy.h_plus, base[0].h_plus)
+        assert np.array_equal(sy.couplings, base[0].couplings)
+        assert sy.directed and not np.array_equal(sy.couplings_minus, sy.couplings)
+    assert Point("random", "hysteron", "1", 5, 3.0, 0.5).key() != Point(
+        "random", "hysteron", "1", 5, 3.0
+    ).key()

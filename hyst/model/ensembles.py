@@ -24,7 +24,8 @@ down thresholds are
 
     c^− = √(1 − α²) c^+ + α c′,
 
-with c′ an independent draw of the same ensemble, rounded to the nearest quantum. Each
+with c′ an independent draw of the same ensemble (from a child stream of the generator, so
+that h^± and c^+ are those of α = 0), rounded to the nearest quantum. Each
 entry of c^− has the mean (0) and the variance (J0²/3) of the ensemble, so J0 keeps its
 meaning; the correlation of c^+_ij and c^−_ij is √(1 − α²): α = 0 is the paper's model
 (c^− = c^+, nothing more drawn: the same systems bit for bit), α = 1 independent
@@ -197,9 +198,11 @@ def sample_systems(
 ) -> Systems:
     """Draw ``samples`` systems of the (couplings, spans) ensemble at (N, NJ0).
 
-    The draw order is fixed (midpoints, spans, couplings, then, where
-    ``direction_asymmetry`` α > 0, the independent couplings c′ of c^−), so a given
-    generator state always yields the same systems, and α = 0 the paper's.
+    The draw order is fixed (midpoints, spans, couplings), so a given generator state
+    always yields the same systems. Where ``direction_asymmetry`` α > 0, the independent
+    couplings c′ of c^− come from a child stream of the generator (``Generator.spawn``,
+    which does not advance it): every α draws the same h^± and c^+ as α = 0, the paper's
+    systems, and leaves the generator where α = 0 does.
     """
     alpha = check_direction_asymmetry(direction_asymmetry, couplings)
     _check("couplings", couplings, COUPLING_ENSEMBLES)
@@ -213,7 +216,9 @@ def sample_systems(
     form, c, packed = draw_couplings(couplings, N, NJ0, samples, rng)
     if alpha > 0:
         c_plus = dense_couplings_of(form, c, packed, N)
-        c_other = sample_couplings(couplings, N, NJ0, samples, rng)
+        # c′ from a child stream: the generator itself is not advanced, so what is drawn
+        # after the systems (the sampler's random starts) is the same at every α
+        c_other = sample_couplings(couplings, N, NJ0, samples, rng.spawn(1)[0])
         c_minus = mix_couplings(c_plus, c_other, alpha)
         return Systems(mid + half, mid - half, c_plus, couplings_minus=c_minus)
     return Systems(mid + half, mid - half, c, form=form, packed=packed)

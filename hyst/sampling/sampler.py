@@ -92,20 +92,25 @@ class Point:
         return self.NJ0 / self.N
 
     def ensemble_identity(self) -> dict:
-        """What the sampled systems depend on (not the rule)."""
-        identity = {
+        """What the chunks' generators are keyed by: the ensemble (not the rule, and not the
+        direction asymmetry, which changes only c^−, drawn after the rest)."""
+        return {
             "couplings": self.couplings,
             "spans": self.spans,
             "N": self.N,
             "NJ0": repr(self.NJ0),
         }
-        if self.direction_asymmetry:  # α = 0: the paper's model, its identity unchanged
-            identity["direction_asymmetry"] = repr(self.direction_asymmetry)
-        return identity
 
     def canonical(self) -> dict:
-        """The point's identity: its ensemble identity (couplings, spans, N, N J0) and the rule."""
-        return {**self.ensemble_identity(), "rule": self.rule}
+        """The point's identity: its ensemble identity (couplings, spans, N, N J0), the rule
+        and, where it is not 0, the direction asymmetry. The chunks' generators leave α out
+        (``ensemble_identity``): points that differ only in α draw the same h^± and c^+ and
+        differ in c^− alone (common random numbers along the α axis; α = 0 is the paper's
+        point, identity unchanged)."""
+        canonical = {**self.ensemble_identity(), "rule": self.rule}
+        if self.direction_asymmetry:
+            canonical["direction_asymmetry"] = repr(self.direction_asymmetry)
+        return canonical
 
     def key(self) -> str:
         """Stable hash of the point's canonical parameters (hex)."""
