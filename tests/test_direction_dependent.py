@@ -472,6 +472,7 @@ def test_every_alpha_draws_the_same_thresholds_c_plus_and_starts():
         assert np.array_equal(sy.h_plus, base[0].h_plus)
         assert np.array_equal(sy.couplings, base[0].couplings)
         assert sy.directed and not np.array_equal(sy.couplings_minus, sy.couplings)
-    assert Point("random", "hysteron", "1", 5, 3.0, 0.5).key() != Point(
-        "random", "hysteron", "1", 5, 3.0
-    ).key()
+    assert (
+        Point("random", "hysteron", "1", 5, 3.0, 0.5).key()
+        != Point("random", "hysteron", "1", 5, 3.0).key()
+    )
