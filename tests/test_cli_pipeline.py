@@ -12,7 +12,7 @@ from hyst.cli.main import main
 def test_config_check_reports_and_rejects(tmp_path, capsys):
     assert main(["config", "check", "config/quick.yaml"]) == 0
     out = capsys.readouterr().out
-    assert "valid; 21 studies" in out and "31 figures; 7 comparison sections" in out
+    assert "valid; 22 studies" in out and "32 figures; 7 comparison sections" in out
     assert "study n2_pairs (pairs): 3 jobs" in out and "study loops (loops): 3 jobs" in out
     assert "8 networks" in out  # one job for the 13 distinct (d1, d2) panels, 7 N of chains
     assert "comparison ill_defined_table (ill_defined_table): ensembles_by_rule" in out
