@@ -200,7 +200,21 @@ def datasets():
         "tgraphs": _tgraphs_dataset(),
         "designed": _designed_dataset(),
         "races": _races_dataset(),
+        "direction_dependent": _direction_dependent_dataset(),
     }
+
+
+def _direction_dependent_dataset() -> xr.Dataset:
+    """A points dataset with a direction_asymmetry axis: P_sl grows with alpha."""
+    base = make_study("direction_dependent", couplings=("random", "symmetric"), N=(4, 6))
+    alphas = (0.0, 0.5, 1.0)
+    parts = [
+        base.assign(self_loop_probability=base.self_loop_probability * (0.3 + 0.7 * a))
+        for a in alphas
+    ]
+    return xr.concat(parts, dim="direction_asymmetry").assign_coords(
+        direction_asymmetry=list(alphas)
+    )
 
 
 def _designed_dataset() -> xr.Dataset:
@@ -306,6 +320,7 @@ BINDINGS = {
     "symmetric_elements": ["planes"],
     "random_chains": ["chains"],
     "fundamental_loops": ["loops"],
+    "self_loops_by_asymmetry": ["direction_dependent"],
     "flip_time_spread": ["races"],
     "random_order_traps": ["races"],
     "self_loop_free_versus_n": ["beyond"],
@@ -386,6 +401,7 @@ CONTENT = {
     ),
     "flip_time_spread": (3, [r"$P_{sl}$", r"$P_{sl}^0$", r"$P_{\mathrm{RC}}$"]),
     "random_order_traps": (2, ["random order: share trappable", "share trappable"]),
+    "self_loops_by_asymmetry": (2, [catalogue.label("self_loop_probability"), ""]),
 }
 
 

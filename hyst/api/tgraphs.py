@@ -72,7 +72,8 @@ def from_system(system) -> SwitchingFields:
     Parameters
     ----------
     system : hyst.System
-        A system of the pairwise model.
+        A system of the pairwise model (direction-dependent couplings included:
+        U_i^+ with c^+, U_i^− with c^−).
 
     Examples
     --------
@@ -82,7 +83,8 @@ def from_system(system) -> SwitchingFields:
     'self_loop'
     """
     sy = system.systems
-    return SwitchingFields.from_pairwise(sy.h_plus[0], sy.h_minus[0], sy.couplings[0])
+    minus = sy.couplings_minus[0] if sy.directed else None
+    return SwitchingFields.from_pairwise(sy.h_plus[0], sy.h_minus[0], sy.couplings[0], minus)
 
 
 def tgraph(fields: SwitchingFields, rule: str = "0") -> TGraph:

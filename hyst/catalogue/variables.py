@@ -88,6 +88,12 @@ VARIABLES: dict[str, Variable] = {
         "N J0",
     ),
     "J0": Variable("coupling scale J0", "couplings c_ij are drawn in [-J0, J0]", FIELD, "J0"),
+    "direction_asymmetry": _number(
+        "direction asymmetry alpha",
+        "direction-dependent couplings: the up thresholds take the couplings drawn, c+, the "
+        "down thresholds c- = sqrt(1 - alpha^2) c+ + alpha c' with c' an independent draw of "
+        "the same ensemble (0: the paper's model, c- = c+; 1: independent)",
+    ),
     # ---- study kind pairs: N = 2 systems in the (c12, c21) plane ------------------------------
     "sigma": _field(
         "span sigma = h^+ - h^- (pairs: of both elements; networks: of each mapped element)"

@@ -93,6 +93,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", default=0, type=seed_type, help="base seed (default 0)")
     p.add_argument(
+        "--direction-asymmetry",
+        default=0.0,
+        type=float,
+        help="direction-dependent couplings: alpha in [0, 1], c- = sqrt(1 - alpha^2) c+ + "
+        "alpha c' (default 0: the paper's model; random and symmetric couplings)",
+    )
+    p.add_argument(
         "--observables",
         default="all",
         help=f"comma-separated groups from {', '.join(GROUPS)} or 'all' "
@@ -243,7 +250,9 @@ def cmd_point(args) -> int:
     except ValueError as err:
         raise UsageError(f"--{err}") from None
     try:
-        point = Point(args.couplings, args.spans, args.rule, args.N, args.NJ0)
+        point = Point(
+            args.couplings, args.spans, args.rule, args.N, args.NJ0, args.direction_asymmetry
+        )
     except ValueError as err:
         raise UsageError(f"--{err}") from None
     groups = None if args.observables == "all" else args.observables.split(",")

@@ -61,12 +61,14 @@ def parse_args_system(args) -> tuple[Systems, str]:
     ]
     if missing:
         raise ValueError(f"{missing[0]}: required without --file (an ensemble spec)")
+    alpha = args.direction_asymmetry
     sy = sampled_system(
-        args.couplings, args.spans, args.N, args.NJ0, args.seed, args.samples, args.index
+        args.couplings, args.spans, args.N, args.NJ0, args.seed, args.samples, args.index, alpha
     )
     where = (
         f"sample {args.index} of ({args.couplings}, {args.spans}, N = {args.N}, "
-        f"NJ0 = {args.NJ0:g}), seed {args.seed}, {args.samples} samples"
+        f"NJ0 = {args.NJ0:g}{f', direction asymmetry {alpha:g}' if alpha else ''}), "
+        f"seed {args.seed}, {args.samples} samples"
     )
     return sy, where
 
@@ -136,6 +138,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--N", type=n_type, default=None, help="elements (2 <= N <= 18)")
     p.add_argument("--NJ0", type=nj0_type, default=None, help="coupling strength N J0 (> 0)")
     p.add_argument("--seed", type=seed_type, default=0, help="base seed of the point (default 0)")
+    p.add_argument(
+        "--direction-asymmetry",
+        type=float,
+        default=0.0,
+        help="direction asymmetry alpha of the point's couplings, in [0, 1] (default 0)",
+    )
     count_option(
         p,
         "--samples",

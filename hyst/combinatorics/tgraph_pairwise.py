@@ -35,32 +35,45 @@ from hyst.model.general import SwitchingFields, TGraph
 GRID_SCALE = 2**20
 
 
-def parameter_names(n: int) -> list[str]:
-    """The LP's columns: h_1^+ … h_n^+, h_1^− … h_n^−, then c_ij (i ≠ j) row by row."""
+def parameter_names(n: int, directed: bool = False) -> list[str]:
+    """The LP's columns: h_1^+ … h_n^+, h_1^− … h_n^−, then c_ij (i ≠ j) row by row; with
+    direction-dependent couplings (``directed``) c^+_ij row by row, then c^−_ij."""
     pairs = [f"c_{i + 1}{j + 1}" for i in range(n) for j in range(n) if i != j]
+    if directed:
+        pairs = [f"{c}^+" for c in pairs] + [f"{c}^-" for c in pairs]
     return [f"h_{i + 1}^+" for i in range(n)] + [f"h_{i + 1}^-" for i in range(n)] + pairs
 
 
-def field_rows(n: int) -> np.ndarray:
-    """(n·2^n, columns) int64: field f = S·n + i as a linear form of the parameters."""
-    cols = {name: k for k, name in enumerate(parameter_names(n))}
+def field_rows(n: int, directed: bool = False) -> np.ndarray:
+    """(n·2^n, columns) int64: field f = S·n + i as a linear form of the parameters (an up
+    element's field is its down threshold, with c^− where ``directed``; a down element's
+    its up threshold, with c^+)."""
+    cols = {name: k for k, name in enumerate(parameter_names(n, directed))}
     rows = np.zeros((n << n, len(cols)), np.int64)
     for S in range(1 << n):
         for i in range(n):
             up = (S >> i) & 1
-            rows[S * n + i, cols[f"h_{i + 1}^{'-' if up else '+'}"]] = 1
+            side = "-" if up else "+"
+            rows[S * n + i, cols[f"h_{i + 1}^{side}"]] = 1
             for j in range(n):
                 if j != i:
-                    rows[S * n + i, cols[f"c_{i + 1}{j + 1}"]] = -(2 * ((S >> j) & 1) - 1)
+                    name = f"c_{i + 1}{j + 1}" + (f"^{side}" if directed else "")
+                    rows[S * n + i, cols[name]] = -(2 * ((S >> j) & 1) - 1)
     return rows
 
 
-def unpack(n: int, x) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(h_plus, h_minus, couplings) from a vector in ``parameter_names`` order."""
+def unpack(n: int, x, directed: bool = False) -> tuple[np.ndarray, ...]:
+    """(h_plus, h_minus, couplings) from a vector in ``parameter_names`` order;
+    (h_plus, h_minus, c_plus, c_minus) where ``directed``."""
     x = np.asarray(x)
-    c = np.zeros((n, n), x.dtype)
-    c[~np.eye(n, dtype=bool)] = x[2 * n :]
-    return x[:n], x[n : 2 * n], c
+    off = ~np.eye(n, dtype=bool)
+    m = n * (n - 1)
+    matrices = []
+    for k in range(2 if directed else 1):
+        c = np.zeros((n, n), x.dtype)
+        c[off] = x[2 * n + k * m : 2 * n + (k + 1) * m]
+        matrices.append(c)
+    return (x[:n], x[n : 2 * n], *matrices)
 
 
 def to_pairwise(fields: SwitchingFields):
@@ -96,11 +109,13 @@ class PairwiseRealization:
     h_minus : numpy.ndarray or None
         Their bare down thresholds h_i^−.
     couplings : numpy.ndarray or None
-        Their couplings c_ij.
+        Their couplings c_ij (c^+_ij with direction-dependent couplings).
     rows_hold : bool
         Every design inequality holds in the integers.
     reproduces : bool
         The t-graph of the parameters, read as switching fields, is the graph.
+    couplings_minus : numpy.ndarray or None
+        c^−_ij of direction-dependent couplings (None for the paper's model).
     """
 
     feasible: bool
@@ -109,47 +124,60 @@ class PairwiseRealization:
     couplings: np.ndarray | None = None
     rows_hold: bool = False
     reproduces: bool = False
+    couplings_minus: np.ndarray | None = None
 
 
-def strict_rows(graph: TGraph, stable: bool = True) -> np.ndarray:
+def strict_rows(graph: TGraph, stable: bool = True, directed: bool = False) -> np.ndarray:
     """The design inequalities of ``graph`` as rows r·x > 0 in the pairwise parameters."""
-    rows = field_rows(graph.n)
+    rows = field_rows(graph.n, directed)
     edges = np.array(list(design_order.design_order(graph, stable).edges), np.int64)
     return rows[edges[:, 0]] - rows[edges[:, 1]]
 
 
-def _check(graph: TGraph, strict: np.ndarray, answer: lp.LPAnswer, stable: bool):
+def _check(graph: TGraph, strict: np.ndarray, answer: lp.LPAnswer, stable: bool, directed=False):
     if not answer.feasible:
         if not answer.ok:
             raise RuntimeError(f"pairwise LP: {answer.message}")
         return PairwiseRealization(False)
     x = np.rint(answer.x * GRID_SCALE).astype(np.int64)
-    hp, hm, c = unpack(graph.n, x)
-    fields = SwitchingFields.from_pairwise(hp, hm, c)
+    hp, hm, c, *minus = unpack(graph.n, x, directed)
+    cm = minus[0] if minus else None
+    fields = SwitchingFields.from_pairwise(hp, hm, c, cm)
     ok = bool(np.all(strict @ x > 0))
-    return PairwiseRealization(True, hp, hm, c, ok, reproduces(graph, fields, stable))
+    return PairwiseRealization(True, hp, hm, c, ok, reproduces(graph, fields, stable), cm)
 
 
-def span_rows(n: int, positive_spans: bool) -> np.ndarray:
+def span_rows(n: int, positive_spans: bool, directed: bool = False) -> np.ndarray:
     """Weak rows h_i^+ − h_i^− ≥ 0 (hysteretic elements) when ``positive_spans``."""
-    rows = np.zeros((n if positive_spans else 0, 2 * n + n * (n - 1)), np.int64)
+    width = 2 * n + n * (n - 1) * (2 if directed else 1)
+    rows = np.zeros((n if positive_spans else 0, width), np.int64)
     for i in range(rows.shape[0]):
         rows[i, i], rows[i, n + i] = 1, -1
     return rows
 
 
-def pairwise_realize(graph: TGraph, stable: bool = True, positive_spans: bool = False):
+def pairwise_realize(
+    graph: TGraph, stable: bool = True, positive_spans: bool = False, directed: bool = False
+):
     """Whether pairwise hysterons realize ``graph`` (rule 0), with their parameters (spans
-    h_i^+ − h_i^− of any sign, as hyst allows, or positive ones)."""
-    strict = strict_rows(graph, stable)
-    answer = lp.solve(strict, span_rows(graph.n, positive_spans))
-    return _check(graph, strict, answer, stable)
+    h_i^+ − h_i^− of any sign, as hyst allows, or positive ones); ``directed``: with
+    direction-dependent couplings c^+ ≠ c^− allowed (twice the couplings)."""
+    strict = strict_rows(graph, stable, directed)
+    answer = lp.solve(strict, span_rows(graph.n, positive_spans, directed))
+    return _check(graph, strict, answer, stable, directed)
 
 
-def pairwise_realize_many(graphs, stable: bool = True, positive_spans: bool = False) -> list:
+def pairwise_realize_many(
+    graphs, stable: bool = True, positive_spans: bool = False, directed: bool = False
+) -> list:
     """``pairwise_realize`` of many graphs, their LPs stacked (``lp.solve_many``)."""
-    stricts = [strict_rows(g, stable) for g in graphs]
+    stricts = [strict_rows(g, stable, directed) for g in graphs]
     answers = lp.solve_many(
-        [(s, span_rows(g.n, positive_spans), None) for g, s in zip(graphs, stricts, strict=True)]
+        [
+            (s, span_rows(g.n, positive_spans, directed), None)
+            for g, s in zip(graphs, stricts, strict=True)
+        ]
     )
-    return [_check(g, s, a, stable) for g, s, a in zip(graphs, stricts, answers, strict=True)]
+    return [
+        _check(g, s, a, stable, directed) for g, s, a in zip(graphs, stricts, answers, strict=True)
+    ]

@@ -54,6 +54,10 @@ FORM_CODES = {
 #: matrix the kernels read row by row), so no per-system transpose is needed. Chosen by
 #: ``hyst.model.systems.Systems.kernel_batch`` when the dense couplings are a transposed view.
 FORM_DENSE_T = 4
+#: Direction-dependent couplings (H_i^±(S) = h_i^± − Σ_j c^±_ij s_j): c[k] (2N, N) stacks
+#: c^+ (rows 0 … N−1, c[k][i, j] = c^+_ij) over c^− (rows N … 2N−1, c[k][N + i, j] = c^−_ij).
+#: Kernel-only, chosen by ``hyst.model.systems.Systems.kernel_batch`` when c^+ ≠ c^− is held.
+FORM_DIRECTED = 5
 
 # ---- enumeration: groups of observables selected by the ``what`` bitmask -------------------
 WHAT_TRANSITIONS = 1  # P_sl: every transition out of every potentially stable state
@@ -126,7 +130,7 @@ RELAXATION_RECORD = (
 WALK_COLUMNS = RELAXATION_RECORD + (
     "final_state",  # stable state, first repeated state of a self-loop, or the ill-defined state
     "cycle_min",  # smallest bitmask in the cycle
-    "cycle_sum",  # sum of the cycle's bitmasks (with cycle_min and L: a loop's identity)
+    "cycle_sum",  # sum of a 64-bit hash of the cycle's edges (with cycle_min, L: identity)
     "flip_mask",  # bitmask of the elements flipping in the cycle
 )
 (

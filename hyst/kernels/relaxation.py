@@ -21,6 +21,12 @@ d = its packed couplings; ``hyst.model.systems.COUPLING_FORMS``):
 - FORM_SYMMETRIC: d[k] = the packed upper triangle, unpacked per system (c = c^T)
 - FORM_COLUMNS:   d[k] (N,), c_ij = −d_j for i ≠ j: no matrix at all
 - FORM_ROWS:      d[k] (N,), c_ij = −d_i for i ≠ j: no matrix at all
+- FORM_DIRECTED:  c[k] (2N, N), c^+ over c^− (direction-dependent couplings); ct (2N, N)
+  holds both transposed, ct[j, i] = c^+_ij and ct[N + j, i] = c^−_ij, and f_i is the field
+  the margin of element i reads in its state: Σ_j c^+_ij s_j while s_i = −1 (its up
+  threshold), Σ_j c^−_ij s_j while s_i = +1 (its down threshold). Every scan and switching
+  field then runs unchanged; a flip updates the others' fields from the row of their own
+  side and recomputes the flipped element's in O(N) (``flip_directed``).
 
 Per system the helpers take ``(form, ct, dk)`` with ct[j, i] = c_ij for the
 matrix forms and dk the strengths of the columns and rows forms (the unused
@@ -39,6 +45,7 @@ from hyst.kernels.codes import (
     FORM_COLUMNS,
     FORM_DENSE,
     FORM_DENSE_T,
+    FORM_DIRECTED,
     FORM_ROWS,
     FORM_SYMMETRIC,
     INF,
@@ -84,6 +91,9 @@ def init_fields(s, f, form, ct, d):
             M += s[j]
         for i in range(N):
             f[i] = -d[i] * (M - s[i])
+    elif form == FORM_DIRECTED:  # f_i = Σ_j c^±_ij s_j, the side of s_i
+        for i in range(N):
+            f[i] = own_field(i, s, ct)
     else:
         for i in range(N):
             f[i] = 0
@@ -92,8 +102,33 @@ def init_fields(s, f, form, ct, d):
 
 
 @jit(borrow=True)
+def own_field(i, s, ct):
+    """Σ_j c^±_ij s_j of element i of a FORM_DIRECTED system (ct (2N, N)): with c^+ while
+    s_i = −1, with c^− while s_i = +1 (c_ii = 0)."""
+    N = s.shape[0]
+    base = N if s[i] > 0 else 0
+    acc = np.int64(0)
+    for j in range(N):
+        acc += ct[base + j, i] * s[j]
+    return acc
+
+
+@jit(borrow=True)
+def flip_directed(j, s, neg, f, ct):
+    """The fields of a FORM_DIRECTED system after element j flipped (s and neg already
+    flipped): every other element's field changes by 2 s_j c^±_ij (new s_j, the side of its
+    own s_i); element j's field changes side and is recomputed (``own_field``). O(N),
+    exact."""
+    N = s.shape[0]
+    two = np.int64(2) if s[j] > 0 else np.int64(-2)
+    for i in range(N):  # c_jj = 0: f_j is unchanged here
+        f[i] += two * (ct[N + j, i] if neg[i] != 0 else ct[j, i])
+    f[j] = own_field(j, s, ct)
+
+
+@jit(borrow=True)
 def coupling(i, j, form, ct, d):
-    """c_ij of one system."""
+    """c_ij of one system (c^+_ij of direction-dependent couplings)."""
     if i == j:
         return np.int64(0)
     if form == FORM_COLUMNS:
@@ -113,6 +148,14 @@ def system_view(k, systems, buf):
         return c[k], d[k]
     if form == FORM_SYMMETRIC:
         dense_from_packed(FORM_SYMMETRIC, d[k], buf)
+        return buf, d[k]
+    if form == FORM_DIRECTED:  # buf (2N, N): each of c^+, c^− transposed
+        ck = c[k]
+        N = ck.shape[1]
+        for i in range(N):
+            for j in range(N):
+                buf[j, i] = ck[i, j]
+                buf[N + j, i] = ck[N + i, j]
         return buf, d[k]
     if form != FORM_DENSE:
         return c[k], d[k]
@@ -159,7 +202,10 @@ def view_of(k, systems, buf):
 
 @jit
 def transpose_buffer(form, N):
-    """Work array for ``system_view`` (empty for the columns and rows forms)."""
+    """Work array for ``system_view`` (empty for the columns and rows forms; (2N, N) for
+    direction-dependent couplings)."""
+    if form == FORM_DIRECTED:
+        return np.empty((2 * N, N), np.int64)
     n = N if form == FORM_DENSE or form == FORM_SYMMETRIC else 0
     return np.empty((n, n), np.int64)
 
@@ -201,6 +247,8 @@ def flip(j, s, neg, f, form, ct, d):
             for i in range(N):
                 f[i] += 2 * d[i]
             f[j] -= 2 * d[j]
+    elif form == FORM_DIRECTED:
+        flip_directed(j, s, neg, f, ct)
     else:  # Δf_i = 2 s_j c_ij, row j of ct (c_jj = 0)
         add_row(f, ct, j, np.int64(2) if s[j] > 0 else np.int64(-2))
 
@@ -323,8 +371,8 @@ def flip_scan(j, s, neg, f, Hc, eps, rule, hp, hm, form, ct, d, buf):
 
     With a coupling matrix or constant rows, the field update and the scan's first pass
     are one loop over the elements (the relaxation's inner step: one O(N) pass instead of
-    two). Constant columns: the two calls."""
-    if form == FORM_COLUMNS:
+    two). Constant columns and direction-dependent couplings: the two calls."""
+    if form == FORM_COLUMNS or form == FORM_DIRECTED:
         flip(j, s, neg, f, form, ct, d)
         return scan(neg, f, Hc, eps, rule, hp, hm, buf)
     s[j] = -s[j]

@@ -90,7 +90,7 @@ class BlockWork(NamedTuple):
     state, and more (2^(N+1), 3), its further loops sharing a smallest state (a system has
     at most 2^(N+1) transitions, each ends in at most one loop); lo, hi (2^N) of
     ``gap_fraction``; nxt, pid (2^N) of ``map_has_cycle``; f (N) and c2t (N, N) of
-    ``fill_state_table``."""
+    ``fill_state_table`` (2N and (2N, N) for direction-dependent couplings)."""
 
     res: np.ndarray
     keys: np.ndarray
@@ -117,8 +117,9 @@ def build_state_table(hp, hm, c, transposed, F, hplus, hminus):
     """Fill the tables of all 2^N states of one system (``fill_state_table`` with work
     arrays of its own)."""
     N = hp.shape[0]
+    M = c.shape[0]  # N, or 2N for direction-dependent couplings (c^+ over c^−)
     fill_state_table(
-        hp, hm, c, transposed, F, hplus, hminus, np.empty(N, np.int64), np.empty((N, N), np.int64)
+        hp, hm, c, transposed, F, hplus, hminus, np.empty(M, np.int64), np.empty((M, N), np.int64)
     )
 
 
@@ -130,8 +131,14 @@ def fill_state_table(hp, hm, c, transposed, F, hplus, hminus, f, c2t):
     (INF if all up) and hminus[S] = H^−(S) (−INF if all down). c[i, j] = c_ij, or
     c[j, i] = c_ij when ``transposed`` (couplings drawn in the event-driven kernels'
     layout, read without a copy). f (N,) and c2t (N, N) are work arrays.
+
+    Direction-dependent couplings: c (2N, N) stacks c^+ over c^− (``FORM_DIRECTED``; f
+    (2N,) and c2t (2N, N)), see ``fill_directed``.
     """
     N = hp.shape[0]
+    if c.shape[0] != N:
+        fill_directed(hp, hm, c, F, hplus, hminus, f, c2t)
+        return
     for i in range(N):
         acc = np.int64(0)
         for j in range(N):
@@ -155,6 +162,48 @@ def fill_state_table(hp, hm, c, transposed, F, hplus, hminus, f, c2t):
             fi = f[i]
             F[g, i] = fi
             bit = (g >> i) & 1
+            up = min(up, hp[i] - fi + bit * OFFSET)
+            dn = max(dn, hm[i] - fi - (1 - bit) * OFFSET)
+        hplus[g] = up
+        hminus[g] = dn
+
+
+@jit(borrow=True)
+def fill_directed(hp, hm, c, F, hplus, hminus, f, c2t):
+    """``fill_state_table`` for direction-dependent couplings: c (2N, N), c[i, j] = c^+_ij
+    and c[N + i, j] = c^−_ij; work arrays f (2N,) and c2t (2N, N).
+
+    An element's up threshold is read only while it is down, and its down threshold only
+    while it is up, so the table keeps one field per element and state, the one its margin
+    reads: F[S, i] = Σ_j c^+_ij s_j if s_i = −1, Σ_j c^−_ij s_j if s_i = +1. ``step``,
+    ``walk`` and everything built on the table then run unchanged. Both fields follow the
+    Gray code exactly in int64."""
+    N = hp.shape[0]
+    for i in range(N):  # f[i] = f^+_i, f[N + i] = f^−_i of the all-down state
+        acc_p = np.int64(0)
+        acc_m = np.int64(0)
+        for j in range(N):
+            acc_p -= c[i, j]
+            acc_m -= c[N + i, j]
+            c2t[j, i] = 2 * c[i, j]
+            c2t[N + j, i] = 2 * c[N + i, j]
+        f[i] = acc_p
+        f[N + i] = acc_m
+    g = 0
+    for k in range(1 << N):
+        if k > 0:
+            j = ctz(k)
+            g ^= 1 << j
+            sgn = 2 * ((g >> j) & 1) - 1
+            for i in range(N):
+                f[i] += sgn * c2t[j, i]
+                f[N + i] += sgn * c2t[N + j, i]
+        up = INF
+        dn = -INF
+        for i in range(N):
+            bit = (g >> i) & 1
+            fi = f[N + i] if bit else f[i]
+            F[g, i] = fi
             up = min(up, hp[i] - fi + bit * OFFSET)
             dn = max(dn, hm[i] - fi - (1 - bit) * OFFSET)
         hplus[g] = up
@@ -193,6 +242,21 @@ def step(S, Hc, eps, rule, hp, hm, F, up, down, tau):
     return S ^ (1 << chosen), n_u, 1, ties, MOVED
 
 
+@jit(inline=True)
+def cycle_key(S):
+    """A 64-bit hash of S (splitmix64's finaliser, wrapping int64). A self-loop's identity
+    is its smallest state, L and the sum of this hash over its edges x → x' (S = x + 2^32 x'):
+    a cycle is its set of edges, so the identity tells apart loops through the same states
+    in another order too (the reference compares the cycles state by state). The plain sum
+    of the bitmasks told apart too few loops: under rule 2 the cycles 0 → 4 → 2 and
+    0 → 5 → 1 of one system (direction-dependent couplings) have the same smallest state,
+    L = 3 and sum 6."""
+    z = np.uint64(S) * np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return np.int64(z ^ (z >> np.uint64(31)))
+
+
 @jit(inline=True, borrow=True)
 def walk(S, Hc, eps, rule, hp, hm, table, wid, out, tau):
     """Relax from state S at field (Hc, eps) under ``rule`` (bare thresholds hp, hm, the
@@ -209,8 +273,8 @@ def walk(S, Hc, eps, rule, hp, hm, table, wid, out, tau):
     Fills out = ``codes.WALK_COLUMNS``: the record (flips, steps, race, ties, L, n_e), then
     final_state (the stable state, the ill-defined state, or the first repeated state of a
     self-loop) and, for a self-loop, cycle_min and cycle_sum (its smallest state and the sum
-    of its states: with L, the loop's identity) and flip_mask (the elements flipping in it;
-    n_e of them).
+    of ``cycle_key`` over its edges: with L, the loop's identity) and flip_mask (the
+    elements flipping in it; n_e of them).
     """
     F, up, down, stamp, stamp_step = table
     book = bookkeeping.begin(0)
@@ -238,7 +302,7 @@ def walk(S, Hc, eps, rule, hp, hm, table, wid, out, tau):
             for _ in range(L):
                 x2, _nu, _nf, _t, _c = step(x, Hc, eps, rule, hp, hm, F, up, down, tau)
                 fmask |= x ^ x2
-                csum += x
+                csum += cycle_key(x | (x2 << 32))  # the edge x -> x2 (states < 2^24)
                 if x < cmin:
                     cmin = x
                 x = x2
@@ -348,8 +412,8 @@ def enumerate_block(b, systems, starts, rule, what, out, flip_times):
         np.empty(n_states, np.int64),
         np.empty(n_states, np.int64),
         np.empty(n_states, np.int64),
-        np.empty(N, np.int64),
-        np.empty((N, N), np.int64),
+        np.empty(systems.couplings.shape[1], np.int64),  # N, or 2N for FORM_DIRECTED
+        np.empty((systems.couplings.shape[1], N), np.int64),
     )
     enumerate_systems(b, systems, starts, rule, what, out, table, work, flip_times)
 

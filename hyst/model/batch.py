@@ -276,6 +276,7 @@ def any_self_loop_batch(
     flip-time rule ``"tau"`` only.
     """
     N = systems.N
+    undirected(systems, "any_self_loop")
     if not 2 <= N <= codes.SEARCH_BITMASK_MAX_N:
         raise ValueError(
             f"N: {N} is not allowed for the self-loop search (2 <= N <= "
@@ -289,6 +290,17 @@ def any_self_loop_batch(
     code, tau = kernel_rule(rule, flip_times, systems.samples, N)
     kernel(systems.kernel_batch(dense=True), code, int(reachable_cap), blocks, out, tau)
     return Columns(out, codes.SEARCH_COLUMNS)
+
+
+def undirected(systems: Systems, group: str) -> None:
+    """Refuse direction-dependent couplings (c^+ ≠ c^−) in a kernel written for one
+    coupling matrix: the self-loop search prunes with |c_ij| of one matrix, the float64
+    twin reads one."""
+    if systems.directed:
+        raise ValueError(
+            f"{group}: direction-dependent couplings (c_plus != c_minus) are not supported; "
+            "use the groups transitions and zero_field"
+        )
 
 
 def search_workspace_bytes(N: int, reachable_cap: int = codes.SEARCH_REACHABLE_CAP) -> int:
@@ -308,6 +320,7 @@ def float64_transitions_batch(
     states come from the exact ``systems``, the transitions are computed from the float64
     parameters ``h_plus``, ``h_minus``, ``couplings`` (n, N[, N]). ``codes.FLOAT64_COLUMNS``
     per sample."""
+    undirected(systems, "float64")
     n = systems.samples
     out = np.zeros((n, len(codes.FLOAT64_COLUMNS)), np.int64)
     kernel = on_threads(roundoff.float64_transitions_batch, parallel)

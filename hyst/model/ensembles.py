@@ -17,6 +17,22 @@ Coupling ensembles (c_ii = 0):
 - ``rows``:      c_ki = −d_k, d_k ~ U[0, J0] (constant rows)
 
 Span ensembles: ``hysteron`` σ_i ~ U[0, 0.5]; ``spin`` σ_i = 0; ``equal`` σ_i = 0.5.
+
+Direction-dependent couplings (``direction_asymmetry`` α in [0, 1], random and symmetric
+couplings): the couplings drawn as above are c^+, those of the up thresholds; those of the
+down thresholds are
+
+    c^− = √(1 − α²) c^+ + α c′,
+
+with c′ an independent draw of the same ensemble (from a child stream of the generator, so
+that h^± and c^+ are those of α = 0), rounded to the nearest quantum. Each
+entry of c^− has the mean (0) and the variance (J0²/3) of the ensemble, so J0 keeps its
+meaning; the correlation of c^+_ij and c^−_ij is √(1 − α²): α = 0 is the paper's model
+(c^− = c^+, nothing more drawn: the same systems bit for bit), α = 1 independent
+matrices. c^− of symmetric couplings is symmetric, exactly. The entries of c^− are not
+uniform and reach up to √2 J0 in magnitude (at α = 1/√2). The other ensembles are
+refused: their entries have a nonzero mean (ferro, columns, rows) or a sign structure
+(weak) that a mix does not keep.
 """
 
 from __future__ import annotations
@@ -39,6 +55,9 @@ SPAN_ENSEMBLES = {
     "spin": "sigma_i = 0",
     "equal": "sigma_i = 0.5",
 }
+#: Coupling ensembles that take a ``direction_asymmetry`` α > 0 (zero-mean entries: the mix
+#: keeps their mean and variance, and symmetry).
+DIRECTED_ENSEMBLES = ("random", "symmetric")
 #: Coupling ensembles proven free of self-loops under single-flip rules (0, 1, 1p).
 SELF_LOOP_FREE = ("symmetric", "ferro", "columns", "rows")
 #: Version of the random streams that turn a generator into systems (part of every
@@ -124,11 +143,40 @@ def draw_couplings(kind: str, N: int, NJ0: float, samples: int, rng: np.random.G
 
 def sample_couplings(kind: str, N: int, NJ0: float, samples: int, rng: np.random.Generator):
     """int64 couplings (samples, N, N) of the ensemble ``kind`` with J0 = NJ0/N (dense)."""
-    form, c, packed = draw_couplings(kind, N, NJ0, samples, rng)
+    return dense_couplings_of(*draw_couplings(kind, N, NJ0, samples, rng), N)
+
+
+def dense_couplings_of(form: str, c, packed, N: int) -> np.ndarray:
+    """Dense C-contiguous couplings (samples, N, N) of one ``draw_couplings`` answer."""
     if c is None:
-        c = np.empty((samples, N, N), np.int64)
+        c = np.empty((packed.shape[0], N, N), np.int64)
         fill_dense_couplings(form, packed, c)
     return np.ascontiguousarray(c)
+
+
+def check_direction_asymmetry(alpha, couplings: str | None = None) -> float:
+    """α as a float in [0, 1], refused with one line otherwise (or for an ensemble outside
+    ``DIRECTED_ENSEMBLES`` when α > 0)."""
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float | np.integer | np.floating):
+        raise ValueError(f"direction_asymmetry: {alpha!r} is not a number in [0, 1]")
+    alpha = float(alpha)
+    if not 0.0 <= alpha <= 1.0:
+        raise ValueError(f"direction_asymmetry: {alpha!r} is not in [0, 1]")
+    if alpha > 0 and couplings is not None and couplings not in DIRECTED_ENSEMBLES:
+        raise ValueError(
+            f"direction_asymmetry: {alpha!r} > 0 needs couplings "
+            f"{' or '.join(DIRECTED_ENSEMBLES)}, not {couplings!r}"
+        )
+    return alpha
+
+
+def mix_couplings(c_plus: np.ndarray, c_other: np.ndarray, alpha: float) -> np.ndarray:
+    """c^− = √(1 − α²) c^+ + α c′ rounded to the nearest quantum (int64, same shape; exact
+    at α = 0 and α = 1, symmetric where both are). The float64 products of at most 2^47
+    quanta round to within one quantum, the same on every machine (IEEE 754)."""
+    keep = np.sqrt(1.0 - alpha * alpha)
+    mixed = np.rint(keep * c_plus.astype(np.float64) + alpha * c_other.astype(np.float64))
+    return mixed.astype(np.int64)
 
 
 def sample_spans(kind: str, N: int, samples: int, rng: np.random.Generator):
@@ -140,13 +188,23 @@ def sample_spans(kind: str, N: int, samples: int, rng: np.random.Generator):
 
 
 def sample_systems(
-    couplings: str, spans: str, N: int, NJ0: float, samples: int, rng: np.random.Generator
+    couplings: str,
+    spans: str,
+    N: int,
+    NJ0: float,
+    samples: int,
+    rng: np.random.Generator,
+    direction_asymmetry: float = 0.0,
 ) -> Systems:
     """Draw ``samples`` systems of the (couplings, spans) ensemble at (N, NJ0).
 
-    The draw order is fixed (midpoints, spans, couplings), so a given generator
-    state always yields the same systems.
+    The draw order is fixed (midpoints, spans, couplings), so a given generator state
+    always yields the same systems. Where ``direction_asymmetry`` α > 0, the independent
+    couplings c′ of c^− come from a child stream of the generator (``Generator.spawn``,
+    which does not advance it): every α draws the same h^± and c^+ as α = 0, the paper's
+    systems, and leaves the generator where α = 0 does.
     """
+    alpha = check_direction_asymmetry(direction_asymmetry, couplings)
     _check("couplings", couplings, COUPLING_ENSEMBLES)
     _check("spans", spans, SPAN_ENSEMBLES)
     if N < 2:
@@ -156,4 +214,11 @@ def sample_systems(
     mid = uniform_quanta(rng, -1.0, 1.0, (samples, N))
     half = quantize(0.5 * sample_spans(spans, N, samples, rng))
     form, c, packed = draw_couplings(couplings, N, NJ0, samples, rng)
+    if alpha > 0:
+        c_plus = dense_couplings_of(form, c, packed, N)
+        # c′ from a child stream: the generator itself is not advanced, so what is drawn
+        # after the systems (the sampler's random starts) is the same at every α
+        c_other = sample_couplings(couplings, N, NJ0, samples, rng.spawn(1)[0])
+        c_minus = mix_couplings(c_plus, c_other, alpha)
+        return Systems(mid + half, mid - half, c_plus, couplings_minus=c_minus)
     return Systems(mid + half, mid - half, c, form=form, packed=packed)

@@ -124,9 +124,11 @@ class SwitchingFields:
         return cls(n, values.reshape(1 << n, n))
 
     @classmethod
-    def from_pairwise(cls, h_plus, h_minus, couplings) -> SwitchingFields:
+    def from_pairwise(cls, h_plus, h_minus, couplings, couplings_minus=None) -> SwitchingFields:
         """The pairwise model as a general one: U_i^±(S) = h_i^± − Σ_{j≠i} c_ij s_j with
-        s_j = ±1 (hyst's convention), exactly in int64 (the parameters' units).
+        s_j = ±1 (hyst's convention), exactly in int64 (the parameters' units); with
+        ``couplings_minus``, direction-dependent couplings: U_i^+ with c^+ = ``couplings``,
+        U_i^− with c^− = ``couplings_minus``.
 
         Parameters
         ----------
@@ -136,17 +138,22 @@ class SwitchingFields:
             Bare down thresholds h_i^−, n numbers.
         couplings : array_like of int
             Couplings c_ij, n × n (the diagonal is ignored).
+        couplings_minus : array_like of int, optional
+            c^−_ij of the down thresholds, n × n (default: ``couplings``).
         """
         hp = np.asarray(h_plus, np.int64)
         hm = np.asarray(h_minus, np.int64)
         c = np.asarray(couplings, np.int64)
+        cm = c if couplings_minus is None else np.asarray(couplings_minus, np.int64)
         n = hp.shape[0]
         c = c - np.diag(np.diag(c))
+        cm = cm - np.diag(np.diag(cm))
         S = np.arange(1 << n)
         bits = (S[:, None] >> np.arange(n)[None, :]) & 1
         spins = 2 * bits - 1
         local = spins @ c.T  # local[S, i] = Σ_j c_ij s_j
-        return cls(n, np.where(bits == 1, hm[None, :], hp[None, :]) - local)
+        local_minus = spins @ cm.T
+        return cls(n, np.where(bits == 1, hm[None, :] - local_minus, hp[None, :] - local))
 
     def stable_somewhere(self, S: int) -> bool:
         """Whether a state has a stability interval, max U^−(S) < min U^+(S).

@@ -84,7 +84,8 @@ class StateTables:
             np.zeros(n, np.int64),
         )
         self.F, self.hplus, self.hminus = self.table[:3]
-        c = systems.couplings[index]
+        # c^+ over c^− (2N, N) for direction-dependent couplings, c (N, N) otherwise
+        c = systems.stacked_couplings()[index] if systems.directed else systems.couplings[index]
         state_table.build_state_table(self.hp, self.hm, c, False, self.F, self.hplus, self.hminus)
         self._wid = 0
         self.flip_times = flip_times

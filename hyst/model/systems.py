@@ -5,6 +5,14 @@ A system of N elements s_i = ±1 has bare thresholds h_i^± and couplings c_ij
 
     H_i^±(S) = h_i^± − Σ_{j≠i} c_ij s_j,
 
+or, with direction-dependent couplings (Paulsen, arXiv 2409.07726), one matrix for
+the up thresholds and one for the down thresholds,
+
+    H_i^+(S) = h_i^+ − Σ_{j≠i} c^+_ij s_j,   H_i^−(S) = h_i^− − Σ_{j≠i} c^−_ij s_j;
+
+c^+ = c^− is the paper's model (``Systems.directed`` is False and the kernels take
+their usual path).
+
 and the state thresholds are H^+(S) = min_{i: s_i=−1} H_i^+(S) and
 H^−(S) = max_{i: s_i=+1} H_i^−(S) (±∞ when empty). Negative spans
 h_i^+ < h_i^− are allowed.
@@ -42,6 +50,7 @@ from hyst.kernels.codes import (  # noqa: F401
     FORM_CODES,
     FORM_DENSE,
     FORM_DENSE_T,
+    FORM_DIRECTED,
     ILL_DEFINED,
     INF,
     OUTCOME_NAMES,
@@ -145,18 +154,28 @@ class Systems:
         Bare up / down thresholds h_i^±, in units of ``QUANTUM``.
     couplings : int64 (samples, N, N)
         c_ij with zero diagonal, in units of ``QUANTUM`` (built on first access
-        for the compact forms).
+        for the compact forms); with direction-dependent couplings c^+_ij, those of the
+        up thresholds H_i^+.
+    couplings_minus : int64 (samples, N, N)
+        c^−_ij, the couplings of the down thresholds H_i^−: ``couplings`` itself unless
+        the systems are ``directed`` (dense form only).
     form, packed :
         How the couplings are stored (``COUPLING_FORMS``): ``dense`` keeps the
         matrices; ``symmetric``, ``columns`` and ``rows`` keep only ``packed``.
     """
 
-    def __init__(self, h_plus, h_minus, couplings=None, *, form="dense", packed=None):
+    def __init__(
+        self, h_plus, h_minus, couplings=None, *, form="dense", packed=None, couplings_minus=None
+    ):
         if form not in COUPLING_FORMS:
             raise ValueError(f"form: {form!r} is not one of {', '.join(COUPLING_FORMS)}")
         hp, hm = h_plus, h_minus
         self.h_plus, self.h_minus, self.form, self.packed = hp, hm, form, packed
         self._couplings = couplings
+        self._couplings_minus = None
+        self._stacked = None
+        if couplings_minus is not None:
+            self._couplings_minus = _checked_minus(couplings_minus, couplings, form)
         if hp.ndim != 2 or hm.shape != hp.shape:
             raise ValueError("Systems: h_plus and h_minus must both be (samples, N)")
         n, N = hp.shape
@@ -174,6 +193,9 @@ class Systems:
                 raise TypeError("Systems: arrays must be int64 (use quantize)")
         # |Σ_j c_ij s_j| <= (N − 1) max |c|: a bound that never allocates an N x N temporary
         largest = max(abs(int(data.max())), abs(int(data.min()))) if data.size else 0
+        if self._couplings_minus is not None and data.size:
+            cm = self._couplings_minus
+            largest = max(largest, abs(int(cm.max())), abs(int(cm.min())))
         bound = max(abs(int(hp.max())), abs(int(hp.min())), abs(int(hm.max())), abs(int(hm.min())))
         if hp.size and bound + (N - 1) * largest >= MAX_THRESHOLD:
             raise ValueError("Systems: thresholds could overflow int64; couplings too large")
@@ -191,6 +213,28 @@ class Systems:
         return self._couplings
 
     @property
+    def directed(self) -> bool:
+        """Whether the couplings depend on the switching direction (c^+ ≠ c^− held)."""
+        return self._couplings_minus is not None
+
+    @property
+    def couplings_minus(self) -> np.ndarray:
+        """c^−_ij (samples, N, N), the couplings of the down thresholds H_i^−: the same
+        array as ``couplings`` unless ``directed``."""
+        if self._couplings_minus is None:
+            return self.couplings
+        return self._couplings_minus
+
+    def stacked_couplings(self) -> np.ndarray:
+        """c^+ over c^− (samples, 2N, N), C-contiguous, as the kernels take direction-
+        dependent couplings (``FORM_DIRECTED``); built and kept on first use."""
+        if self._stacked is None:
+            self._stacked = np.ascontiguousarray(
+                np.concatenate((self.couplings, self.couplings_minus), axis=1)
+            )
+        return self._stacked
+
+    @property
     def samples(self) -> int:
         """The number of sampled systems (the leading axis of the arrays)."""
         return self.h_plus.shape[0]
@@ -206,9 +250,13 @@ class Systems:
         the right rank. Dense couplings drawn in the kernels' layout (a transposed view, the
         iid ensembles) are handed over in place (``FORM_DENSE_T``). ``dense``: coupling
         matrices whatever the form (the kernels over all 2^N states and the self-loop
-        search; built and kept on first use for the compact forms)."""
+        search; built and kept on first use for the compact forms). Direction-dependent
+        couplings go as ``FORM_DIRECTED``, c^+ stacked over c^− (``stacked_couplings``)."""
         n = self.samples
         no_packed = np.zeros((n, 0), np.int64)
+        if self.directed:
+            stacked = self.stacked_couplings()
+            return SystemBatch(self.h_plus, self.h_minus, FORM_DIRECTED, stacked, no_packed)
         if self.form == "dense":
             ct = self._couplings.transpose(0, 2, 1)
             if not self._couplings.flags.c_contiguous and ct.flags.c_contiguous:
@@ -222,22 +270,49 @@ class Systems:
         index = np.atleast_1d(np.arange(self.samples)[index])
         hp, hm = self.h_plus[index], self.h_minus[index]
         if self.form == "dense":
-            return Systems(hp, hm, self._couplings[index])
+            minus = None if self._couplings_minus is None else self._couplings_minus[index]
+            return Systems(hp, hm, self._couplings[index], couplings_minus=minus)
         return Systems(hp, hm, form=self.form, packed=self.packed[index])
 
     @classmethod
-    def from_floats(cls, h_plus, h_minus, couplings) -> Systems:
-        """Quantise float parameters (one system or a batch)."""
-        hp, hm, c = (np.asarray(a, dtype=np.float64) for a in (h_plus, h_minus, couplings))
-        hp, hm = np.atleast_2d(hp), np.atleast_2d(hm)
-        c = c[None] if c.ndim == 2 else c.copy()
-        idx = np.arange(c.shape[1])
-        c[:, idx, idx] = 0.0
-        return cls(quantize(hp), quantize(hm), quantize(c))
+    def from_floats(cls, h_plus, h_minus, couplings, couplings_minus=None) -> Systems:
+        """Quantise float parameters (one system or a batch); ``couplings_minus``: c^−
+        of direction-dependent couplings (``couplings`` are then c^+)."""
+        hp, hm = (np.atleast_2d(np.asarray(a, dtype=np.float64)) for a in (h_plus, h_minus))
+
+        def matrices(c):
+            c = np.asarray(c, dtype=np.float64)
+            c = c[None] if c.ndim == 2 else c.copy()
+            idx = np.arange(c.shape[1])
+            c[:, idx, idx] = 0.0
+            return quantize(c)
+
+        minus = None if couplings_minus is None else matrices(couplings_minus)
+        return cls(quantize(hp), quantize(hm), matrices(couplings), couplings_minus=minus)
 
     def to_floats(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(h_plus, h_minus, couplings) as float64 field values."""
         return dequantize(self.h_plus), dequantize(self.h_minus), dequantize(self.couplings)
+
+
+def _checked_minus(couplings_minus, couplings, form: str):
+    """c^− of direction-dependent couplings, checked against c^+ (``Systems``). Kept even
+    where it equals c^+ (the kernels then take the direction-dependent path, which must
+    give the same results: the tests compare the two); ``hyst.System`` and the ensembles
+    hand over c^− only where it differs."""
+    if form != "dense" or couplings is None:
+        raise ValueError("couplings_minus: direction-dependent couplings take the dense form")
+    if couplings_minus.shape != couplings.shape:
+        raise ValueError(
+            f"couplings_minus: shape {couplings_minus.shape} differs from the couplings' "
+            f"{couplings.shape}"
+        )
+    if couplings_minus.dtype != np.int64:
+        raise TypeError("Systems: arrays must be int64 (use quantize)")
+    N = couplings.shape[-1]
+    if N and np.any(couplings_minus[:, np.arange(N), np.arange(N)]):
+        raise ValueError("couplings_minus: the diagonal c^-_ii must be zero")
+    return couplings_minus
 
 
 def state_to_spins(state: int, N: int) -> np.ndarray:

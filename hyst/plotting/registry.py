@@ -387,6 +387,20 @@ FIGURE_TYPES: dict[str, FigureType] = {
                 ),
             ),
         ),
+        FigureType(
+            "self_loops_by_asymmetry",
+            "hyst.plotting.direction_dependent:fig_self_loops_by_asymmetry",
+            "Direction-dependent couplings: P_sl vs N J0, one curve per direction asymmetry "
+            "alpha (0: the paper's model, 1: independent c+ and c-), one panel per couplings "
+            "and spans, at one N (params N; default the largest)",
+            (
+                _sweep_need(
+                    "a points study over N, direction_asymmetry and NJ0 with the transitions group",
+                    ("transitions",),
+                    axes=("direction_asymmetry",),
+                ),
+            ),
+        ),
     )
 }
 

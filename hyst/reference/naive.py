@@ -37,6 +37,15 @@ Conventions (these are normative; the kernels must match them exactly)
   For rules 1 and 1p, if several unstable elements share the winning margin,
   one tie is counted and the lowest index is flipped.
 
+Direction-dependent couplings (Paulsen, arXiv 2409.07726): ``c`` may be a
+:class:`Directed` pair ``(plus, minus)`` of matrices, and then::
+
+      Hp_i(S) = hp[i] - sum_{j != i} plus[i][j] * s_j
+      Hm_i(S) = hm[i] - sum_{j != i} minus[i][j] * s_j
+
+Every function below reads the thresholds through :func:`thresholds`, so the
+pair changes nothing else.  ``Directed(c, c)`` is the paper's model.
+
 Tie counting in :func:`relax` (documented choice): every time a state is
 *evaluated* (each state of the trajectory, including the start state, but not
 the repeated state that closes a self-loop, which is not re-evaluated) each
@@ -45,6 +54,7 @@ step whose winning margin is shared by >= 2 unstable elements adds 1.
 """
 
 from fractions import Fraction
+from typing import NamedTuple
 
 INF = float("inf")
 
@@ -107,17 +117,25 @@ def _interaction_field(c, S, i):
     return total
 
 
+class Directed(NamedTuple):
+    """Direction-dependent couplings: ``plus[i][j] = c^+_ij`` enter the up thresholds
+    Hp_i, ``minus[i][j] = c^-_ij`` the down thresholds Hm_i (zero diagonals)."""
+
+    plus: list
+    minus: list
+
+
 def thresholds(hp, hm, c, S):
     """Per-element thresholds in state S: returns (Hp, Hm), two lists of ints
     with Hp[i] = Hp_i(S), Hm[i] = Hm_i(S) (defined for every element,
-    whatever its spin)."""
+    whatever its spin).  ``c`` is one matrix or a :class:`Directed` pair."""
+    c_plus, c_minus = (c.plus, c.minus) if isinstance(c, Directed) else (c, c)
     n = len(hp)
     Hp = []
     Hm = []
     for i in range(n):
-        f = _interaction_field(c, S, i)
-        Hp.append(hp[i] - f)
-        Hm.append(hm[i] - f)
+        Hp.append(hp[i] - _interaction_field(c_plus, S, i))
+        Hm.append(hm[i] - _interaction_field(c_minus, S, i))
     return Hp, Hm
 
 

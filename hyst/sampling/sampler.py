@@ -32,7 +32,13 @@ import numpy as np
 from hyst.catalogue import GROUPS, RECORDS, groups_allowing, observables
 from hyst.model import seeds
 from hyst.model.cuda_batch import check_backend
-from hyst.model.ensembles import COUPLING_ENSEMBLES, SELF_LOOP_FREE, SPAN_ENSEMBLES, sample_systems
+from hyst.model.ensembles import (
+    COUPLING_ENSEMBLES,
+    SELF_LOOP_FREE,
+    SPAN_ENSEMBLES,
+    check_direction_asymmetry,
+    sample_systems,
+)
 from hyst.model.systems import RULES, Systems
 from hyst.sampling.malloc import keep_large_buffers
 from hyst.sampling.passes import Chunk, compute
@@ -50,13 +56,17 @@ def chunk_size(N: int) -> int:
 
 @dataclass(frozen=True)
 class Point:
-    """One sweep point: an ensemble (couplings, spans, N, NJ0) and a race-condition rule."""
+    """One sweep point: an ensemble (couplings, spans, N, NJ0) and a race-condition rule;
+    ``direction_asymmetry`` α > 0 draws direction-dependent couplings
+    (:func:`hyst.model.ensembles.sample_systems`; α = 0 is the paper's model, and its points
+    keep their identity)."""
 
     couplings: str
     spans: str
     rule: str
     N: int
     NJ0: float
+    direction_asymmetry: float = 0.0
 
     def __post_init__(self):
         for name, value, choices in (
@@ -74,6 +84,8 @@ class Point:
         if not (isinstance(self.NJ0, int | float) and math.isfinite(self.NJ0) and self.NJ0 > 0):
             raise ValueError(f"NJ0: {self.NJ0!r} is not allowed (a finite number > 0)")
         object.__setattr__(self, "NJ0", float(self.NJ0))
+        alpha = check_direction_asymmetry(self.direction_asymmetry, self.couplings)
+        object.__setattr__(self, "direction_asymmetry", alpha)
 
     @property
     def J0(self) -> float:
@@ -81,7 +93,8 @@ class Point:
         return self.NJ0 / self.N
 
     def ensemble_identity(self) -> dict:
-        """What the sampled systems depend on (not the rule)."""
+        """What the chunks' generators are keyed by: the ensemble (not the rule, and not the
+        direction asymmetry, which changes only c^−, drawn after the rest)."""
         return {
             "couplings": self.couplings,
             "spans": self.spans,
@@ -90,8 +103,15 @@ class Point:
         }
 
     def canonical(self) -> dict:
-        """The point's identity: its ensemble identity (couplings, spans, N, N J0) and the rule."""
-        return {**self.ensemble_identity(), "rule": self.rule}
+        """The point's identity: its ensemble identity (couplings, spans, N, N J0), the rule
+        and, where it is not 0, the direction asymmetry. The chunks' generators leave α out
+        (``ensemble_identity``): points that differ only in α draw the same h^± and c^+ and
+        differ in c^− alone (common random numbers along the α axis; α = 0 is the paper's
+        point, identity unchanged)."""
+        canonical = {**self.ensemble_identity(), "rule": self.rule}
+        if self.direction_asymmetry:
+            canonical["direction_asymmetry"] = repr(self.direction_asymmetry)
+        return canonical
 
     def key(self) -> str:
         """Stable hash of the point's canonical parameters (hex)."""
@@ -129,7 +149,15 @@ def resolve_groups(point: Point, groups=None) -> tuple[str, ...]:
 def draw_chunk(point: Point, seed: int, chunk: int, size: int) -> tuple[Systems, np.ndarray]:
     """The systems of chunk ``chunk`` of a point and their random start states (int8 ±1)."""
     rng = chunk_generator(point, seed, chunk)
-    systems = sample_systems(point.couplings, point.spans, point.N, point.NJ0, size, rng)
+    systems = sample_systems(
+        point.couplings,
+        point.spans,
+        point.N,
+        point.NJ0,
+        size,
+        rng,
+        direction_asymmetry=point.direction_asymmetry,
+    )
     start_spins = np.where(rng.random((size, point.N)) < 0.5, np.int8(-1), np.int8(1))
     return systems, start_spins
 
@@ -255,7 +283,7 @@ def check_self_loop_free(point: Point, tally: Tally):
 
     Under rule 2 (every unstable element flips at once) see :func:`rule_two_problems`.
     """
-    if point.couplings not in SELF_LOOP_FREE:
+    if point.couplings not in SELF_LOOP_FREE or point.direction_asymmetry:
         return
     if point.rule == "2":
         bad = rule_two_problems(point, tally)

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 class Need:
     """What a figure needs from one study: its kind, the swept coupling axis ("NJ0", "J0"
     or None for any), the observable groups its datasets must hold, whether the figure
-    can do without it (then bind it or leave it out at the end of ``studies``), and the
-    records (catalogue kind records) the study must store (its ``records:`` option)."""
+    can do without it (then bind it or leave it out at the end of ``studies``), the
+    records (catalogue kind records) the study must store (its ``records:`` option), and
+    the optional axes its dataset must have (``direction_asymmetry``)."""
 
     what: str
     kind: str = "points"
@@ -20,6 +21,7 @@ class Need:
     groups: tuple[str, ...] = ()
     optional: bool = False
     records: tuple[str, ...] = ()
+    axes: tuple[str, ...] = ()
 
     def problem(self, study_name: str, study: dict, kind, sweep: dict) -> str | None:
         """Why ``study`` cannot serve this need (None if it can)."""
@@ -36,6 +38,12 @@ class Need:
             return (
                 f"study {study_name!r} does not compute {', '.join(missing)}; this figure needs "
                 f"{self.what}"
+            )
+        lacking = [a for a in self.axes if a not in sweep.get("axes", ())]
+        if lacking:
+            return (
+                f"study {study_name!r} has no {lacking[0]} axis; this figure needs {self.what} "
+                f"(give the study {lacking[0]}: [...])"
             )
         unstored = [r for r in self.records if r not in sweep.get("records", ())]
         if unstored:

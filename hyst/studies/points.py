@@ -38,6 +38,7 @@ from hyst.catalogue import (
 from hyst.model import seeds
 from hyst.model.ensembles import (
     COUPLING_ENSEMBLES,
+    DIRECTED_ENSEMBLES,
     SAMPLING_VERSION,
     SPAN_ENSEMBLES,
     coupling_quanta,
@@ -69,6 +70,16 @@ def grid(spec) -> list[float]:
     lo = math.ceil(round(math.log10(spec["start"]) * spec["per_decade"], 9))
     hi = math.floor(round(math.log10(spec["stop"]) * spec["per_decade"], 9))
     return [float(f"{10 ** (k / spec['per_decade']):.12g}") for k in range(lo, hi + 1)]
+
+
+#: The optional axis of direction-dependent couplings (a study key: a list of α in [0, 1]),
+#: between the ensemble axes and the swept coupling axis when a study gives it.
+ASYMMETRY = "direction_asymmetry"
+
+
+def axes_of(study: dict) -> tuple[str, ...]:
+    """The dimensions of a points study's dataset before its swept coupling axis."""
+    return (*AXES, ASYMMETRY) if ASYMMETRY in study else AXES
 
 
 def sweep_axis(study: dict) -> str:
@@ -108,10 +119,11 @@ class PointSpec(SamplingJob):
         """The point's file:
         ``<results>/points/<couplings>-<spans>-rule<r>/N<N>/NJ0-<NJ0>-<key>.nc``."""
         p = self.point
+        alpha = f"-alpha{p.direction_asymmetry:g}" if p.direction_asymmetry else ""
         return (
             Path(results)
             / "points"
-            / f"{p.couplings}-{p.spans}-rule{p.rule}"
+            / f"{p.couplings}-{p.spans}-rule{p.rule}{alpha}"
             / f"N{p.N}"
             / f"NJ0-{p.NJ0:.6g}-{self.key()}.nc"
         )
@@ -152,7 +164,14 @@ class PointSpec(SamplingJob):
     @classmethod
     def from_identity(cls, d: dict) -> PointSpec:
         """The spec of a point file's identity (:meth:`identity`), as read back from the file."""
-        point = Point(d["couplings"], d["spans"], d["rule"], int(d["N"]), float(d["NJ0"]))
+        point = Point(
+            d["couplings"],
+            d["spans"],
+            d["rule"],
+            int(d["N"]),
+            float(d["NJ0"]),
+            float(d.get(ASYMMETRY, 0.0)),
+        )
         return cls(
             point,
             int(d["samples"]),
@@ -179,24 +198,28 @@ def study_specs(study: dict, seed: int) -> list[tuple[dict, PointSpec]]:
     values = grid(study[axis])
     groups_cfg = None if study["observables"] == "all" else study["observables"]
     records = study.get("records", {})
+    alphas = study.get(ASYMMETRY, [0.0])
     for couplings in study["couplings"]:
         for spans in study["spans"]:
             for rule in study["rule"]:
                 for N in study["N"]:
-                    for v in values:
-                        NJ0 = v if axis == "NJ0" else float(f"{v * N:.12g}")
-                        point = Point(couplings, spans, rule, N, NJ0)
-                        groups = resolve_groups(point, groups_cfg)
-                        labels = {
-                            "couplings": couplings,
-                            "spans": spans,
-                            "rule": rule,
-                            "N": N,
-                            axis: v,
-                        }
-                        caps = record_caps(records, groups)
-                        spec = PointSpec(point, study["samples"], groups, seed, caps)
-                        out.append((labels, spec))
+                    for alpha in alphas:
+                        for v in values:
+                            NJ0 = v if axis == "NJ0" else float(f"{v * N:.12g}")
+                            point = Point(couplings, spans, rule, N, NJ0, float(alpha))
+                            groups = resolve_groups(point, groups_cfg)
+                            labels = {
+                                "couplings": couplings,
+                                "spans": spans,
+                                "rule": rule,
+                                "N": N,
+                                axis: v,
+                            }
+                            if ASYMMETRY in study:
+                                labels[ASYMMETRY] = float(alpha)
+                            caps = record_caps(records, groups)
+                            spec = PointSpec(point, study["samples"], groups, seed, caps)
+                            out.append((labels, spec))
     return out
 
 
@@ -334,6 +357,18 @@ class PointsKind(StudyKind):
                     "as NJ0.",
                     **grid_schema,
                 },
+                ASYMMETRY: {
+                    "description": "Direction-dependent couplings: values of alpha in [0, 1], "
+                    "an axis of the dataset. The couplings drawn are c+ (up thresholds); "
+                    "c- = sqrt(1 - alpha^2) c+ + alpha c' with c' an independent draw of the "
+                    "same ensemble (mean and variance kept: J0 keeps its meaning). 0 is the "
+                    "paper's model, 1 independent c+ and c-. Random and symmetric couplings "
+                    "only.",
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    "items": {"type": "number", "minimum": 0, "maximum": 1},
+                },
                 "samples": {
                     "description": "Systems per point.",
                     "type": "integer",
@@ -399,6 +434,19 @@ class PointsKind(StudyKind):
         axis = sweep_axis(study)
         if not grid(study[axis]):
             raise ConfigError(f"studies.{name}.{axis}: the grid {study[axis]} contains no value")
+        if any(a > 0 for a in study.get(ASYMMETRY, [])):
+            odd = [c for c in study["couplings"] if c not in DIRECTED_ENSEMBLES]
+            if odd:
+                raise ConfigError(
+                    f"studies.{name}.{ASYMMETRY}: values > 0 need couplings "
+                    f"{' or '.join(DIRECTED_ENSEMBLES)}, not {odd[0]!r}"
+                )
+            for g in ("any_self_loop", "float64"):
+                if study["observables"] != "all" and g in study["observables"]:
+                    raise ConfigError(
+                        f"studies.{name}.observables: {g!r} does not support direction-"
+                        f"dependent couplings ({ASYMMETRY} > 0)"
+                    )
         obs = study["observables"]
         if obs != "all":
             for g in obs:
@@ -530,7 +578,7 @@ class PointsKind(StudyKind):
         """
         specs = study_specs(study, config["seed"])
         axis = sweep_axis(study)
-        names = (*AXES, axis)
+        names = (*axes_of(study), axis)
         coords = {a: sorted({labels[a] for labels, _spec in specs}) for a in names}
         index = {a: {v: i for i, v in enumerate(coords[a])} for a in names}
         shape = tuple(len(coords[a]) for a in names)
@@ -624,7 +672,7 @@ class PointsKind(StudyKind):
     def sweep(self, study: dict) -> dict:
         """A ``points`` dataset is swept in N J0 or J0, varies over the axes with several values,
         and holds the groups and records its points compute."""
-        dims = [a for a in AXES if len(study.get(a, [])) > 1]
+        dims = [a for a in axes_of(study) if len(study.get(a, [])) > 1]
         groups = set()
         for N in study["N"]:
             point = Point(study["couplings"][0], study["spans"][0], study["rule"][0], N, 1.0)
@@ -635,6 +683,7 @@ class PointsKind(StudyKind):
             "dims": tuple(dims),
             "groups": tuple(sorted(groups)),
             "records": tuple(sorted(study.get("records", {}))),
+            "axes": axes_of(study),
         }
 
     def kernel_passes(self) -> dict[str, tuple]:
@@ -645,6 +694,8 @@ class PointsKind(StudyKind):
     def analysable(self, study: dict) -> bool:
         """The scaling analysis applies with at least two sizes N and three swept coupling
         values."""
+        if ASYMMETRY in study:  # the scaling analysis knows the paper's axes only
+            return False
         return len(study["N"]) >= 2 and len(grid(study[sweep_axis(study)])) >= 3
 
     def summary(self, ds: xr.Dataset) -> str:

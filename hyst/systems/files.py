@@ -4,7 +4,9 @@ of the pairwise model comes from (:class:`hyst.System`, ``hyst system``).
 Files (field units, floats or integers):
 
 - YAML or JSON: a mapping with ``h_plus`` and ``h_minus`` (lists of N numbers)
-  and ``c`` (or ``couplings``: N lists of N numbers, zero diagonal);
+  and ``c`` (or ``couplings``: N lists of N numbers, zero diagonal), or, for
+  direction-dependent couplings (H_i^± = h_i^± − Σ_j c^±_ij s_j), ``c_plus`` and
+  ``c_minus`` (both N × N, zero diagonals) instead of ``c``;
 - NPZ: arrays of the same names.
 
 ``hyst system --export FILE`` writes these files (:func:`save_system`), exactly;
@@ -28,9 +30,9 @@ from pathlib import Path
 
 import numpy as np
 
-from hyst.model.systems import MAX_THRESHOLD, QUANTUM, Systems
+from hyst.model.systems import MAX_THRESHOLD, QUANTUM, Systems, dequantize
 
-KEYS = {"h_plus", "h_minus", "c", "couplings"}
+KEYS = {"h_plus", "h_minus", "c", "couplings", "c_plus", "c_minus"}
 #: The file formats, by suffix.
 FORMATS = (".yaml", ".yml", ".json", ".npz")
 
@@ -82,19 +84,32 @@ def system_from_mapping(data, source: str = "system") -> Systems:
     unknown = sorted(set(map(str, data)) - KEYS)
     if unknown:
         raise SystemInputError(
-            f"{source}: unknown key {unknown[0]!r} (allowed: h_plus, h_minus, c or couplings)"
+            f"{source}: unknown key {unknown[0]!r} (allowed: h_plus, h_minus, c or couplings, "
+            "or c_plus and c_minus)"
         )
-    if "c" in data and "couplings" in data:
-        raise SystemInputError(f"{source}: give the couplings once, as c or as couplings")
+    given = [k for k in ("c", "couplings", "c_plus") if k in data]
+    if len(given) > 1:
+        raise SystemInputError(
+            f"{source}: give the couplings once, as c, as couplings or as c_plus and c_minus"
+        )
+    if "c_minus" in data and "c_plus" not in data:
+        raise SystemInputError(f"{source}: c_minus needs c_plus (direction-dependent couplings)")
+    if "c_plus" in data and "c_minus" not in data:
+        raise SystemInputError(f"{source}: c_plus needs c_minus (direction-dependent couplings)")
     for key in ("h_plus", "h_minus"):
         if key not in data:
             raise SystemInputError(f"{source}: missing key {key!r}")
-    if "c" not in data and "couplings" not in data:
+    if not given:
         raise SystemInputError(f"{source}: missing key 'c' (the couplings c_ij)")
-    ckey = "c" if "c" in data else "couplings"
-    c = _numbers(ckey, data[ckey], "a square matrix")
-    if c.ndim != 2 or c.shape[0] != c.shape[1]:
-        raise SystemInputError(f"{ckey}: must be a square N x N matrix, got shape {c.shape}")
+    ckey = given[0]
+    c = _square(ckey, data[ckey])
+    c_minus = None
+    if ckey == "c_plus":
+        c_minus = _square("c_minus", data["c_minus"])
+        if c_minus.shape != c.shape:
+            raise SystemInputError(
+                f"c_minus: must have the shape of c_plus {c.shape}, got shape {c_minus.shape}"
+            )
     N = c.shape[0]
     if N < 2:
         raise SystemInputError(f"{ckey}: N = {N} is not allowed (N >= 2)")
@@ -108,7 +123,10 @@ def system_from_mapping(data, source: str = "system") -> Systems:
                 f"{key}: must have N = {N} entries (the size of {ckey}), got shape {arr.shape}"
             )
         h[key] = arr
-    for key, arr in ((ckey, c), ("h_plus", h["h_plus"]), ("h_minus", h["h_minus"])):
+    checked = [(ckey, c), ("h_plus", h["h_plus"]), ("h_minus", h["h_minus"])]
+    if c_minus is not None:
+        checked.append(("c_minus", c_minus))
+    for key, arr in checked:
         bad = np.argwhere(~np.isfinite(arr))
         if bad.size:
             where = ",".join(map(str, bad[0]))
@@ -116,11 +134,23 @@ def system_from_mapping(data, source: str = "system") -> Systems:
         big = np.abs(arr).max()
         if big * N >= MAX_THRESHOLD * QUANTUM:
             raise SystemInputError(f"{key}: |value| {big:g} is too large for exact thresholds")
-    diag = np.flatnonzero(np.diag(c))
-    if diag.size:
-        i = int(diag[0])
-        raise SystemInputError(f"{ckey}[{i},{i}]: {c[i, i]} must be 0 (no self-coupling)")
-    return Systems.from_floats(h["h_plus"], h["h_minus"], c)
+    for key, matrix in checked[:1] + checked[3:]:
+        diag = np.flatnonzero(np.diag(matrix))
+        if diag.size:
+            i = int(diag[0])
+            raise SystemInputError(f"{key}[{i},{i}]: {matrix[i, i]} must be 0 (no self-coupling)")
+    systems = Systems.from_floats(h["h_plus"], h["h_minus"], c, c_minus)
+    if systems.directed and np.array_equal(systems.couplings, systems.couplings_minus):
+        return Systems(systems.h_plus, systems.h_minus, systems.couplings)  # the paper's model
+    return systems
+
+
+def _square(key, value) -> np.ndarray:
+    """A square matrix of numbers (float64), refused with one line naming ``key``."""
+    c = _numbers(key, value, "a square matrix")
+    if c.ndim != 2 or c.shape[0] != c.shape[1]:
+        raise SystemInputError(f"{key}: must be a square N x N matrix, got shape {c.shape}")
+    return c
 
 
 def load_system(path) -> Systems:
@@ -181,6 +211,9 @@ def save_system(systems: Systems, path, created=None) -> Path:
     if suffix not in FORMATS:
         raise SystemInputError(f"{path}: unknown format {suffix!r} (use .yaml, .json or .npz)")
     hp, hm, c = (np.asarray(a)[0] for a in systems.to_floats())
+    couplings = {"c": c}
+    if systems.directed:  # direction-dependent couplings: c_plus and c_minus
+        couplings = {"c_plus": c, "c_minus": dequantize(systems.couplings_minus[0])}
     if not path.parent.exists():
         path.parent.mkdir(parents=True)
         if created is not None:
@@ -189,9 +222,10 @@ def save_system(systems: Systems, path, created=None) -> Path:
     try:
         with os.fdopen(fd, "wb") as fh:
             if suffix == ".npz":
-                np.savez(fh, h_plus=hp, h_minus=hm, c=c)
+                np.savez(fh, h_plus=hp, h_minus=hm, **couplings)
             else:
-                data = {"h_plus": hp.tolist(), "h_minus": hm.tolist(), "c": c.tolist()}
+                data = {"h_plus": hp.tolist(), "h_minus": hm.tolist()}
+                data.update({k: v.tolist() for k, v in couplings.items()})
                 if suffix == ".json":
                     text = json.dumps(data, indent=1)
                 else:
@@ -214,13 +248,14 @@ def sampled_system(
     seed: int,
     samples: int,
     index: int,
+    direction_asymmetry: float = 0.0,
 ) -> Systems:
-    """Sample ``index`` (0-based, < ``samples``) of the point (couplings, spans, N, NJ0)
-    with base ``seed``: the very system ``hyst point``/the sweep drew."""
+    """Sample ``index`` (0-based, < ``samples``) of the point (couplings, spans, N, NJ0,
+    direction asymmetry) with base ``seed``: the very system ``hyst point``/the sweep drew."""
     from hyst.sampling.sampler import Point, chunk_bounds, chunk_size, draw_chunk
 
     try:
-        point = Point(couplings, spans, "1", N, NJ0)
+        point = Point(couplings, spans, "1", N, NJ0, direction_asymmetry)
     except ValueError as err:
         raise SystemInputError(str(err)) from None
     if not (isinstance(samples, int) and samples >= 1):

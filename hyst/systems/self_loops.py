@@ -75,13 +75,50 @@ def rule0_range(systems: Systems, cycle) -> tuple[int, int] | None:
     return (lo, hi) if lo < hi else None
 
 
+def rule1_range(systems: Systems, cycle) -> tuple[int, int] | None:
+    """Open range of 2H where the cycle is a cycle of the rule-1 dynamics, from the state
+    table (any couplings, direction-dependent ones included): in each state its flipping
+    element e is unstable and more unstable than every other element (an equal margin
+    only with a higher index). Margins are linear in 2H: an element of e's orientation
+    differs from e by a constant, one of the other orientation bounds 2H."""
+    tables = StateTables(systems)
+    lo, hi = -(2**62), 2**62
+    for a, b in zip(cycle, cycle[1:] + cycle[:1], strict=True):
+        e = (a ^ b).bit_length() - 1
+        F = tables.F[a]
+        # the element's threshold in its own direction: H_i^+ if down, H_i^− if up
+        own = [
+            int((systems.h_minus if (a >> i) & 1 else systems.h_plus)[0, i] - F[i])
+            for i in range(systems.N)
+        ]
+        e_up = (a >> e) & 1
+        if e_up:
+            hi = min(hi, 2 * own[e])  # m_e = 2H_e^− − 2H > 0
+        else:
+            lo = max(lo, 2 * own[e])  # m_e = 2H − 2H_e^+ > 0
+        for i in range(systems.N):
+            if i == e:
+                continue
+            if ((a >> i) & 1) == e_up:  # same orientation: m_e − m_i = ±2 (own_i − own_e)
+                gap = (own[i] - own[e]) if not e_up else (own[e] - own[i])
+                if gap < 0 or (gap == 0 and i < e):
+                    return None
+            elif e_up:  # e up, i down: m_e − m_i = 2H_e^− + 2H_i^+ − 4H > 0
+                hi = min(hi, own[e] + own[i])
+            else:  # e down, i up: m_e − m_i = 4H − 2H_e^+ − 2H_i^− > 0
+                lo = max(lo, own[e] + own[i])
+    return (lo, hi) if lo < hi else None
+
+
 def self_loops(graph: TransitionGraph, systems: Systems, flip_times=None) -> list[SelfLoop]:
     """Every distinct self-loop of the graph with its field range and entries (the graph's
     quantised ``flip_times`` under the flip-time rule)."""
     tables = StateTables(systems, 0, flip_times)
     out = []
     for cycle, L, n_e in graph.self_loops:
-        if graph.rule == "1":
+        if graph.rule == "1" and systems.directed:
+            rng = rule1_range(systems, list(cycle))
+        elif graph.rule == "1":
             rng = design.field_range(
                 systems.h_plus[0], systems.h_minus[0], systems.couplings[0], cycle
             )

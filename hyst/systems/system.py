@@ -62,9 +62,11 @@ class System:
     h_minus : sequence of float
         Bare down thresholds h_i^− (field units), N numbers (h_i^− > h_i^+ is allowed: a
         negative span).
-    couplings : sequence of sequences of float
+    couplings : sequence of sequences of float, or a pair of them
         Couplings c_ij (field units), N × N with a zero diagonal; c_ij is the effect of
-        element j on element i.
+        element j on element i. A pair ``(c_plus, c_minus)`` gives direction-dependent
+        couplings (Paulsen, arXiv 2409.07726): H_i^+(S) = h_i^+ − Σ_j c^+_ij s_j and
+        H_i^−(S) = h_i^− − Σ_j c^−_ij s_j; c_plus = c_minus is the paper's model.
     flip_times : sequence of float, optional
         Flip times τ_i > 0 of the elements (any unit: only ratios matter), read by the
         flip-time rule ``rule="tau"``: of the unstable elements, the one with the largest
@@ -87,9 +89,12 @@ class System:
         *,
         flip_times: Sequence[float] | None = None,
     ) -> None:
-        self._systems = system_from_mapping(
-            {"h_plus": h_plus, "h_minus": h_minus, "c": couplings}, "System"
-        )
+        data = {"h_plus": h_plus, "h_minus": h_minus}
+        if _is_pair(couplings):
+            data["c_plus"], data["c_minus"] = couplings
+        else:
+            data["c"] = couplings
+        self._systems = system_from_mapping(data, "System")
         self._flip_times = None
         if flip_times is not None:
             self._flip_times = quantize_flip_times(flip_times, self._systems.N)
@@ -173,6 +178,7 @@ class System:
         index: int,
         seed: int = 0,
         spans: str = "hysteron",
+        direction_asymmetry: float = 0.0,
     ) -> System:
         """The system ``hyst point`` and the pipeline's sampler drew at one sweep point.
 
@@ -193,8 +199,13 @@ class System:
             Base seed of the point.
         spans : str, default "hysteron"
             The span ensemble.
+        direction_asymmetry : float, default 0
+            α in [0, 1] of direction-dependent couplings (random and symmetric couplings):
+            c^− = √(1 − α²) c^+ + α c′ (``hyst.model.ensembles``); 0 is the paper's model.
         """
-        return cls._wrap(sampled_system(couplings, spans, N, NJ0, seed, samples, index))
+        return cls._wrap(
+            sampled_system(couplings, spans, N, NJ0, seed, samples, index, direction_asymmetry)
+        )
 
     # ---- other conventions -----------------------------------------------------------------
 
@@ -234,6 +245,11 @@ class System:
         this system (``interactions`` = cᵀ with a zero diagonal, Hon = h^+, Hoff = h^−),
         e.g. ``hysteron.run_event_extended(state, *sy.to_hysteron(), amplitude)``.
         :meth:`from_hysteron` reads them back to the same system, bit for bit."""
+        if self.direction_dependent:
+            raise ValueError(
+                "to_hysteron: direction-dependent couplings (c_plus != c_minus) have no form in "
+                "this convention"
+            )
         return conventions.to_hysteron(self.h_plus, self.h_minus, self.couplings)
 
     @classmethod
@@ -272,6 +288,11 @@ class System:
         """(u_plus, u_minus, J) of this system with states 0/1: J_ij = 2 c_ij (zero
         diagonal), u_i^± = h_i^± + Σ_{j≠i} c_ij. :meth:`from_zero_one` reads them back to the
         same system, bit for bit."""
+        if self.direction_dependent:
+            raise ValueError(
+                "to_zero_one: direction-dependent couplings (c_plus != c_minus) have no form in "
+                "this convention"
+            )
         return conventions.to_zero_one(self.h_plus, self.h_minus, self.couplings)
 
     # ---- parameters ------------------------------------------------------------------------
@@ -293,8 +314,20 @@ class System:
 
     @property
     def couplings(self) -> np.ndarray:
-        """Couplings c_ij (field units), shape (N, N), zero diagonal."""
+        """Couplings c_ij (field units), shape (N, N), zero diagonal (c^+_ij, those of the
+        up thresholds, where they depend on the direction)."""
         return dequantize(self._systems.couplings[0])
+
+    @property
+    def couplings_minus(self) -> np.ndarray:
+        """c^−_ij (field units), the couplings of the down thresholds H_i^−: equal to
+        :attr:`couplings` unless :attr:`direction_dependent`."""
+        return dequantize(self._systems.couplings_minus[0])
+
+    @property
+    def direction_dependent(self) -> bool:
+        """Whether the couplings depend on the switching direction (c^+ ≠ c^−)."""
+        return self._systems.directed
 
     @property
     def systems(self) -> Systems:
@@ -313,6 +346,7 @@ class System:
             and np.array_equal(a.h_plus, b.h_plus)
             and np.array_equal(a.h_minus, b.h_minus)
             and np.array_equal(a.couplings, b.couplings)
+            and np.array_equal(a.couplings_minus, b.couplings_minus)
         )
 
     __hash__ = None  # mutable arrays inside: not hashable
@@ -340,6 +374,9 @@ class System:
             "h_minus": shortest_fields(exact.h_minus[0]),
             "c": shortest_fields(exact.couplings[0]),
         }
+        if exact.directed:  # direction-dependent couplings: c_plus and c_minus
+            arrays["c_plus"] = arrays.pop("c")
+            arrays["c_minus"] = shortest_fields(exact.couplings_minus[0])
         if suffix == ".npz":
             return atomic_write(path, lambda tmp: _save_npz(tmp, arrays))
         data = {k: v.tolist() for k, v in arrays.items()}
@@ -757,6 +794,17 @@ class System:
         from hyst.plotting.drives import fig_response, fig_sweep
 
         return fig_sweep(ds) if "amplitude" in ds.dims else fig_response(ds)
+
+
+def _is_pair(couplings) -> bool:
+    """Whether ``couplings`` is a pair (c_plus, c_minus) of matrices rather than one."""
+    if isinstance(couplings, np.ndarray):
+        return couplings.ndim == 3 and couplings.shape[0] == 2
+    return (
+        isinstance(couplings, tuple | list)
+        and len(couplings) == 2
+        and all(np.ndim(np.asarray(m, dtype=object)) == 2 for m in couplings)
+    )
 
 
 def _save_npz(path: str, arrays: dict) -> None:
