@@ -25,7 +25,10 @@ from pathlib import Path
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
+import numpy as np  # noqa: E402
+
 from hyst.catalogue import GROUPS  # noqa: E402
+from hyst.model.ensembles import sample_systems  # noqa: E402
 from hyst.sampling.sampler import Point, SamplingJob, chunk_size, sample_chunk  # noqa: E402
 
 SPANS, RULE, NJ0, SEED = "hysteron", "1", 10.0, 1
@@ -132,6 +135,31 @@ def nj0_factors(target: float) -> dict:
     return out
 
 
+#: The N of the random-order analysis's measured table (the races study kind).
+RANDOM_ORDER_LADDER = (3, 4, 5, 6, 7, 8)
+
+
+def races_rates(target: float) -> dict:
+    """{"random_order": {"N": [...], "seconds": [...]}}: CPU seconds per system of the
+    random-order analysis (:func:`hyst.model.random_order.random_order_analysis`), random
+    couplings, hysteron spans, N J0 = 10, as the races study kind runs it."""
+    from hyst.model.random_order import random_order_analysis
+
+    Ns, secs = [], []
+    for N in RANDOM_ORDER_LADDER:
+        systems = sample_systems("random", "hysteron", N, NJ0, 400, np.random.default_rng(N))
+        random_order_analysis(systems, 0)  # compiled and warm
+        t0, done = time.process_time(), 0
+        while done < systems.samples and (done < 5 or time.process_time() - t0 < target):
+            random_order_analysis(systems, done)
+            done += 1
+        per = (time.process_time() - t0) / done
+        print(f"random order      random    N = {N:5d}: {per * 1e3:10.4f} ms/system ({done})")
+        Ns.append(N)
+        secs.append(float(f"{per:.4g}"))
+    return {"random_order": {"N": Ns, "seconds": secs}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=0.5, help="CPU seconds per measurement")
@@ -146,7 +174,19 @@ def main() -> None:
         action="store_true",
         help="measure only the dependence on N J0 (nj0_factor) and keep the rest of --output",
     )
+    ap.add_argument(
+        "--races-only",
+        action="store_true",
+        help="measure only the races study kind's random-order analysis (races_seconds) and "
+        "keep the rest of --output",
+    )
     args = ap.parse_args()
+    if args.races_only:
+        kept = json.loads(Path(args.output).read_text())
+        kept["races_seconds"] = races_rates(args.seconds)
+        Path(args.output).write_text(json.dumps(kept, indent=1) + "\n")
+        print(f"wrote {args.output}")
+        return
     if args.nj0_only:
         kept = json.loads(Path(args.output).read_text())
         kept["nj0_factor"] = nj0_factors(args.seconds)
@@ -158,10 +198,11 @@ def main() -> None:
         kept = json.loads(Path(args.output).read_text())
         compiled, table = kept["compile_seconds"], kept["seconds_per_system"]
         factors = kept.get("nj0_factor")
+        races = kept.get("races_seconds")
     else:
         compiled = compile_seconds()
         print(f"compiling every kernel into an empty cache: {compiled:.0f} s of CPU time")
-        table, factors = {}, None
+        table, factors, races = {}, None, None
     for group, couplings, ladder in LADDERS:
         if only and group not in only:
             continue
@@ -185,6 +226,7 @@ def main() -> None:
         "compile_seconds": round(compiled, 1),
         "seconds_per_system": table,
         "nj0_factor": factors or nj0_factors(args.seconds),
+        "races_seconds": races or races_rates(args.seconds),
     }
     Path(args.output).write_text(json.dumps(out, indent=1) + "\n")
     print(f"wrote {args.output}")

@@ -90,7 +90,7 @@ def test_config_check_counts_jobs_consistently_and_estimates_the_cost(capsys):
     assert "core-hours at the rates measured on" in cost and "benchmarks/rates.json" in cost
     expected = next(ln for ln in out.splitlines() if ln.startswith("expected: "))
     assert re.match(
-        r"expected: about (\d+ min )?\d+ s of wall time on \d+ cores?; 170 jobs, ", expected
+        r"expected: about (\d+ min )?\d+ s of wall time on \d+ cores?; 164 jobs, ", expected
     )
     assert "warning" not in out
     assert main(["config", "check", "config/quick.yaml", "--warn-core-hours", "1e-6"]) == 0

@@ -92,10 +92,9 @@ def run_estimate(
     """The jobs of a validated configuration with their expected CPU seconds, and the run's
     wall time on ``cores`` cores (``compiled``: the kernels are in numba's cache;
     ``jobs_plan``: the configuration's :func:`hyst.studies.plan`, if at hand)."""
-    from hyst.sampling.cost import load_rates, point_seconds
+    from hyst.sampling.cost import load_rates
     from hyst.studies import KINDS, kind_of, plan
     from hyst.studies.base import StudyKind
-    from hyst.studies.points import PointSpec
 
     rates = load_rates() if rates is None else rates
     per_job = pipeline_seconds(rates)
@@ -115,11 +114,7 @@ def run_estimate(
     for kind, jobs in p.jobs.items():
         threads = KINDS[kind].job_resources(config)["threads"]
         for name, job in jobs.items():
-            seconds = per_job.get(kind, per_job["points"])
-            if kind == "points":
-                specs = [PointSpec.from_identity(d) for d in job.payload["points"]]
-                science = [point_seconds(s.point, s.groups, s.samples, rates) for s in specs]
-                seconds += sum(x for x in science if x is not None)
+            seconds = per_job.get(kind, per_job["points"]) + KINDS[kind].job_seconds(job, rates)
             add(
                 kind,
                 f"{results}/jobs/{kind}/{name}.json",

@@ -87,10 +87,15 @@ def seconds_per_system(
 
 
 def _at_N(group: str, table: dict, N: int) -> float:
-    """A measured table at ``N``: log-log between its N (log-linear for the groups that
-    enumerate the 2^N states), extrapolated from the last two beyond them."""
+    """A measured table of ``group`` at ``N`` (:func:`table_seconds`; log-linear for the
+    groups that enumerate the 2^N states)."""
+    return table_seconds(table, N, exponential=GROUPS[group].max_N is not None)
+
+
+def table_seconds(table: dict, N: int, exponential: bool) -> float:
+    """A measured table {"N": [...], "seconds": [...]} at ``N``: log-log between its N
+    (log-linear where the cost grows like 2^N), extrapolated from the last two beyond them."""
     Ns, secs = table["N"], table["seconds"]
-    exponential = GROUPS[group].max_N is not None  # enumerates the 2^N states
     x = [float(n) if exponential else math.log(n) for n in Ns]
     y = [math.log(s) for s in secs]
     at = float(N) if exponential else math.log(N)

@@ -157,6 +157,12 @@ class StudyKind(ABC):
         {key: (systems, core-seconds or None where not estimated)}; {}: nothing estimated."""
         return {}
 
+    def job_seconds(self, job: Job, rates: dict | None) -> float:
+        """CPU seconds of one thread that a job's own computation takes at the measured
+        ``rates`` (``benchmarks/rates.json``), beside the pipeline's cost of a job; 0 where
+        the kind does not estimate it."""
+        return 0.0
+
     @abstractmethod
     def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:
         """(jobs by name, study name -> names of the jobs it needs) for this kind's studies."""

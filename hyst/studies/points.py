@@ -483,6 +483,12 @@ class PointsKind(StudyKind):
             for _labels, spec in study_specs(study, config["seed"])
         }
 
+    def job_seconds(self, job: Job, rates: dict | None) -> float:
+        """Every point's sampling at the measured rates (:mod:`hyst.sampling.cost`)."""
+        specs = [PointSpec.from_identity(d) for d in job.payload["points"]]
+        science = [point_seconds(s.point, s.groups, s.samples, rates) for s in specs]
+        return sum(x for x in science if x is not None)
+
     # ---- jobs ---------------------------------------------------------------------------------
 
     def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:

@@ -16,7 +16,8 @@ order (each unstable element equally likely to flip next,
 trap (a closed set of unstable states), the trap probabilities, and how this relates to the
 same systems' rule-1 self-loops.
 
-One job per point, keyed by the point, its spreads, its sample counts and the seed.
+One job per (couplings, spans) of a study, over its N and N J0; one result file per point,
+keyed by the point, its spreads, its sample counts and the seed.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from hyst.model.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES, sample_syst
 from hyst.model.flip_times import MAX_FLIP_TIME_DECADES, log_uniform_flip_times
 from hyst.model.random_order import random_order_analysis
 from hyst.provenance.files import read_dataset, reusable, write_dataset
+from hyst.sampling.cost import load_rates, point_seconds, table_seconds
+from hyst.sampling.sampler import Point
 from hyst.studies.base import ConfigError, Job, JobPass, StudyKind
 
 #: The catalogue groups the flip-time rule's enumeration measures.
@@ -42,6 +45,28 @@ GROUPS = ("transitions", "zero_field", "avalanche")
 #: Largest N of the random-order analysis (every reachable state of every transition is
 #: listed in Python: seconds per system at N = 10).
 RANDOM_ORDER_MAX_N = 10
+#: The flip-time rule's enumeration against rule 1's, per system and spread (measured: 0.7 at
+#: N = 4, 1.5 at N = 8, 2.0 at N = 12; ``benchmarks/bench_rates.py --races``).
+FLIP_TIME_FACTOR = 2.0
+
+
+def point_cost(payload: dict, rates: dict | None) -> float:
+    """CPU seconds of one thread for one point: the enumeration under the flip-time rule
+    once per spread (rule 1's measured rate of the groups, times :data:`FLIP_TIME_FACTOR`)
+    and the random-order analysis of ``random_order_samples`` systems (its own measured
+    table in ``rates``, ``races_seconds``); 0 without rates."""
+    rates = load_rates() if rates is None else rates
+    if rates is None:
+        return 0.0
+    N = int(payload["N"])
+    point = Point(payload["couplings"], payload["spans"], "1", N, float(payload["NJ0"]))
+    per_spread = point_seconds(point, GROUPS, int(payload["samples"]), rates) or 0.0
+    seconds = FLIP_TIME_FACTOR * per_spread * len(payload["flip_time_decades"])
+    table = (rates.get("races_seconds") or {}).get("random_order")
+    if table and payload["random_order_samples"]:
+        per_system = table_seconds(table, N, exponential=True)
+        seconds += per_system * int(payload["random_order_samples"])
+    return seconds
 
 
 def measured_observables() -> tuple:
@@ -231,51 +256,89 @@ class RacesKind(StudyKind):
     def _points(self, study: dict):
         return itertools.product(study["couplings"], study["spans"], study["N"], study["NJ0"])
 
-    def _job(self, point, study: dict, seed: int) -> Job:
+    def _payload(self, point, study: dict, seed: int) -> dict:
+        """What one point's result depends on: its identity, spreads, samples and seed."""
         couplings, spans, N, NJ0 = point
-        payload = {
+        return {
             **_identity(couplings, spans, N, NJ0),
             "flip_time_decades": [float(d) for d in study["flip_time_decades"]],
             "samples": int(study["samples"]),
             "random_order_samples": int(study["random_order_samples"]),
             "seed": int(seed),
         }
-        name = f"{couplings}-{spans}-N{int(N)}-NJ0-{float(NJ0):g}-{seeds.digest(payload, 10)}"
-        return Job(self.name, name, payload)
 
-    def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:
-        """One job per point (couplings, spans, N, N J0) of each study."""
-        jobs, needs = {}, {}
-        for name, study in studies.items():
-            mine = [self._job(p, study, config["seed"]) for p in self._points(study)]
-            jobs.update({j.name: j for j in mine})
-            needs[name] = [j.name for j in mine]
-        return jobs, needs
+    def job_seconds(self, job: Job, rates: dict | None) -> float:
+        """Every point's enumerations and random-order analyses (:func:`point_cost`)."""
+        return sum(point_cost(p, rates) for p in job.payload["points"])
+
+    def costs(self, name: str, study: dict, config: dict) -> dict:
+        """Each point's systems (one per system and spread, plus the random-order ones) and
+        core-seconds (:func:`point_cost`), by point."""
+        out = {}
+        for point in self._points(study):
+            payload = self._payload(point, study, config["seed"])
+            systems = payload["samples"] * len(payload["flip_time_decades"])
+            out[self._point_name(payload)] = (
+                systems + payload["random_order_samples"],
+                point_cost(payload, None),
+            )
+        return out
 
     @staticmethod
-    def _path(job: Job, results) -> Path:
-        return Path(results) / "races" / f"{job.name}.nc"
+    def _point_name(payload: dict) -> str:
+        return (
+            f"{payload['couplings']}-{payload['spans']}-N{int(payload['N'])}"
+            f"-NJ0-{float(payload['NJ0']):g}-{seeds.digest(payload, 10)}"
+        )
 
-    def _provenance(self, job: Job) -> dict:
-        p = dict(job.payload)
+    def jobs(self, studies: dict[str, dict], config: dict) -> tuple[dict[str, Job], dict]:
+        """One job per (couplings, spans) of each study, over its N and N J0: a point takes
+        seconds and a job's start-up as much. Every point keeps its own result file, reused
+        when its provenance matches, so a point added to a study computes only that point."""
+        jobs, needs = {}, {}
+        for name, study in studies.items():
+            by_ensemble: dict[tuple, list[dict]] = {}
+            for point in self._points(study):
+                payload = self._payload(point, study, config["seed"])
+                by_ensemble.setdefault(point[:2], []).append(payload)
+            needs[name] = []
+            for (couplings, spans), payloads in by_ensemble.items():
+                job_name = (
+                    f"{couplings}-{spans}-{len(payloads)}points-{seeds.digest(payloads, 10)}"
+                )
+                jobs[job_name] = Job(self.name, job_name, {"points": payloads})
+                needs[name].append(job_name)
+        return jobs, needs
+
+    def _path(self, payload: dict, results) -> Path:
+        return Path(results) / "races" / f"{self._point_name(payload)}.nc"
+
+    def _provenance(self, payload: dict) -> dict:
+        p = dict(payload)
         p["flip_time_decades"] = ",".join(f"{d:g}" for d in p["flip_time_decades"])
         return {**p, "code_fingerprint": self.fingerprint()}
 
     def units(self, job: Job, results) -> list[tuple[Path, dict]]:
-        """The job's one file: the races dataset of one point."""
-        return [(self._path(job, results), self._provenance(job))]
+        """The job's files: the races dataset of each of its points."""
+        return [(self._path(p, results), self._provenance(p)) for p in job.payload["points"]]
 
     def run(self, job: Job, results, *, config: dict, threads: int, log=print) -> dict:
-        """Sample one point (reused when the file's provenance matches); return the
-        manifest."""
-        path = self._path(job, results)
-        if reusable(path, self._provenance(job), log) is not None:
-            return {"files": [str(path)]}
-        ds = sample_point(job.payload)
-        ds.attrs.update({"hyst_version": __version__, **self._provenance(job)})
-        write_dataset(ds, path)
-        log(f"races {job.name}: P_sl = {np.round(ds.self_loop_probability.values, 3).tolist()}")
-        return {"files": [str(path)]}
+        """Sample each point of the job (reused when its file's provenance matches); return
+        the manifest."""
+        files = []
+        for payload in job.payload["points"]:
+            path = self._path(payload, results)
+            files.append(str(path))
+            if reusable(path, self._provenance(payload), log) is not None:
+                continue
+            ds = sample_point(payload)
+            ds.attrs.update({"hyst_version": __version__, **self._provenance(payload)})
+            write_dataset(ds, path)
+            log(
+                f"races {self._point_name(payload)}: P_sl = "
+                f"{np.round(ds.self_loop_probability.values, 3).tolist()}"
+            )
+        return {"files": files}
 
     def collect(self, name: str, study: dict, config: dict, results) -> xr.Dataset:
         """The study's dataset over (couplings, spans, N, NJ0[, flip_time_decades])."""
@@ -287,7 +350,7 @@ class RacesKind(StudyKind):
             "NJ0": np.asarray(study["NJ0"], float),
         }
         parts = [
-            read_dataset(self._path(self._job(p, study, config["seed"]), results))
+            read_dataset(self._path(self._payload(p, study, config["seed"]), results))
             for p in self._points(study)
         ]
         shape = tuple(len(v) for v in coords.values())
