@@ -148,3 +148,13 @@ def test_a_start_state_inside_a_self_loop_stops_the_drive_at_once():
     d = sy.drive([1.0], start=[1, -1])
     assert d.attrs["outcome"] == "self_loop" and d.attrs["self_loop_L"] == 4
     assert d.attrs["stop_field"] == 0.0
+
+
+def test_a_random_start_needs_an_int_seed():
+    """A random start is drawn from its seed alone: without one it is refused in one line."""
+    import pytest
+
+    sy = hyst.System.from_ensemble("random", 4, 3.0, samples=4, index=1)
+    for seed in (None, 1.5, True):
+        with pytest.raises(ValueError, match="seed: .* start='random'"):
+            sy.drive([1.0, -1.0], start="random", seed=seed)

@@ -92,8 +92,11 @@ def search_kernel(
     queue,
     scalars,
     out,
+    tau,
 ):
-    """Systems t, t + threads, ... of the batch for the grid's thread t, in its workspace:
+    """Systems t, t + threads, ... of the batch for the grid's thread t, in its workspace
+    (``tau`` (N,): the flip times the search takes, read by the flip-time rule only, which
+    this kernel does not run):
     the arrays after ``cap``, each with the thread as its last index, so that the threads
     of a warp reading the same word of their workspaces read adjacent words of memory (one
     transaction, where the workspaces one after the other would take one each). out[s] =
@@ -121,7 +124,9 @@ def search_kernel(
     )
     threads = ct.shape[2]
     for s in range(t, h_plus.shape[0], threads):
-        any_self_loop_system(h_plus[s], h_minus[s], couplings[s], transposed, rule, cap, ws, out[s])
+        any_self_loop_system(
+            h_plus[s], h_minus[s], couplings[s], transposed, rule, cap, ws, out[s], tau
+        )
 
 
 @functools.cache

@@ -112,12 +112,12 @@ def fill_states(hp, hm, c, transposed, lo, hi, F, up, down, first):
         first[g] = NO_TRANSITION
 
 
-def next_state(S, Hc, eps, rule, hp, hm, F, up, down):
+def next_state(S, Hc, eps, rule, hp, hm, F, up, down, tau):
     """The state after one step from S (a state that moves)."""
-    return step(S, Hc, eps, rule, hp, hm, F, up, down)[0]
+    return step(S, Hc, eps, rule, hp, hm, F, up, down, tau)[0]
 
 
-def walk_transition(S0, Hc, eps, rule, hp, hm, F, up, down):
+def walk_transition(S0, Hc, eps, rule, hp, hm, F, up, down, tau):
     """Relax from S0 at (Hc, eps) as ``state_table.walk`` does, without visit stamps.
 
     Returns (outcome, ties, race, L, n_e, cycle_min, cycle_sum, flip_mask): the record of
@@ -130,7 +130,7 @@ def walk_transition(S0, Hc, eps, rule, hp, hm, F, up, down):
     power = 1
     lam = 0
     while True:
-        S2, n_u, nf, t, code = step(S, Hc, eps, rule, hp, hm, F, up, down)
+        S2, n_u, nf, t, code = step(S, Hc, eps, rule, hp, hm, F, up, down, tau)
         book = bookkeeping.scanned(book, n_u, t)
         if code != MOVED:
             return code, book[3], book[2], 0, 0, 0, 0, 0
@@ -147,17 +147,17 @@ def walk_transition(S0, Hc, eps, rule, hp, hm, F, up, down):
     a = S0
     b = S0
     for _ in range(lam):
-        b = next_state(b, Hc, eps, rule, hp, hm, F, up, down)
+        b = next_state(b, Hc, eps, rule, hp, hm, F, up, down, tau)
     mu = 0
     while a != b:
-        a = next_state(a, Hc, eps, rule, hp, hm, F, up, down)
-        b = next_state(b, Hc, eps, rule, hp, hm, F, up, down)
+        a = next_state(a, Hc, eps, rule, hp, hm, F, up, down, tau)
+        b = next_state(b, Hc, eps, rule, hp, hm, F, up, down, tau)
         mu += 1
     # the record of the CPU walk: mu + lam steps, then the step onto a visited state
     book = bookkeeping.begin(0)
     S = S0
     for _ in range(mu + lam):
-        S2, n_u, nf, t, code = step(S, Hc, eps, rule, hp, hm, F, up, down)
+        S2, n_u, nf, t, code = step(S, Hc, eps, rule, hp, hm, F, up, down, tau)
         book = bookkeeping.scanned(book, n_u, t)
         S = S2
         book = bookkeeping.moved(book, nf)
@@ -167,7 +167,7 @@ def walk_transition(S0, Hc, eps, rule, hp, hm, F, up, down):
     fmask = int64(0)
     x = S
     for _ in range(L):
-        x2 = next_state(x, Hc, eps, rule, hp, hm, F, up, down)
+        x2 = next_state(x, Hc, eps, rule, hp, hm, F, up, down, tau)
         fmask |= x ^ x2
         csum += x
         cmin = min(cmin, x)
@@ -217,9 +217,12 @@ def transitions_kernel(
     elements,
     l4_state,
     l4_mask,
+    tau,
 ):
     """Systems blockIdx.x, blockIdx.x + gridDim.x, ... (one block each, its tables in slot
-    blockIdx.x of the work arrays): sums[s] (:data:`SUM_ROWS`), the loop histograms
+    blockIdx.x of the work arrays; ``tau`` (N,) the flip times that ``state_table.step``
+    takes, read by the flip-time rule only, which this kernel does not run): sums[s]
+    (:data:`SUM_ROWS`), the loop histograms
     lengths[L] and elements[n_e] (added atomically over the batch), l4_state[s], l4_mask[s]
     (the first K distinct L = 4 loops of two elements)."""
     partial = cuda.shared.array((N_SUMS, THREADS), int64)
@@ -267,7 +270,7 @@ def transitions_kernel(
                     Hc = down[S]
                     eps = -1
                 oc, t, r, L, n_e, cmin, csum, fmask = walk_transition(
-                    S, Hc, eps, rule, hp, hm, F, up, down
+                    S, Hc, eps, rule, hp, hm, F, up, down, tau
                 )
                 n_t += 1
                 ties += t

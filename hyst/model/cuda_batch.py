@@ -27,6 +27,7 @@ import numpy as np
 from hyst.kernels import codes
 from hyst.kernels.cuda_device import cuda_problem, simulated, simulator_pace
 from hyst.model import batch
+from hyst.model.flip_times import unit_flip_times
 from hyst.model.systems import Systems, rule_code
 
 #: Where the kernels run: the CPU's numba threads, or a CUDA GPU.
@@ -59,6 +60,15 @@ def check_backend(backend) -> str:
         if problem is not None:
             raise ValueError(f"backend: 'cuda' cannot run here ({problem}); allowed here: cpu")
     return backend
+
+
+def _check_not_directed(systems: Systems) -> None:
+    """The CUDA kernels read one coupling matrix: direction-dependent couplings are refused."""
+    if systems.directed:
+        raise ValueError(
+            "backend: 'cuda' does not run direction-dependent couplings (c+ != c-); "
+            "allowed for them: cpu"
+        )
 
 
 def enumerate_batch(
@@ -125,6 +135,7 @@ def transitions_on_gpu(systems: Systems, rule, l4_per_system: int, threads: int)
         raise ValueError(f"N: {N} is not allowed for the CUDA enumeration (N <= {k.MAX_N})")
     if threads < 1 or threads > k.THREADS or threads & (threads - 1):
         raise ValueError(f"threads: {threads} is not allowed (a power of two <= {k.THREADS})")
+    _check_not_directed(systems)
     kb = systems.kernel_batch(dense=True)
     n_states = 1 << N
     per_block = 8 * (n_states * (N + 3) + 2 * n_states * len(k.LOOP_RECORD))
@@ -153,6 +164,7 @@ def transitions_on_gpu(systems: Systems, rule, l4_per_system: int, threads: int)
             elements,
             l4_state,
             l4_mask,
+            cuda.to_device(unit_flip_times(N)[0]),
         )
     return tuple(a.copy_to_host() for a in (sums, lengths, elements, l4_state, l4_mask))
 
@@ -189,6 +201,7 @@ def any_self_loop_batch(
     if not isinstance(reachable_cap, int | np.integer) or reachable_cap < 0:
         raise ValueError(f"reachable_cap: {reachable_cap!r} is not allowed (an integer >= 0)")
     n = systems.samples
+    _check_not_directed(systems)
     kb = systems.kernel_batch(dense=True)
     t = min(n, most_threads)
     size = int(table_size(int(reachable_cap)))
@@ -223,5 +236,6 @@ def any_self_loop_batch(
             work(max(int(reachable_cap), 1)),
             cuda.to_device(np.zeros((8, t), np.int64)),
             out,
+            cuda.to_device(unit_flip_times(N)[0]),
         )
     return batch.Columns(out.copy_to_host(), codes.SEARCH_COLUMNS)

@@ -383,6 +383,11 @@ def _start(start, N: int, seed: int | None = None):
         if start == "up":
             return 1
         if start == "random":
+            if seed is None or isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+                raise ValueError(
+                    f"seed: {seed!r} is not allowed with start='random' (an int: the state "
+                    "depends only on it)"
+                )
             rng = np.random.default_rng(seed)
             return rng.choice(np.array([-1, 1], np.int8), N)
         raise ValueError(

@@ -613,6 +613,9 @@ class System:
             (each spin ±1 with probability 1/2, drawn with the int ``seed``).
         rule : {"0", "1", "1p", "2"}, default "1"
             The race-condition rule.
+        seed : int, optional
+            The seed of a ``start="random"`` state (required with it: the state depends only
+            on it; unused otherwise).
 
         Examples
         --------
@@ -773,6 +776,16 @@ class System:
         read there) leaves the system in under ``rule`` and, with ``reachable`` (N ≤ 24), those
         any field history reaches: exact, N ≤ 64, states as bitmasks (bit i set: s_i = +1).
 
+        Parameters
+        ----------
+        rule : {"0", "1", "1p", "2"}, default "1"
+            The race-condition rule of every relaxation.
+        reachable : bool, default True
+            Also list the states reachable by any field history (the transition graph
+            from saturation; N ≤ 24).
+
+        Examples
+        --------
         >>> a = System([1.0, 2.0], [-1.0, -2.0], [[0, 0], [0, 0]]).addressable_states()
         >>> a.addressable.tolist(), a.reachable.tolist(), a.all_addressable
         ([0, 1, 2, 3], [0, 1, 2, 3], True)
