@@ -152,8 +152,6 @@ def test_a_start_state_inside_a_self_loop_stops_the_drive_at_once():
 
 def test_a_random_start_needs_an_int_seed():
     """A random start is drawn from its seed alone: without one it is refused in one line."""
-    import pytest
-
     sy = hyst.System.from_ensemble("random", 4, 3.0, samples=4, index=1)
     for seed in (None, 1.5, True):
         with pytest.raises(ValueError, match="seed: .* start='random'"):
