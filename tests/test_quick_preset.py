@@ -108,7 +108,7 @@ def test_quick_preset_datasets_describe_themselves(quick_run):
         assert ds.attrs["Conventions"] == CONVENTIONS, path
         assert {"hyst_version", "code_fingerprint"} <= set(ds.attrs), path
         kinds.add(ds.attrs.get("kind", "analysis"))
-    assert kinds == {"points", "pairs", "networks", "loops", "tgraphs", "analysis"}
+    assert kinds == {"points", "pairs", "networks", "loops", "tgraphs", "races", "analysis"}
     assert set(tree["datasets"].children) == set(cfg["studies"])
     # the per-point files that the points jobs write (results/points/) too
     points = sorted((work / "results" / "points").rglob("*.nc"))
