@@ -216,8 +216,9 @@ def test_the_kernels_compile_for_a_gpu(monkeypatch):
     )
     a1, a2, a3 = (types.Array(types.int64, d, "C") for d in (1, 2, 3))
     flag, i64 = types.boolean, types.int64
-    enumeration = (a2, a2, a3, flag, i64, a3, a2, a2, a2, a3, a2, a1, a1, a2, a2)
-    search = (a2, a2, a3, flag, i64, i64, a3, a3, a2, a3, a3) + (a2,) * 12
+    # ... the last argument: the flip times (N,) that the CPU's step and search take
+    enumeration = (a2, a2, a3, flag, i64, a3, a2, a2, a2, a3, a2, a1, a1, a2, a2, a1)
+    search = (a2, a2, a3, flag, i64, i64, a3, a3, a2, a3, a3) + (a2,) * 12 + (a1,)
     for build, signature in (
         (cuda_state_table.build, enumeration),
         (cuda_self_loops.build, search),

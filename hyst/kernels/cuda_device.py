@@ -122,7 +122,25 @@ def rule_twins() -> tuple[types.ModuleType, types.ModuleType]:
     :mod:`hyst.kernels.bookkeeping` (what a relaxation counts)."""
     from hyst.kernels import bookkeeping, rules
 
-    rules_cuda = device_twins(rules, ("margin", "resolve", "start", "tally", "choose", "unstable"))
+    rules_cuda = device_twins(
+        rules,
+        (
+            "margin",
+            "resolve",
+            "start",
+            "tally",
+            "choose",
+            "unstable",
+            # the flip-time rule's choice: part of ``state_table.step`` and of the search,
+            # compiled with them (the CUDA backend runs rules 0, 1, 1' and 2 only)
+            "wide_product",
+            "product_order",
+            "start_tau",
+            "tally_tau",
+            "choose_tau",
+            "scan_tau",
+        ),
+    )
     book_cuda = device_twins(
         bookkeeping,
         ("begin", "verdict", "scanned", "moved", "loop_length", "elements_flipping"),
