@@ -42,7 +42,7 @@ from numba import cuda, int64
 from hyst.kernels import bookkeeping, state_table
 from hyst.kernels.codes import ILL_DEFINED, INF, MOVED, OFFSET, SELF_LOOP
 from hyst.kernels.cuda_device import device_twins, rule_twins
-from hyst.kernels.state_table import ctz, step
+from hyst.kernels.state_table import ctz, cycle_key, step
 
 #: Most threads per block (the shared arrays are sized for it); a power of two.
 THREADS = 128
@@ -62,17 +62,17 @@ SUM_ROWS = (
 N_SUMS = len(SUM_ROWS)
 (
     S_TRANSITIONS,
-    S_SELF_LOOPS,
-    S_ILL_DEFINED,
+    S_SELF_LOOP_TRANSITIONS,
+    S_ILL_DEFINED_TRANSITIONS,
     S_RACE,
     S_TIES,
-    S_DISTINCT,
+    S_DISTINCT_LOOPS,
     S_L4,
 ) = range(len(SUM_ROWS))
 #: Columns of a transition's loop record: smallest state, L, sum of states, n_e, flipping
 #: elements, and whether it is the first transition into this loop.
 LOOP_RECORD = ("cycle_min", "L", "cycle_sum", "n_e", "flip_mask", "new")
-LR_MIN, LR_L, LR_SUM, LR_N_E, LR_MASK, LR_NEW = range(len(LOOP_RECORD))
+LR_CYCLE_MIN, LR_L, LR_CYCLE_SUM, LR_N_E, LR_FLIP_MASK, LR_NEW = range(len(LOOP_RECORD))
 #: The "no transition yet" value of the earliest transition per smallest state.
 NO_TRANSITION = np.int64(2**62)
 
@@ -169,7 +169,7 @@ def walk_transition(S0, Hc, eps, rule, hp, hm, F, up, down, tau):
     for _ in range(L):
         x2 = next_state(x, Hc, eps, rule, hp, hm, F, up, down, tau)
         fmask |= x ^ x2
-        csum += x
+        csum += cycle_key(x | (x2 << 32))  # the edge x -> x2, as the CPU's walk keys it
         cmin = min(cmin, x)
         x = x2
     return SELF_LOOP, book[3], book[2], L, bookkeeping.elements_flipping(fmask), cmin, csum, fmask
@@ -177,14 +177,15 @@ def walk_transition(S0, Hc, eps, rule, hp, hm, F, up, down, tau):
 
 def loop_is_new(loops, first, k):
     """Whether transition k's loop was met by no earlier transition (the CPU's order)."""
-    cmin = loops[k, LR_MIN]
+    cmin = loops[k, LR_CYCLE_MIN]
     k0 = first[cmin]
     if k0 == k:
         return True
     L = loops[k, LR_L]
-    csum = loops[k, LR_SUM]
+    csum = loops[k, LR_CYCLE_SUM]
     for q in range(k0, k):
-        if loops[q, LR_L] == L and loops[q, LR_MIN] == cmin and loops[q, LR_SUM] == csum:
+        same_min = loops[q, LR_CYCLE_MIN] == cmin
+        if loops[q, LR_L] == L and same_min and loops[q, LR_CYCLE_SUM] == csum:
             return False
     return True
 
@@ -279,11 +280,11 @@ def transitions_kernel(
                     n_ill += 1
                 elif oc == SELF_LOOP:
                     n_loop += 1
-                    loops[k, LR_MIN] = cmin
+                    loops[k, LR_CYCLE_MIN] = cmin
                     loops[k, LR_L] = L
-                    loops[k, LR_SUM] = csum
+                    loops[k, LR_CYCLE_SUM] = csum
                     loops[k, LR_N_E] = n_e
-                    loops[k, LR_MASK] = fmask
+                    loops[k, LR_FLIP_MASK] = fmask
                     cuda.atomic.min(first, cmin, k)
         cuda.syncthreads()
         n_new = 0
@@ -297,11 +298,11 @@ def transitions_kernel(
                 if loops[k, LR_L] == 4 and loops[k, LR_N_E] == 2:
                     n4 += 1
         partial[S_TRANSITIONS, tid] = n_t
-        partial[S_SELF_LOOPS, tid] = n_loop
-        partial[S_ILL_DEFINED, tid] = n_ill
+        partial[S_SELF_LOOP_TRANSITIONS, tid] = n_loop
+        partial[S_ILL_DEFINED_TRANSITIONS, tid] = n_ill
         partial[S_RACE, tid] = race
         partial[S_TIES, tid] = ties
-        partial[S_DISTINCT, tid] = n_new
+        partial[S_DISTINCT_LOOPS, tid] = n_new
         partial[S_L4, tid] = n4
         offsets[tid] = n4
         cuda.syncthreads()
@@ -316,8 +317,8 @@ def transitions_kernel(
         for k in range(2 * lo, 2 * hi):
             if loops[k, LR_NEW] == 1 and loops[k, LR_L] == 4 and loops[k, LR_N_E] == 2:
                 if q < K:
-                    l4_state[s, q] = loops[k, LR_MIN]
-                    l4_mask[s, q] = loops[k, LR_MASK]
+                    l4_state[s, q] = loops[k, LR_CYCLE_MIN]
+                    l4_mask[s, q] = loops[k, LR_FLIP_MASK]
                 q += 1
         block_sums(partial, tid, width)
         if tid == 0:
@@ -339,13 +340,16 @@ def build():
     import sys
 
     rules_cuda, book_cuda = rule_twins()
-    table_cuda = device_twins(state_table, ("ctz", "step"), rules=rules_cuda, bookkeeping=book_cuda)
+    table_cuda = device_twins(
+        state_table, ("ctz", "step", "cycle_key"), rules=rules_cuda, bookkeeping=book_cuda
+    )
     here = device_twins(
         sys.modules[__name__],
         DEVICE_FUNCTIONS,
         kernels=("transitions_kernel",),
         step=table_cuda.step,
         ctz=table_cuda.ctz,
+        cycle_key=table_cuda.cycle_key,
         bookkeeping=book_cuda,
     )
     return here.transitions_kernel

@@ -106,10 +106,10 @@ def enumerate_batch(
     from hyst.kernels import cuda_state_table as k
 
     columns[:, codes.E_N_TRANSITIONS] = sums[:, k.S_TRANSITIONS]
-    columns[:, codes.E_N_SELF_LOOP_TRANSITIONS] = sums[:, k.S_SELF_LOOPS]
-    columns[:, codes.E_N_ILL_DEFINED_TRANSITIONS] = sums[:, k.S_ILL_DEFINED]
+    columns[:, codes.E_N_SELF_LOOP_TRANSITIONS] = sums[:, k.S_SELF_LOOP_TRANSITIONS]
+    columns[:, codes.E_N_ILL_DEFINED_TRANSITIONS] = sums[:, k.S_ILL_DEFINED_TRANSITIONS]
     columns[:, codes.E_RACE_IN_TRANSITIONS] = sums[:, k.S_RACE]
-    columns[:, codes.E_N_DISTINCT_LOOPS] = sums[:, k.S_DISTINCT]
+    columns[:, codes.E_N_DISTINCT_LOOPS] = sums[:, k.S_DISTINCT_LOOPS]
     columns[:, codes.E_TIES] += sums[:, k.S_TIES]
     return batch.EnumerationOutput(
         batch.Columns(columns, codes.ENUMERATION_COLUMNS),

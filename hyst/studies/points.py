@@ -55,6 +55,7 @@ from hyst.sampling.sampler import (
     resolve_groups,
 )
 from hyst.studies.base import ConfigError, Job, StudyKind, shared_by
+from hyst.studies.point_jobs import index_dtype, pack, read_point
 
 #: Version of the point-file layout; part of the provenance, bumped when the layout changes.
 #: 4: records only where asked for (seeded bottom-k sample), catalogue dtypes, compressed.
@@ -221,61 +222,6 @@ def study_specs(study: dict, seed: int) -> list[tuple[dict, PointSpec]]:
                             spec = PointSpec(point, study["samples"], groups, seed, caps)
                             out.append((labels, spec))
     return out
-
-
-def _read_point(path) -> tuple[dict, dict, dict]:
-    """(values, dimensions, attributes) of every data variable of a point file."""
-    import netCDF4
-
-    values, dims, attrs = {}, {}, {}
-    with netCDF4.Dataset(path) as nc:
-        nc.set_auto_mask(False)
-        for name, var in nc.variables.items():
-            if name in nc.dimensions:  # coordinate of a histogram dimension
-                continue
-            values[name] = var[...]
-            dims[name] = var.dimensions
-            attrs[name] = {k: var.getncattr(k) for k in var.ncattrs() if k != "_FillValue"}
-    return values, dims, attrs
-
-
-def _index_dtype(n: int):
-    """The smallest signed integer dtype indexing ``n`` values."""
-    return np.int8 if n <= 127 else np.int16 if n <= 32767 else np.int32
-
-
-def pack(specs: list[PointSpec], size: int) -> list[list[tuple[tuple, list[PointSpec]]]]:
-    """Point specs packed into jobs of at most ``size`` points: each job a list of
-    ((couplings, spans, rule), specs of that class).
-
-    Each class (ensemble, rule, enumerated or large: they cost very differently) is cut
-    into chunks of at most ``size``, in order of (N, NJ0); consecutive chunks of the same
-    cost class are then packed into one job while they fit, so small classes share a job
-    instead of paying a job's start-up each. Point files are per point: packing changes
-    no result. Jobs of large systems hold few, long chunks (the longest, N = 1024 with the
-    saturated loop at any H, runs 20 minutes on one core): they are marked long and start
-    first, so that the short enumeration jobs fill the end of a run.
-    """
-    classes: dict[tuple, list] = {}
-    for spec in specs:
-        p = spec.point
-        classes.setdefault((p.couplings, p.spans, p.rule, p.N > ENUMERATION_MAX_N), []).append(spec)
-    chunks: dict[bool, list[tuple[tuple, list]]] = {False: [], True: []}
-    for key, members in sorted(classes.items()):
-        members.sort(key=lambda s: (s.point.N, s.point.NJ0, s.samples, s.groups, s.key()))
-        for i in range(0, len(members), size):
-            chunks[key[3]].append((key[:3], members[i : i + size]))
-    packed = []
-    for stream in chunks.values():
-        current: list[tuple[tuple, list]] = []
-        for chunk in stream:
-            if current and sum(len(c[1]) for c in current) + len(chunk[1]) > size:
-                packed.append(current)
-                current = []
-            current.append(chunk)
-        if current:
-            packed.append(current)
-    return packed
 
 
 class PointsKind(StudyKind):
@@ -588,7 +534,7 @@ class PointsKind(StudyKind):
         coords = {a: sorted({labels[a] for labels, _spec in specs}) for a in names}
         index = {a: {v: i for i, v in enumerate(coords[a])} for a in names}
         shape = tuple(len(coords[a]) for a in names)
-        points = [(labels, *_read_point(spec.path(results))) for labels, spec in specs]
+        points = [(labels, *read_point(spec.path(results))) for labels, spec in specs]
         # records (catalogue kind RECORDS): concatenated along their dimension, with labels
         record_dims = {o.dim: o.name for o in observables(RECORDS)}
         data, var_dims, var_attrs = {}, {}, {}
@@ -622,7 +568,7 @@ class PointsKind(StudyKind):
                     for a in names:
                         i = index[a][labels[a]]
                         records.setdefault(f"{prefix}_{a}_index", (rdim, []))[1].append(
-                            np.full(n, i, _index_dtype(len(coords[a])))
+                            np.full(n, i, index_dtype(len(coords[a])))
                         )
         ds = xr.Dataset(
             {v: xr.DataArray(data[v], dims=var_dims[v], attrs=var_attrs[v]) for v in data},
