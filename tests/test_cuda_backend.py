@@ -223,7 +223,12 @@ def test_the_kernels_compile_for_a_gpu(monkeypatch):
         (cuda_state_table.build, enumeration),
         (cuda_self_loops.build, search),
     ):
-        ptx, _ = cuda.compile_ptx(build().py_func, signature, cc=(9, 0))
+        try:
+            ptx, _ = cuda.compile_ptx(build().py_func, signature, cc=(9, 0))
+        except Exception as exc:  # a library of the toolkit missing (NVRTC): not our kernels
+            if "DynamicLibNotFound" not in type(exc).__name__:
+                raise
+            pytest.skip(f"no CUDA runtime compiler here: {exc}")
         assert ".entry" in ptx
 
 
