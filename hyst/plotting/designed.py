@@ -199,7 +199,13 @@ def fig_addressability(
             if reach_lines and i == 0:  # named once, drawn as the first of them
                 declare(bottom, "reachable by any history", reach_lines[0])
                 handle = Line2D([], [], color=reach_lines[0].get_color(), ls="--")
-                free_legend(bottom, [handle], ["reachable by any history"], fontsize="x-small")
+                free_legend(
+                    bottom,
+                    [handle],
+                    ["reachable by any history"],
+                    places=(("upper left", (1.0, 1.0)),),
+                    fontsize="x-small",
+                )
         axes[0, 0].legend(loc="lower left", fontsize="x-small")
     return fig
 
