@@ -35,6 +35,7 @@ from hyst.kernels import (
     first_loops,
     roundoff,
     self_loop_search,
+    self_loop_search_directed,
     state_table,
 )
 from hyst.kernels import protocols as drive_protocols
@@ -253,7 +254,7 @@ def first_loops_batch(systems: Systems, rule, *, parallel: bool = True) -> Colum
     return Columns(out, codes.MECH_LOOP_COLUMNS)
 
 
-@runs(self_loop_search.any_self_loop_batch)
+@runs(self_loop_search.any_self_loop_batch, self_loop_search_directed.any_self_loop_directed_batch)
 def any_self_loop_batch(
     systems: Systems,
     rule,
@@ -273,10 +274,10 @@ def any_self_loop_batch(
     ``n_potentially_stable``, ``n_transitions`` and transition ties. ``reachable_cap``
     bounds the first phase's queue (0 skips it; every value gives the same answers).
     ``flip_times``: quantised flip times ((N,), (1, N) or (n, N) int64), needed by the
-    flip-time rule ``"tau"`` only.
+    flip-time rule ``"tau"`` only. Direction-dependent couplings run
+    ``self_loop_search_directed`` (the same search with the bounds of both matrices).
     """
     N = systems.N
-    undirected(systems, "any_self_loop")
     if not 2 <= N <= codes.SEARCH_BITMASK_MAX_N:
         raise ValueError(
             f"N: {N} is not allowed for the self-loop search (2 <= N <= "
@@ -285,7 +286,10 @@ def any_self_loop_batch(
     if not isinstance(reachable_cap, int | np.integer) or reachable_cap < 0:
         raise ValueError(f"reachable_cap: {reachable_cap!r} is not allowed (an integer >= 0)")
     out = np.zeros((systems.samples, len(codes.SEARCH_COLUMNS)), np.int64)
-    kernel = on_threads(self_loop_search.any_self_loop_batch, parallel)
+    if systems.directed:
+        kernel = on_threads(self_loop_search_directed.any_self_loop_directed_batch, parallel)
+    else:
+        kernel = on_threads(self_loop_search.any_self_loop_batch, parallel)
     blocks = min(systems.samples, 8 * 64) if parallel else 1
     code, tau = kernel_rule(rule, flip_times, systems.samples, N)
     kernel(systems.kernel_batch(dense=True), code, int(reachable_cap), blocks, out, tau)
@@ -294,8 +298,7 @@ def any_self_loop_batch(
 
 def undirected(systems: Systems, group: str) -> None:
     """Refuse direction-dependent couplings (c^+ ≠ c^−) in a kernel written for one
-    coupling matrix: the self-loop search prunes with |c_ij| of one matrix, the float64
-    twin reads one."""
+    coupling matrix: the float64 twin reads one."""
     if systems.directed:
         raise ValueError(
             f"{group}: direction-dependent couplings (c_plus != c_minus) are not supported; "
