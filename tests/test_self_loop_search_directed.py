@@ -153,8 +153,9 @@ def test_points_with_direction_asymmetry_take_the_search():
     key = "self_loop_probability"
     assert search.counts[key] == enum.counts[key] and 0 < search.counts[key] < 200
     counts = [
-        sample_point(replace(point, N=12, direction_asymmetry=a), 100, 3, ["any_self_loop"])
-        .counts[key]
+        sample_point(replace(point, N=12, direction_asymmetry=a), 100, 3, ["any_self_loop"]).counts[
+            key
+        ]
         for a in (0.0, 1.0)
     ]
     assert counts[0] < counts[1]
@@ -172,6 +173,4 @@ def test_config_takes_the_search_with_direction_asymmetry():
     with pytest.raises(ConfigError) as err:
         validate(points_config(["any_self_loop", "float64"]), check_paths=False)
     assert str(err.value).count("\n") == 0
-    assert "studies.s.observables: 'float64' does not support direction-dependent" in str(
-        err.value
-    )
+    assert "studies.s.observables: 'float64' does not support direction-dependent" in str(err.value)
