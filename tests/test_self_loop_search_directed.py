@@ -168,9 +168,57 @@ def points_config(observables):
     return {"studies": {"s": study}, "figures": {}}
 
 
-def test_config_takes_the_search_with_direction_asymmetry():
-    validate(points_config(["any_self_loop"]), check_paths=False)
+def test_config_takes_the_search_and_the_float64_twin_with_direction_asymmetry():
+    validate(points_config(["any_self_loop", "float64"]), check_paths=False)
+    bad = points_config(["any_self_loop"])
+    bad["studies"]["s"]["couplings"] = ["ferro"]
     with pytest.raises(ConfigError) as err:
-        validate(points_config(["any_self_loop", "float64"]), check_paths=False)
-    assert str(err.value).count("\n") == 0
-    assert "studies.s.observables: 'float64' does not support direction-dependent" in str(err.value)
+        validate(bad, check_paths=False)
+    assert "\n" not in str(err.value) and "direction_asymmetry: values > 0 need" in str(err.value)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    N=st.integers(2, 8),
+    alpha=st.sampled_from([0.3, 1.0]),
+    couplings=st.sampled_from(["random", "symmetric"]),
+    spans=st.sampled_from(["spin", "hysteron"]),
+    rule=st.sampled_from(list(RULES)),
+)
+def test_float64_twin_on_exact_parameters_equals_the_exact_transitions(
+    seed, N, alpha, couplings, spans, rule
+):
+    """Quantised c^+ and c^− are exact in float64, so the twin relaxes exactly the
+    enumeration's transitions, the same ones ending in a self-loop; a just-flipped element
+    that is unstable has a negative effective span (unstable in exact arithmetic too)."""
+    rng = np.random.default_rng(seed)
+    NJ0 = float(10 ** rng.uniform(-1, 2.5))
+    sy = sample_systems(couplings, spans, N, NJ0, 20, rng, direction_asymmetry=alpha)
+    hp, hm, c = sy.to_floats()
+    cm = sy.couplings_minus * 2.0**-40
+    twin = batch.float64_transitions_batch(sy, hp, hm, c, rule, couplings_minus=cm)
+    exact = run_enumeration(sy, rule=rule, what=codes.WHAT_TRANSITIONS)
+    assert np.array_equal(twin["transitions"], exact["n_transitions"])
+    assert np.array_equal(twin["self_loop_transitions"], exact["n_self_loop_transitions"])
+    assert np.all(twin["just_flipped_unstable"] <= twin["transitions"])
+
+
+def test_float64_twin_refuses_a_missing_or_extra_c_minus():
+    rng = np.random.default_rng(48)
+    sy = sample_systems("random", "hysteron", 3, 1.0, 2, rng, direction_asymmetry=0.5)
+    hp, hm, c = sy.to_floats()
+    with pytest.raises(ValueError, match="^couplings_minus: the systems .direction-dependent"):
+        batch.float64_transitions_batch(sy, hp, hm, c, "1")
+    plain = sample_systems("random", "hysteron", 3, 1.0, 2, rng)
+    with pytest.raises(ValueError, match="^couplings_minus: the systems .paper couplings"):
+        batch.float64_transitions_batch(plain, hp, hm, c, "1", couplings_minus=c)
+
+
+def test_float64_group_with_direction_asymmetry():
+    """The group float64 at α > 0: hysterons agree with the exact P_sl whatever the
+    round-off (spans far from the thresholds), as in the paper's model."""
+    point = Point("random", "hysteron", "1", 6, 10.0, direction_asymmetry=0.5)
+    counts = sample_point(point, 300, 4, ["transitions", "float64"]).counts
+    assert counts["self_loop_probability_float64"] == counts["self_loop_probability"]
+    assert counts["float64_transitions"] > 0

@@ -13,6 +13,10 @@ x_i = Σ_j c_ij s_j summed in index order, the transition field H = h_k^± − x
 critical element k, instability margins (H + x_i) − h_i^+ for s_i = −1 and
 h_i^− − (H + x_i) for s_i = +1 (unstable when > 0), the race-condition rule on those
 margins, and a self-loop whenever the avalanche revisits a state, the start state included.
+With direction-dependent couplings an element's local field is x_i^+ = Σ_j c^+_ij s_j
+while it is down and x_i^− = Σ_j c^−_ij s_j while it is up; a just-flipped element with a
+negative effective span h_k^+ − h_k^− − (x_k^+ − x_k^−) is then unstable in exact
+arithmetic too, and ``just_flipped_unstable`` counts it beside the round-off.
 
 Only ``@jit`` functions over plain arrays live here; output columns are
 ``codes.FLOAT64_COLUMNS``.
@@ -38,12 +42,16 @@ from hyst.kernels.state_table import build_state_table
 
 @jit
 def _margins(s, H, hp, hm, c, m):
-    """Float64 instability margins of every element at field H (unstable where > 0)."""
+    """Float64 instability margins of every element at field H (unstable where > 0); c (N,
+    N), or (2N, N) for direction-dependent couplings (c^+ over c^−: an up element reads
+    row N + i)."""
     N = s.shape[0]
+    minus = c.shape[0] - N  # 0, or N for direction-dependent couplings
     for i in range(N):
+        r = i + minus if s[i] > 0 else i
         x = 0.0
         for j in range(N):
-            x += c[i, j] * s[j]
+            x += c[r, j] * s[j]
         local = H + x
         m[i] = local - hp[i] if s[i] < 0 else hm[i] - local
 
@@ -65,10 +73,12 @@ def _transition(S, direction, hp, hm, c, rule, s, m, stamp, mark, out):
         s[i] = 1.0 if (S >> i) & 1 else -1.0
     H = np.inf if direction > 0 else -np.inf
     k = -1
+    minus = c.shape[0] - N  # 0, or N for direction-dependent couplings (c^+ over c^−)
     for i in range(N):
+        r = i + minus if s[i] > 0 else i
         x = 0.0
         for j in range(N):
-            x += c[i, j] * s[j]
+            x += c[r, j] * s[j]
         if direction > 0 and s[i] < 0 and hp[i] - x < H:
             H = hp[i] - x
             k = i
@@ -135,9 +145,11 @@ def float64_transitions_one(k, exact, floats, rule, out):
 def float64_transitions_batch(exact, floats, rule, out):
     """The P_sl transitions of a batch of systems in float64 (module docstring).
 
-    exact: the quantised systems (``operands.SystemBatch``, a dense form), which decide the
-    potentially stable states; floats: the float64 parameters the transitions are computed
-    with (``SystemBatch`` of float64 arrays, FORM_DENSE). out[k] = ``codes.FLOAT64_COLUMNS``.
+    exact: the quantised systems (``operands.SystemBatch``, a dense form or FORM_DIRECTED),
+    which decide the potentially stable states; floats: the float64 parameters the
+    transitions are computed with (``SystemBatch`` of float64 arrays, couplings (n, N, N), or
+    (n, 2N, N), c^+ over c^−, for direction-dependent couplings: an element reads its field
+    with c^+ while down and with c^− while up). out[k] = ``codes.FLOAT64_COLUMNS``.
     """
     for k in prange(floats.h_plus.shape[0]):
         float64_transitions_one(k, exact, floats, rule, out)

@@ -296,16 +296,6 @@ def any_self_loop_batch(
     return Columns(out, codes.SEARCH_COLUMNS)
 
 
-def undirected(systems: Systems, group: str) -> None:
-    """Refuse direction-dependent couplings (c^+ ≠ c^−) in a kernel written for one
-    coupling matrix: the float64 twin reads one."""
-    if systems.directed:
-        raise ValueError(
-            f"{group}: direction-dependent couplings (c_plus != c_minus) are not supported; "
-            "use the groups transitions and zero_field"
-        )
-
-
 def search_workspace_bytes(N: int, reachable_cap: int = codes.SEARCH_REACHABLE_CAP) -> int:
     """Memory of one worker thread's self-loop search workspace, in bytes:
     8 (4 N² + 9 N + 12) for the couplings, the search stack and the fields, plus the
@@ -317,13 +307,25 @@ def search_workspace_bytes(N: int, reachable_cap: int = codes.SEARCH_REACHABLE_C
 
 @runs(roundoff.float64_transitions_batch)
 def float64_transitions_batch(
-    systems: Systems, h_plus, h_minus, couplings, rule, *, parallel: bool = True
+    systems: Systems,
+    h_plus,
+    h_minus,
+    couplings,
+    rule,
+    *,
+    parallel: bool = True,
+    couplings_minus=None,
 ) -> Columns:
     """The P_sl transitions in float64 (``hyst.kernels.roundoff``): the potentially stable
     states come from the exact ``systems``, the transitions are computed from the float64
-    parameters ``h_plus``, ``h_minus``, ``couplings`` (n, N[, N]). ``codes.FLOAT64_COLUMNS``
-    per sample."""
-    undirected(systems, "float64")
+    parameters ``h_plus``, ``h_minus``, ``couplings`` (n, N[, N]) and, for direction-
+    dependent ``systems``, ``couplings_minus`` (c^−, (n, N, N); ``couplings`` is then c^+).
+    ``codes.FLOAT64_COLUMNS`` per sample."""
+    if systems.directed != (couplings_minus is not None):
+        kind, want = ("direction-dependent", "need") if systems.directed else ("paper", "take no")
+        raise ValueError(f"couplings_minus: the systems ({kind} couplings) {want} float64 c^-")
+    if couplings_minus is not None:
+        couplings = np.concatenate((couplings, couplings_minus), axis=1)
     n = systems.samples
     out = np.zeros((n, len(codes.FLOAT64_COLUMNS)), np.int64)
     kernel = on_threads(roundoff.float64_transitions_batch, parallel)

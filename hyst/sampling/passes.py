@@ -345,12 +345,28 @@ def generic_floats(point, seed: int, chunk: int, systems: Systems):
     return hp + shift, hm + shift, c + noise
 
 
+def generic_minus_floats(point, seed: int, chunk: int, systems: Systems) -> np.ndarray:
+    """Float64 c^− of a chunk's direction-dependent systems as :func:`generic_floats` draws
+    c^+: the exact c^− plus independent offsets of at most half a quantum (c_ii = 0), from a
+    stream of their own (the paper's model draws nothing more)."""
+    identity = {**point.ensemble_identity(), "purpose": "float64 c_minus"}
+    rng = seeds.generator(seed, identity, chunk)
+    n, N = systems.samples, systems.N
+    noise = rng.uniform(-0.5, 0.5, (n, N, N)) * QUANTUM
+    noise[:, np.arange(N), np.arange(N)] = 0.0
+    return systems.couplings_minus * QUANTUM + noise
+
+
 def call_float64(chunk: Chunk, _served) -> batch.Columns:
     """Run the pairwise P_sl transitions in float64 (group float64) on a chunk's systems, with
-    the generic float parameters of :func:`generic_floats`."""
+    the generic float parameters of :func:`generic_floats` (and :func:`generic_minus_floats`
+    for direction-dependent couplings)."""
     hp, hm, c = generic_floats(chunk.point, chunk.seed, chunk.index, chunk.systems)
+    minus = None
+    if chunk.systems.directed:
+        minus = generic_minus_floats(chunk.point, chunk.seed, chunk.index, chunk.systems)
     return batch.float64_transitions_batch(
-        chunk.systems, hp, hm, c, chunk.point.rule, parallel=chunk.parallel
+        chunk.systems, hp, hm, c, chunk.point.rule, parallel=chunk.parallel, couplings_minus=minus
     )
 
 

@@ -387,11 +387,6 @@ class PointsKind(StudyKind):
                     f"studies.{name}.{ASYMMETRY}: values > 0 need couplings "
                     f"{' or '.join(DIRECTED_ENSEMBLES)}, not {odd[0]!r}"
                 )
-            if study["observables"] != "all" and "float64" in study["observables"]:
-                raise ConfigError(
-                    f"studies.{name}.observables: 'float64' does not support direction-"
-                    f"dependent couplings ({ASYMMETRY} > 0)"
-                )
         obs = study["observables"]
         if obs != "all":
             for g in obs:
