@@ -237,6 +237,16 @@ VARIABLES: dict[str, Variable] = {
         "pairwise-realizable reduced t-graphs",
         "Garden-of-Eden-reduced t-graphs pairwise hysterons realize (-1: not tested)",
     ),
+    "directed_pairwise_full": _number(
+        "t-graphs realizable with direction-dependent couplings",
+        "of the same pairwise_full_of t-graphs, those pairwise hysterons with direction-"
+        "dependent couplings (c+ != c-) realize (LP, re-resolved)",
+    ),
+    "directed_pairwise_goe": _number(
+        "reduced t-graphs realizable with direction-dependent couplings",
+        "Garden-of-Eden-reduced t-graphs pairwise hysterons with direction-dependent "
+        "couplings realize (-1: not tested)",
+    ),
     "weight_full": _label(
         "summed weight of the t-graphs",
         "sum of the linear extensions of every realizable t-graph (decimal; -1: not "

@@ -31,7 +31,9 @@ fields) for n = K, next to the numbers of their code, hysteron-tgraphs, for n = 
   exact (n <= 3)   scaffolds, candidate and realizable t-graphs, their
                    Garden-of-Eden-reduced forms, total orders of the switching fields
                    that give a well-defined t-graph (rules 0 and 2), with simple
-                   self-loops allowed and forbidden, pairwise realizability (n = 2)
+                   self-loops allowed and forbidden, pairwise realizability (n = 2;
+                   with --directed-pairwise also by pairwise hysterons whose
+                   couplings depend on the switching direction)
   sampled (any n)  the share of random switching fields (uniform total orders) with a
                    well-defined t-graph, under rules 0, 1, 1p and 2, with errors (or
                    a 95 % upper bound when none was found)
@@ -63,6 +65,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "for pairwise realizability by LP (default 0: none)",
     )
     p.add_argument(
+        "--directed-pairwise",
+        action="store_true",
+        help="ask pairwise hysterons with direction-dependent couplings (c+ != c-) about "
+        "the same t-graphs as the paper's pairwise model (n <= 3)",
+    )
+    p.add_argument(
         "--results", default="results", help="results folder of the cache (default: results)"
     )
     p.add_argument("--json", action="store_true", help="print the table as JSON")
@@ -82,6 +90,11 @@ def run(args) -> int:
             f"--pairwise-sample: {args.pairwise_sample} is not allowed with --n {args.n} (it "
             "samples the full t-graphs of n = 3; n = 2 tests every one)"
         )
+    if args.directed_pairwise and args.n > 3:
+        raise UsageError(
+            f"--directed-pairwise: not allowed with --n {args.n} (the pairwise census is "
+            "exact, n <= 3)"
+        )
     results_cache(args.results, "tgraphs")
     log = progress(args.quiet)
     t0 = time.perf_counter()
@@ -91,6 +104,7 @@ def run(args) -> int:
         seed=args.seed,
         pairwise_sample=args.pairwise_sample,
         results=args.results,
+        directed_pairwise=args.directed_pairwise,
         log=log,
     )
     seconds = time.perf_counter() - t0

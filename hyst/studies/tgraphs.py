@@ -83,8 +83,18 @@ def _uniform_graphs(n: int, counts: list, k: int, seed: int) -> list:
     return graphs
 
 
-def census_record(n: int, pairwise_sample: int, weights: bool, seed: int, client=None, log=print):
-    """Every exact number of n ≤ 3 hysterons (a dict; big counts as ints)."""
+def census_record(
+    n: int,
+    pairwise_sample: int,
+    weights: bool,
+    seed: int,
+    client=None,
+    log=print,
+    directed_pairwise: bool = False,
+):
+    """Every exact number of n ≤ 3 hysterons (a dict; big counts as ints). With
+    ``directed_pairwise`` the direction-dependent pairwise model (c^+ ≠ c^−) is asked
+    about the same t-graphs as the paper's (``directed_pairwise_full``, ``_goe``)."""
     seconds, rec = {}, {"n": n}
     t = time.perf_counter()
     count = len(tgraphs.scaffolds(n))
@@ -136,6 +146,10 @@ def census_record(n: int, pairwise_sample: int, weights: bool, seed: int, client
     rec["pairwise_full"] = _pairwise(full)
     rec["pairwise_full_of"] = len(full)
     rec["pairwise_goe"] = _pairwise(reduced.kept) if (n == 2 or pairwise_sample) else -1
+    if directed_pairwise:
+        rec["directed_pairwise_full"] = _pairwise(full, directed=True)
+        asked = n == 2 or pairwise_sample
+        rec["directed_pairwise_goe"] = _pairwise(reduced.kept, directed=True) if asked else -1
     seconds["pairwise"] = time.perf_counter() - t
     if n == 2:
         rec["example_weight"] = design_order.count_linear_extensions(_example_order())
@@ -148,9 +162,10 @@ def _example_order():
     return design_order.design_order(g)
 
 
-def _pairwise(graphs) -> int:
-    """How many of ``graphs`` pairwise hysterons realize (every answer checked)."""
-    answers = pairwise_realize_many(graphs)
+def _pairwise(graphs, directed: bool = False) -> int:
+    """How many of ``graphs`` pairwise hysterons realize (every answer checked); with
+    ``directed``, pairwise hysterons with direction-dependent couplings."""
+    answers = pairwise_realize_many(graphs, directed=directed)
     bad = [a for a in answers if a.feasible and not (a.rows_hold and a.reproduces)]
     if bad:
         raise RuntimeError(f"pairwise LP: {len(bad)} realizations failed their checks")
@@ -217,6 +232,13 @@ class TGraphsKind(StudyKind):
                     "minimum": 0,
                     "default": 0,
                 },
+                "directed_pairwise": {
+                    "description": "Also ask the pairwise model with direction-dependent "
+                    "couplings (c+ != c-) about the same t-graphs as the paper's pairwise "
+                    "model (n = 3: about as long again as pairwise_sample's LPs).",
+                    "type": "boolean",
+                    "default": False,
+                },
                 "weights": {
                     "description": "Linear extensions of every full t-graph (n = 3: about an "
                     "hour of one core): their sum must be the exact count of orders.",
@@ -237,6 +259,8 @@ class TGraphsKind(StudyKind):
         for n in study["census"]:
             p = {"what": "census", "n": n, "pairwise_sample": study["pairwise_sample"],
                  "weights": study["weights"], "seed": int(seed)}  # fmt: skip
+            if study.get("directed_pairwise"):  # absent when off: the same jobs as before
+                p["directed_pairwise"] = True
             out.append(Job(self.name, f"tgraphs-census-n{n}-{seeds.digest(p, 10)}", p, long=n > 2))
         for n in study["sample"]:
             p = {"what": "sample", "n": n, "samples": study["samples"], "seed": int(seed)}
@@ -277,7 +301,13 @@ class TGraphsKind(StudyKind):
             if p["what"] == "census":
                 with client_if_parallel(threads if p["n"] > 2 else 1, config) as client:
                     record = census_record(
-                        p["n"], p["pairwise_sample"], p["weights"], p["seed"], client, log
+                        p["n"],
+                        p["pairwise_sample"],
+                        p["weights"],
+                        p["seed"],
+                        client,
+                        log,
+                        directed_pairwise=p.get("directed_pairwise", False),
                     )
             else:
                 record = sample_record(p["n"], p["samples"], p["seed"], log)
@@ -381,6 +411,9 @@ def census_dataset(census: list, sampled: dict, samples: int) -> xr.Dataset:
                 "pairwise_full", "pairwise_full_of", "pairwise_goe"):  # fmt: skip
         data[key] = ("n", np.array([r[key] for r in census], np.int64))
     data["weight_full"] = ("n", np.array([str(r["weight_full"]) for r in census], str))
+    if census and all("directed_pairwise_full" in r for r in census):
+        for key in ("directed_pairwise_full", "directed_pairwise_goe"):
+            data[key] = ("n", np.array([r[key] for r in census], np.int64))
     sn = sorted(sampled)
     counts = np.zeros((len(sn), len(RULES), len(SAMPLED), len(SIMPLE)), np.int64)
     for a, n in enumerate(sn):
@@ -487,6 +520,15 @@ def census_rows(ds: xr.Dataset) -> tuple[list, list]:
         "pairwise-realizable Garden-of-Eden-reduced t-graphs",
         lambda n: _pairwise_cell(ds, n, exact_n, "goe"),
     )  # noqa: E501
+    if "directed_pairwise_full" in ds:
+        row(
+            "realizable by pairwise hysterons with direction-dependent couplings",
+            lambda n: _pairwise_cell(ds, n, exact_n, "full", "directed_"),
+        )
+        row(
+            "... Garden-of-Eden-reduced t-graphs",
+            lambda n: _pairwise_cell(ds, n, exact_n, "goe", "directed_"),
+        )
     weights = json.loads(ds.attrs["example_weight"])
     row(
         "linear extensions of the example graph of Teunisse & van Hecke's notebook",
@@ -520,14 +562,17 @@ def _log10_orders(n: int) -> float:
     return (math.lgamma((n << n) + 1) - math.lgamma(n + 1)) / math.log(10)
 
 
-def _pairwise_cell(ds, n, exact_n, which) -> str:
+def _pairwise_cell(ds, n, exact_n, which, model: str = "") -> str:
+    """The cell of the pairwise census of ``which`` ("full", "goe") t-graphs; ``model``
+    "directed_" for the direction-dependent pairwise model."""
     if n not in exact_n:
         return "–"
     if which == "goe":
-        k, of = int(ds.pairwise_goe.sel(n=n)), int(ds.goe_realizable.sel(n=n))
+        k, of = int(ds[f"{model}pairwise_goe"].sel(n=n)), int(ds.goe_realizable.sel(n=n))
         return "–" if k < 0 else f"{k:,} of {of:,}"
     k, of, total = (
-        int(ds[v].sel(n=n)) for v in ("pairwise_full", "pairwise_full_of", "realizable")
+        int(ds[v].sel(n=n))
+        for v in (f"{model}pairwise_full", "pairwise_full_of", "realizable")
     )
     if of == 0:
         return "–"

@@ -20,11 +20,13 @@ def cached_census(
     seed: int,
     pairwise_sample: int,
     results,
+    directed_pairwise: bool = False,
     log: Callable[[str], None],
 ) -> xr.Dataset:
     """The census dataset of ``n`` hysterons (exact for n ≤ 3, shares sampled from
     ``samples`` random sets of switching fields for any n; ``pairwise_sample`` full
-    t-graphs of n = 3 tested for pairwise realizability), read from or written to the
+    t-graphs of n = 3 tested for pairwise realizability; with ``directed_pairwise`` by
+    pairwise hysterons with direction-dependent couplings too), read from or written to the
     ``results`` folder's files of the ``tgraphs`` study."""
     from hyst.studies.tgraphs import KIND
 
@@ -34,6 +36,7 @@ def cached_census(
         "samples": samples,
         "pairwise_sample": pairwise_sample,
         "weights": False,
+        "directed_pairwise": directed_pairwise,
     }
     config = {"seed": seed, "dask": {}, "resources": {"threads": 1}}
     jobs, _needs = KIND.jobs({"cli": study}, config)
