@@ -6,6 +6,9 @@ c^+ ≠ c^−)."""
 from hyst.cli.main import main
 from hyst.studies.tgraphs import KIND
 
+#: The census row of the direction-dependent pairwise model at n = 2.
+DIRECTED_ROW = "| realizable by pairwise hysterons with direction-dependent couplings | 35 of 35 |"
+
 
 def test_study_counts_both_pairwise_models(tmp_path):
     study = {"census": [2], "sample": [], "samples": 100, "pairwise_sample": 0,
@@ -24,7 +27,7 @@ def test_study_counts_both_pairwise_models(tmp_path):
     assert int(ds.directed_pairwise_full.sel(n=2)) == 35
     assert int(ds.pairwise_goe.sel(n=2)) == int(ds.directed_pairwise_goe.sel(n=2)) == 13
     md = KIND.tables(ds)["md"]
-    assert "| realizable by pairwise hysterons with direction-dependent couplings | 35 of 35 |" in md
+    assert DIRECTED_ROW in md
     assert "| ... Garden-of-Eden-reduced t-graphs | 13 of 13 |" in md
     for job in plain.values():
         KIND.run(job, tmp_path, config=config, threads=1, log=lambda _x: None)
@@ -38,7 +41,7 @@ def test_command_line(tmp_path, capsys):
     assert main([*argv, "--directed-pairwise"]) == 0
     out = capsys.readouterr().out
     assert "| pairwise-realizable t-graphs | 29 of 35 |" in out
-    assert "| realizable by pairwise hysterons with direction-dependent couplings | 35 of 35 |" in out
+    assert DIRECTED_ROW in out
 
 
 def test_directed_pairwise_beyond_the_exact_census_is_one_line(tmp_path, capsys):

@@ -571,8 +571,7 @@ def _pairwise_cell(ds, n, exact_n, which, model: str = "") -> str:
         k, of = int(ds[f"{model}pairwise_goe"].sel(n=n)), int(ds.goe_realizable.sel(n=n))
         return "–" if k < 0 else f"{k:,} of {of:,}"
     k, of, total = (
-        int(ds[v].sel(n=n))
-        for v in (f"{model}pairwise_full", "pairwise_full_of", "realizable")
+        int(ds[v].sel(n=n)) for v in (f"{model}pairwise_full", "pairwise_full_of", "realizable")
     )
     if of == 0:
         return "–"
