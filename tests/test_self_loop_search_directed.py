@@ -145,8 +145,8 @@ def test_beyond_enumeration_runs_and_is_consistent():
 
 def test_points_with_direction_asymmetry_take_the_search():
     """A sweep point with α > 0 runs group any_self_loop: at N = 8 its P_sl count is the
-    enumeration's (group transitions) on the same systems; at N = 12 it runs (beyond the
-    points' enumeration default) and finds more self-loops at α = 1 than at α = 0."""
+    enumeration's (group transitions) on the same systems; at N = 12 it finds more
+    self-loops at α = 1 than at α = 0, and it runs at N = 24, beyond the enumeration."""
     point = Point("random", "hysteron", "1", 8, 1.0, direction_asymmetry=0.5)
     search = sample_point(point, 200, 3, ["any_self_loop"])
     enum = sample_point(point, 200, 3, ["transitions"])
@@ -159,17 +159,20 @@ def test_points_with_direction_asymmetry_take_the_search():
         for a in (0.0, 1.0)
     ]
     assert counts[0] < counts[1]
+    beyond = replace(point, N=24, NJ0=0.3)  # beyond the enumeration's N <= 18
+    assert 0 < sample_point(beyond, 40, 3, ["any_self_loop"]).counts[key] < 40
 
 
-def points_config(observables):
+def points_config(observables, N=12):
     """A configuration with one points study with α > 0 asking for ``observables``."""
-    study = {"couplings": ["random"], "N": [12], "NJ0": [1.0], "samples": 10}
+    study = {"couplings": ["random"], "N": [N], "NJ0": [1.0], "samples": 10}
     study |= {"direction_asymmetry": [0, 0.5], "observables": observables}
     return {"studies": {"s": study}, "figures": {}}
 
 
 def test_config_takes_the_search_and_the_float64_twin_with_direction_asymmetry():
     validate(points_config(["any_self_loop", "float64"]), check_paths=False)
+    validate(points_config(["any_self_loop"], N=24), check_paths=False)  # beyond enumeration
     bad = points_config(["any_self_loop"])
     bad["studies"]["s"]["couplings"] = ["ferro"]
     with pytest.raises(ConfigError) as err:

@@ -3,6 +3,9 @@
 pairwise model (n = 2: 29 of the 35 realizable t-graphs for the paper's model, all 35 with
 c^+ ≠ c^−)."""
 
+import pytest
+
+import hyst
 from hyst.cli.main import main
 from hyst.studies.tgraphs import KIND
 
@@ -50,3 +53,11 @@ def test_directed_pairwise_beyond_the_exact_census_is_one_line(tmp_path, capsys)
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and "--directed-pairwise: not allowed with --n 4" in lines[0]
     assert captured.out == "" and not any(tmp_path.iterdir())
+
+
+def test_api_census():
+    ds = hyst.tgraphs.census(2, samples=200, directed_pairwise=True)
+    assert int(ds.directed_pairwise_full.sel(n=2)) == 35
+    assert "directed_pairwise_full" not in hyst.tgraphs.census(2, samples=200)
+    with pytest.raises(ValueError, match="^directed_pairwise: True is not allowed for n = 4"):
+        hyst.tgraphs.census(4, samples=200, directed_pairwise=True)

@@ -288,7 +288,13 @@ def sampled_share(n: int, samples: int, rule="0", definition="all_states_stable"
     return orders.sample_shares(n, samples, seed, no_simple_self_loops)[str(rule)][definition]
 
 
-def census(n: int, samples: int = 20_000, seed: int = 0, pairwise_sample: int = 0) -> xr.Dataset:
+def census(
+    n: int,
+    samples: int = 20_000,
+    seed: int = 0,
+    pairwise_sample: int = 0,
+    directed_pairwise: bool = False,
+) -> xr.Dataset:
     """The census dataset of n hysterons (exact for n ≤ 3, sampled shares for any n), as
     the ``tgraphs`` study collects it.
 
@@ -303,6 +309,9 @@ def census(n: int, samples: int = 20_000, seed: int = 0, pairwise_sample: int = 
     pairwise_sample : int, default 0
         n = 3: test every reduced t-graph and this many full ones, drawn uniformly, for
         pairwise realizability by LP.
+    directed_pairwise : bool, default False
+        n ≤ 3: ask the same t-graphs of pairwise hysterons with direction-dependent couplings
+        (c^+ ≠ c^−) too (``directed_pairwise_full``, ``directed_pairwise_goe``).
 
     Examples
     --------
@@ -318,8 +327,19 @@ def census(n: int, samples: int = 20_000, seed: int = 0, pairwise_sample: int = 
             "full t-graphs of n = 3; n = 2 tests every one)"
         )
     exact = n <= tgraphs.EXACT_MAX_N
+    if directed_pairwise and not exact:
+        raise ValueError(
+            f"directed_pairwise: True is not allowed for n = {n} (the pairwise census is exact, "
+            f"n <= {tgraphs.EXACT_MAX_N})"
+        )
     quiet = lambda _line: None  # noqa: E731
-    records = [study.census_record(n, pairwise_sample, False, seed, log=quiet)] if exact else []
+    records = []
+    if exact:
+        records = [
+            study.census_record(
+                n, pairwise_sample, False, seed, log=quiet, directed_pairwise=directed_pairwise
+            )
+        ]
     return describe(
         study.census_dataset(
             records, {n: study.sample_record(n, samples, seed, log=quiet)}, samples
