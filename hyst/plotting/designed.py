@@ -46,6 +46,8 @@ ENSEMBLES = (
 #: The upper bound drawn for an estimate of 0 of n: 3/n (95 % confidence).
 ZERO_BOUND = 3.0
 UPPER_BOUND = "0 of $n$: upper bound $3/n$"
+#: The legend's name of the dashed curves of the addressability figure.
+REACHABLE = "reachable by any history"
 
 
 def _values(ds: xr.Dataset | None, dim: str) -> list[str]:
@@ -164,15 +166,18 @@ def fig_addressability(
     to H1, back down to H2) addresses every one of the 2^N states, against N, one curve per
     N·J0 of ``nj0`` (the nearest sampled). Bottom row: the share of the 2^N states
     addressable in one cycle (solid) and reachable by any field history (dashed, where
-    sampled), log y. One column per (couplings, spans) of ``ensembles`` present."""
+    sampled), log y. One column per (couplings, spans) of ``ensembles`` present; one legend
+    below the panels (the N·J0 colours, the dashed curves, the upper bounds), so that the
+    columns keep even widths."""
     datasets = [small, large]
     present = _present(datasets, ensembles)
     colors = n_colors(list(nj0))
     with style():
         fig, axes = new_figure(2, len(present), size)
+        entries: dict = {}  # legend text: handle, in the order first drawn
+        bounds, reach_lines = [], []
         for i, (c, s) in enumerate(present):
             top, bottom = axes[0, i], axes[1, i]
-            bounds, reach_lines = [], []
             for v in nj0:
                 pts = _by_N(datasets, "all_addressable_probability", c, s, rule, v)
                 if pts:
@@ -191,22 +196,28 @@ def fig_addressability(
             for ax in (top, bottom):
                 _n_axis(ax)
                 _log_y(ax)
+                for handle, text in zip(*ax.get_legend_handles_labels(), strict=True):
+                    entries.setdefault(text, handle)
             top.set_ylabel(label("all_addressable_probability") if i == 0 else "")
             bottom.set_ylabel(r"share of the $2^N$ states" if i == 0 else "")
             panel_letter(top, i, _ensemble_title(c, s))
             panel_letter(bottom, len(present) + i)
-            _bound_legend(top, bounds)
-            if reach_lines and i == 0:  # named once, drawn as the first of them
-                declare(bottom, "reachable by any history", reach_lines[0])
-                handle = Line2D([], [], color=reach_lines[0].get_color(), ls="--")
-                free_legend(
-                    bottom,
-                    [handle],
-                    ["reachable by any history"],
-                    places=(("upper left", (1.0, 1.0)),),
-                    fontsize="x-small",
-                )
-        axes[0, 0].legend(loc="lower left", fontsize="x-small")
+        handles, texts = [entries[t] for t in entries], list(entries)
+        if reach_lines:  # named once, drawn as the first of them
+            declare(axes[1, 0], REACHABLE, reach_lines[0])
+            handles.append(Line2D([], [], color=reach_lines[0].get_color(), ls="--"))
+            texts.append(REACHABLE)
+        bounds = [b for b in bounds if b is not None]
+        if bounds:  # drawn as the first of them (the others differ only by colour)
+            declare(axes[0, 0], UPPER_BOUND, bounds[0])
+            handles.append(
+                Line2D([], [], ls="none", marker="v", mfc="none", color=bounds[0].get_color(), ms=5)
+            )
+            texts.append(UPPER_BOUND)
+        if handles:  # one legend below the panels: they keep the figure's width
+            fig.legend(
+                handles, texts, loc="outside lower center", ncol=len(handles), fontsize="x-small"
+            )
     return fig
 
 
@@ -224,7 +235,8 @@ def fig_periods(
     """P(T = k), the probability that the symmetric cyclic drive ±A from saturation reaches
     an orbit of period k at some amplitude, against N·J0, one panel per N of ``Ns`` present
     (the nearest sampled), one curve per k of ``periods``; odd k dashed with open markers.
-    Periods never met at an N J0 are left out there."""
+    Periods never met at an N J0 are left out there, and the legend names only the periods
+    some panel draws."""
     by_n: dict = {}
     for ds in (small, large):
         if ds is None:
@@ -241,7 +253,7 @@ def fig_periods(
     with style():
         fig, axes = new_figure(1, max(len(shown), 1), size)
         axes = np.atleast_1d(axes).reshape(-1)
-        handles, texts = [], []
+        drawn: dict = {}  # k: the first line drawn of P(T = k), in any panel
         for i, n in enumerate(shown):
             ax = axes[i]
             d = _at(by_n[n], couplings, spans, rule, None).sel(N=n)
@@ -255,34 +267,21 @@ def fig_periods(
                     for a in (d["NJ0"].values, d[obs].values, d[f"{obs}_stderr"].values)
                 )
                 ok = np.isfinite(y) & (y > 0)
-                if ok.any():
-                    e = np.where(np.isfinite(e), e, 0.0)[ok]
-                    ax.errorbar(
-                        x[ok],
-                        y[ok],
-                        yerr=np.vstack([np.minimum(e, y[ok] * (1 - 1e-6)), e]),
-                        color=colors[k],
-                        marker="s" if odd else "o",
-                        ls="--" if odd else "-",
-                        mfc="none" if odd else colors[k],
-                        markeredgewidth=1.0 if odd else 0.0,
-                        elinewidth=0.7,
-                    )
-                handle = Line2D(
-                    [],
-                    [],
+                if not ok.any():
+                    continue
+                e = np.where(np.isfinite(e), e, 0.0)[ok]
+                bars = ax.errorbar(
+                    x[ok],
+                    y[ok],
+                    yerr=np.vstack([np.minimum(e, y[ok] * (1 - 1e-6)), e]),
                     color=colors[k],
                     marker="s" if odd else "o",
                     ls="--" if odd else "-",
                     mfc="none" if odd else colors[k],
                     markeredgewidth=1.0 if odd else 0.0,
+                    elinewidth=0.7,
                 )
-                if i == 0:
-                    handles.append(handle)
-                    texts.append(f"$T = {k}$" + (" (odd)" if odd else ""))
-                drawn = ax.containers[-1].lines[0] if ax.containers else None
-                if odd and i == 0 and drawn is not None:  # odd periods: broken, open markers
-                    declare(ax, texts[-1], drawn)
+                drawn.setdefault(k, (ax, bars.lines[0]))
             ax.set_xscale("log")
             if any(np.nansum(line.get_ydata()) > 0 for line in ax.get_lines()):
                 _log_y(ax)
@@ -311,6 +310,24 @@ def fig_periods(
                     else ""
                 ),
             )
+        handles, texts = [], []
+        for k in sorted(drawn):  # only the periods some panel draws
+            ax, line = drawn[k]
+            odd = k % 2 == 1
+            texts.append(f"$T = {k}$" + (" (odd)" if odd else ""))
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    color=colors[k],
+                    marker="s" if odd else "o",
+                    ls="--" if odd else "-",
+                    mfc="none" if odd else colors[k],
+                    markeredgewidth=1.0 if odd else 0.0,
+                )
+            )
+            if odd:  # odd periods: broken, open markers
+                declare(ax, texts[-1], line)
         if handles:
             axes[0].legend(handles, texts, loc="lower right", fontsize="x-small", ncol=1)
     return fig
