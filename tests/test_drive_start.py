@@ -196,6 +196,9 @@ def test_cli_start_takes_bits_signs_an_integer_or_a_seeded_random_state(options,
     assert "from the state 13 at H = 0" in expected.attrs["protocol"]
     for text in ("10110", "+-++-", "13"):
         assert protocol_text(expected) in printed("--start", text), text
+    flipped = api(sy, start=[-1, 1, -1, -1, 1])  # its first sign a minus: --start=...
+    assert protocol_text(flipped) in printed("--start=-+--+")
+    assert protocol_text(flipped) in printed("--start", "01001")
     random = api(sy, start="random", seed=7)
     assert protocol_text(random) in printed("--start", "random", "--start-seed", "7")
     up = api(sy, start="up")

@@ -239,7 +239,8 @@ def add_protocol_options(p) -> None:
         metavar="START",
         help="where every protocol starts: saturated 'down' (all -1 at H = -inf, the "
         "default) or 'up' (all +1 at H = +inf); or a state placed at H = 0 and relaxed there: "
-        "N bits, element 0 first, 1 for s_i = +1 (e.g. 1001), the same as N signs (+--+), or "
+        "N bits, element 0 first, 1 for s_i = +1 (e.g. 1001), the same as N signs (+--+; "
+        "--start=-++- where the first is a minus), or "
         "the integer whose bit i is set where s_i = +1 (e.g. 9); or 'random' (each s_i = +-1 "
         "with probability 1/2, drawn with --start-seed)",
     )

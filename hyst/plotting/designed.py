@@ -283,6 +283,10 @@ def fig_periods(
                 )
                 drawn.setdefault(k, (ax, bars.lines[0]))
             ax.set_xscale("log")
+            sampled = np.asarray(d["NJ0"].values, float)
+            if sampled.size:  # every panel over the N J0 sampled, drawn or not
+                ax.set_xlim(sampled.min() / 1.5, sampled.max() * 1.5)
+            decade_ticks(ax.xaxis)
             if any(np.nansum(line.get_ydata()) > 0 for line in ax.get_lines()):
                 _log_y(ax)
             else:
