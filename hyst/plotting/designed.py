@@ -46,6 +46,8 @@ ENSEMBLES = (
 #: The upper bound drawn for an estimate of 0 of n: 3/n (95 % confidence).
 ZERO_BOUND = 3.0
 UPPER_BOUND = "0 of $n$: upper bound $3/n$"
+#: The factor between the N at which neighbouring N·J0 are drawn in P(all addressable).
+DODGE = 1.05
 #: The legend's name of the dashed curves of the addressability figure.
 REACHABLE = "reachable by any history"
 
@@ -164,11 +166,12 @@ def fig_addressability(
 ) -> Figure:
     """Top row: P(all addressable), the probability that one drive cycle from saturation (up
     to H1, back down to H2) addresses every one of the 2^N states, against N, one curve per
-    N·J0 of ``nj0`` (the nearest sampled). Bottom row: the share of the 2^N states
-    addressable in one cycle (solid) and reachable by any field history (dashed, where
-    sampled), log y. One column per (couplings, spans) of ``ensembles`` present; one legend
-    below the panels (the N·J0 colours, the dashed curves, the upper bounds), so that the
-    columns keep even widths."""
+    N·J0 of ``nj0`` (the nearest sampled), each drawn a little to the side of N (by the
+    factor ``DODGE`` between neighbours) so that equal values stay apart. Bottom row: the
+    share of the 2^N states addressable in one cycle (solid) and reachable by any field
+    history (dashed, where sampled), log y. One column per (couplings, spans) of
+    ``ensembles`` present; one legend below the panels (the N·J0 colours, the dashed
+    curves, the upper bounds), so that the columns keep even widths."""
     datasets = [small, large]
     present = _present(datasets, ensembles)
     colors = n_colors(list(nj0))
@@ -178,12 +181,14 @@ def fig_addressability(
         bounds, reach_lines = [], []
         for i, (c, s) in enumerate(present):
             top, bottom = axes[0, i], axes[1, i]
-            for v in nj0:
+            for j, v in enumerate(nj0):
                 pts = _by_N(datasets, "all_addressable_probability", c, s, rule, v)
                 if pts:
-                    bounds.append(
-                        _curve(top, list(pts), list(pts.values()), colors[v], _nj0_text(v))
-                    )
+                    # each N J0 a little to the side (its upper bounds 3/n, the same n,
+                    # would otherwise hide each other)
+                    shift = DODGE ** (j - (len(nj0) - 1) / 2)
+                    x = [n * shift for n in pts]
+                    bounds.append(_curve(top, x, list(pts.values()), colors[v], _nj0_text(v)))
                 share = _by_N(datasets, "addressable_share", c, s, rule, v)
                 if share:
                     _curve(bottom, list(share), list(share.values()), colors[v], _nj0_text(v))
