@@ -11,6 +11,7 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 from figure_layout import layout_problems, legend_entries, legend_problems  # noqa: E402
+from matplotlib.colors import to_rgba  # noqa: E402
 from test_plotting import _designed_dataset  # noqa: E402
 
 from hyst.plotting.designed import REACHABLE, UPPER_BOUND, fig_addressability, fig_periods  # noqa: E402, I001
@@ -45,3 +46,27 @@ def test_periods_legend_lists_only_the_periods_drawn():
     texts = [t for t, _look in legend_entries(fig)]
     assert texts == ["$T = 3$ (odd)", "$T = 4$", "$T = 6$", "$T = 7$ (odd)"]
     assert layout_problems(fig) == [] and legend_problems(fig) == []
+
+
+def test_a_curve_of_one_nj0_takes_no_point_of_another():
+    """Where the study of larger N lacks an N·J0 the small one sampled (here 0.1), that
+    curve ends at the small N: it does not take the larger study's nearest N·J0 (1) for
+    its own."""
+    small = _designed_dataset()
+    large = small.sel(NJ0=[1.0, 10.0]).assign_coords(N=[16, 32, 64])
+    fig = fig_addressability(small, large, nj0=(0.1, 1.0))
+    top = fig.axes[0]
+    drawn_to: dict = {}  # the largest N drawn (points and upper bounds) in each colour
+    for handle, text in zip(*top.get_legend_handles_labels(), strict=True):
+        colour = to_rgba(
+            handle.lines[0].get_color() if hasattr(handle, "lines") else handle.get_color()
+        )
+        xs = [
+            x
+            for line in top.get_lines()
+            if to_rgba(line.get_color()) == colour
+            for x in np.asarray(line.get_xdata(), float)
+        ]
+        drawn_to[text] = max(xs)
+    assert drawn_to["$N J_0 = 0.1$"] < 9  # N = 2, 4, 8: the small study alone
+    assert drawn_to["$N J_0 = 1$"] > 60  # to N = 64

@@ -84,13 +84,22 @@ def _at(ds: xr.Dataset, couplings, spans, rule, nj0: float | None) -> xr.Dataset
 
 def _by_N(datasets, obs: str, couplings, spans, rule, nj0: float) -> dict:
     """{N: (value, stderr, count, trials)} of ``obs`` over the datasets (the first one that
-    has an N gives it), at the N J0 nearest ``nj0``."""
-    out: dict = {}
+    has an N gives it), at the N J0 nearest ``nj0``: one N J0 for every N, the nearest any
+    dataset sampled (a dataset whose own nearest is farther gives no N, so that one curve
+    is one N J0)."""
+    found = []
     for ds in datasets:
         if ds is None or obs not in ds:
             continue
         d = _at(ds, couplings, spans, rule, nj0)
-        if d is None:
+        if d is not None:
+            found.append(d)
+    at = [float(d["NJ0"]) if "NJ0" in d.coords and d["NJ0"].size == 1 else None for d in found]
+    known = [a for a in at if a is not None]
+    best = min(known, key=lambda a: abs(np.log(a / nj0))) if known else None
+    out: dict = {}
+    for d, a in zip(found, at, strict=True):
+        if a is not None and not np.isclose(a, best, rtol=1e-9):
             continue
         for n in np.atleast_1d(d["N"].values):
             if int(n) in out:
