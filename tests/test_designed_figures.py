@@ -70,3 +70,16 @@ def test_a_curve_of_one_nj0_takes_no_point_of_another():
         drawn_to[text] = max(xs)
     assert drawn_to["$N J_0 = 0.1$"] < 9  # N = 2, 4, 8: the small study alone
     assert drawn_to["$N J_0 = 1$"] > 60  # to N = 64
+
+
+def test_an_upper_bound_of_one_or_more_is_not_drawn():
+    """0 of n is drawn as the bound 3/n only where it bounds anything: n > 3."""
+    ds = _designed_dataset()
+    obs = "all_addressable_probability"
+    ds[f"{obs}_trials"].loc[{"N": 8}] = 2  # 0 of 2 at N = 8: the bound would be 1.5
+    fig = fig_addressability(ds)
+    bounds = [line for line in fig.axes[0].get_lines() if line.get_marker() == "v"]
+    ys = np.concatenate([np.asarray(line.get_ydata(), float) for line in bounds])
+    assert ys.size and ys.max() < 1
+    xs = np.concatenate([np.asarray(line.get_xdata(), float) for line in bounds])
+    assert xs.max() < 7  # none at N = 8

@@ -6,7 +6,8 @@ against N (from small N to the largest sampled) and N·J0.
 Each figure takes a study of the small sizes and, optionally, one of the large sizes (the
 same ensembles; the reachable states only at small N); their N are drawn together. A
 probability estimated as 0 of n trials is drawn as its upper bound 3/n (95 % confidence,
-an open downward triangle), never as a point at zero.
+an open downward triangle), never as a point at zero; with n ≤ 3 trials the bound (1 or
+more) says nothing and is not drawn.
 """
 
 from __future__ import annotations
@@ -113,16 +114,24 @@ def _by_N(datasets, obs: str, couplings, spans, rule, nj0: float) -> dict:
 
 
 def _curve(ax, x, values, color, text, marker="o", ls="-"):
-    """Estimates with their error bars; estimates of 0 of n trials as upper bounds 3/n.
+    """Estimates with their error bars; estimates of 0 of n trials as upper bounds 3/n,
+    where they bound anything (n > 3: a bound of 1 or more says nothing and is left out).
     Returns the upper-bound markers drawn (None if none)."""
     x = np.asarray(x, float)
     v, e, count, trials = (np.asarray(a, float) for a in zip(*values, strict=True))
     zero = (count == 0) & (trials > 0)
+    bounded = zero & (trials > ZERO_BOUND)
     errorbar(ax, x[~zero], v[~zero], e[~zero], color, label=text, marker=marker, ls=ls)
-    if not zero.any():
+    if not bounded.any():
         return None
     (bound,) = ax.plot(
-        x[zero], ZERO_BOUND / trials[zero], ls="none", marker="v", mfc="none", color=color, ms=5
+        x[bounded],
+        ZERO_BOUND / trials[bounded],
+        ls="none",
+        marker="v",
+        mfc="none",
+        color=color,
+        ms=5,
     )
     return bound
 
