@@ -100,6 +100,18 @@ NJ0_SCALING = [
     ("saturated_loop", "random", 64),
     ("multiperiodic", "random", 8),
     ("multiperiodic", "symmetric", 8),
+    # the groups of designed materials: at N = 16 (the state table of addressability and
+    # reachability) and at N = 64 (event-driven drives; the factor grows with N between them)
+    ("addressability", "random", 16),
+    ("addressability", "random", 64),
+    ("addressability", "symmetric", 16),
+    ("addressability", "symmetric", 64),
+    ("reachability", "random", 16),
+    ("reachability", "symmetric", 16),
+    ("periods", "random", 16),
+    ("periods", "random", 64),
+    ("periods", "symmetric", 16),
+    ("periods", "symmetric", 64),
 ]
 
 COMPILE = """
@@ -123,15 +135,25 @@ def compile_seconds() -> float:
     return float(out.stdout.split()[-1])
 
 
-def nj0_factors(target: float) -> dict:
-    """{group: {couplings: {"NJ0": [...], "factor": [...]}}} of :data:`NJ0_SCALING`."""
+def nj0_factors(target: float, only: set | None = None) -> dict:
+    """{group: {couplings: {"N": N, "NJ0": [...], "factor": [...]}}} of :data:`NJ0_SCALING`
+    (of the groups ``only``, where given); a list of such tables, N ascending, where a group
+    and ensemble is measured at several N."""
     out: dict = {}
     for group, couplings, N in NJ0_SCALING:
+        if only and group not in only:
+            continue
         secs = [seconds_per_system(group, couplings, N, target, nj0)[0] for nj0 in NJ0_LADDER]
         at10 = secs[NJ0_LADDER.index(NJ0)]
         factors = [float(f"{s / at10:.3g}") for s in secs]
         print(f"{group:15s} {couplings:9s} N = {N:4d}: cost / cost at N J0 = 10: {factors}")
-        out.setdefault(group, {})[couplings] = {"N": N, "NJ0": NJ0_LADDER, "factor": factors}
+        table = {"N": N, "NJ0": NJ0_LADDER, "factor": factors}
+        by_ensemble = out.setdefault(group, {})
+        if couplings in by_ensemble:  # several N: a list of tables
+            before = by_ensemble[couplings]
+            by_ensemble[couplings] = [*(before if isinstance(before, list) else [before]), table]
+        else:
+            by_ensemble[couplings] = table
     return out
 
 
@@ -172,7 +194,8 @@ def main() -> None:
     ap.add_argument(
         "--nj0-only",
         action="store_true",
-        help="measure only the dependence on N J0 (nj0_factor) and keep the rest of --output",
+        help="measure only the dependence on N J0 (nj0_factor) and keep the rest of --output; "
+        "with --groups, only theirs (the other groups' factors kept)",
     )
     ap.add_argument(
         "--races-only",
@@ -187,13 +210,17 @@ def main() -> None:
         Path(args.output).write_text(json.dumps(kept, indent=1) + "\n")
         print(f"wrote {args.output}")
         return
+    only = set(args.groups.split(",")) if args.groups else None
     if args.nj0_only:
         kept = json.loads(Path(args.output).read_text())
-        kept["nj0_factor"] = nj0_factors(args.seconds)
+        measured = nj0_factors(args.seconds, only)
+        factors = (kept.get("nj0_factor") or {}) if only else {}
+        for group, by_ensemble in measured.items():
+            factors.setdefault(group, {}).update(by_ensemble)
+        kept["nj0_factor"] = factors
         Path(args.output).write_text(json.dumps(kept, indent=1) + "\n")
         print(f"wrote {args.output}")
         return
-    only = set(args.groups.split(",")) if args.groups else None
     if only:
         kept = json.loads(Path(args.output).read_text())
         compiled, table = kept["compile_seconds"], kept["seconds_per_system"]

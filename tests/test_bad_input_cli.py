@@ -170,6 +170,37 @@ CLI_CASES = [
         "--sub-field: nan is not allowed (a finite field)",
     ),
     (
+        "system-start-word",
+        [*SYSTEM, "--sweep", "--start", "left", "-o", "out/d"],
+        "--start: 'left' is not allowed (down, up, random, 4 bits 0/1 or 4 signs +/- with "
+        "element 0 first, or an integer 0 <= k < 2^4 whose bit i is s_i = +1)",
+    ),
+    (
+        "system-start-bits-length",
+        [*SYSTEM, "--drive", "1", "--start", "101"],
+        "--start: '101' is not allowed (down, up, random, 4 bits",
+    ),
+    (
+        "system-start-integer-beyond",
+        [*SYSTEM, "--symmetric", "1", "--start", "16"],
+        "--start: '16' is not allowed",
+    ),
+    (
+        "system-start-random-unseeded",
+        [*SYSTEM, "--asymmetric=-1,1", "--start", "random", "-o", "out/d"],
+        "--start: random needs --start-seed S",
+    ),
+    (
+        "system-start-seed-alone",
+        [*SYSTEM, "--sweep", "--start-seed", "3"],
+        "--start-seed: only with --start random",
+    ),
+    (
+        "system-start-without-protocol",
+        [*SYSTEM, "--start", "up"],
+        "--start: 'up' only with a drive protocol",
+    ),
+    (
         "system-max-cycles-zero",
         [*SYSTEM, "--sweep", "--max-cycles", "0"],
         "--max-cycles: 0 is not allowed",

@@ -156,3 +156,51 @@ def test_a_random_start_needs_an_int_seed():
     for seed in (None, 1.5, True):
         with pytest.raises(ValueError, match="seed: .* start='random'"):
             sy.drive([1.0, -1.0], start="random", seed=seed)
+
+
+#: The system of ``test_system_drives_start_from_a_given_or_random_state`` on the command line.
+CLI_SYSTEM = ["system", "--couplings", "random", "--N", "5", "--NJ0", "3", "--samples", "10"]
+CLI_SYSTEM += ["--index", "2"]
+#: Each drive protocol of ``hyst system``: its options, and the same drive from the API.
+CLI_PROTOCOLS = [
+    (["--drive", "1,-1"], lambda sy, **kw: sy.drive([1.0, -1.0], **kw)),
+    (["--symmetric", "0.5"], lambda sy, **kw: sy.symmetric_drive(0.5, **kw)),
+    (["--asymmetric=-0.5,0.5"], lambda sy, **kw: sy.asymmetric_drive(-0.5, 0.5, **kw)),
+    (["--sweep"], lambda sy, **kw: sy.amplitude_sweep(**kw)),
+    (
+        ["--return-point", "1,-1", "--sub-field", "0"],
+        lambda sy, **kw: sy.return_point_memory([1.0, -1.0], 0.0, **kw),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "options, api", CLI_PROTOCOLS, ids=[o[0].split("=")[0][2:] for o, _api in CLI_PROTOCOLS]
+)
+def test_cli_start_takes_bits_signs_an_integer_or_a_seeded_random_state(options, api, capsys):
+    """``hyst system --start`` for every drive protocol: the state 10110 (element 0 first),
+    written as bits, as signs and as the integer of its bitmask (13), prints the drive the
+    API gives from that state; 'random' with --start-seed the API's random start of that seed;
+    'up' the drive from positive saturation."""
+    from hyst.cli.drives import protocol_text
+    from hyst.cli.main import main
+
+    sy = hyst.System.from_ensemble("random", 5, 3.0, samples=10, index=2)
+
+    def printed(*start):
+        assert main([*CLI_SYSTEM, *options, *start]) == 0
+        return capsys.readouterr().out
+
+    expected = api(sy, start=[1, -1, 1, 1, -1])
+    assert expected.attrs["start_state"] == 13
+    assert "from the state 13 at H = 0" in expected.attrs["protocol"]
+    for text in ("10110", "+-++-", "13"):
+        assert protocol_text(expected) in printed("--start", text), text
+    flipped = api(sy, start=[-1, 1, -1, -1, 1])  # its first sign a minus: --start=...
+    assert protocol_text(flipped) in printed("--start=-+--+")
+    assert protocol_text(flipped) in printed("--start", "01001")
+    random = api(sy, start="random", seed=7)
+    assert protocol_text(random) in printed("--start", "random", "--start-seed", "7")
+    up = api(sy, start="up")
+    assert protocol_text(up) in printed("--start", "up")
+    assert protocol_text(up) != protocol_text(expected)

@@ -60,3 +60,44 @@ def test_the_cost_per_system_follows_its_measured_growth_with_the_couplings():
     assert nj0_factor("transitions", "random", 100.0, rates) == 1.0
     assert seconds_per_system("multiperiodic", "random", 8, rates, 100.0) == pytest.approx(8.0)
     assert seconds_per_system("multiperiodic", "random", 8, rates) == pytest.approx(2.0)
+
+
+def test_a_cost_measured_at_several_N_grows_with_N_between_them():
+    """A group whose N·J0 dependence is measured at several N (a list of tables): the factor
+    is interpolated log-log in N between them and held beyond; one table stands for every N;
+    the other groups' factors do not depend on N."""
+    from hyst.sampling.cost import nj0_factor, seconds_per_system
+
+    ladder = [0.1, 1.0, 10.0, 100.0]
+    rates = {
+        "seconds_per_system": {"periods": {"random": {"N": [16, 64], "seconds": [1.0, 1.0]}}},
+        "nj0_factor": {
+            "periods": {
+                "random": [
+                    {"N": 16, "NJ0": ladder, "factor": [4.0, 4.0, 1.0, 1.0]},
+                    {"N": 64, "NJ0": ladder, "factor": [16.0, 16.0, 1.0, 1.0]},
+                ],
+                "symmetric": {"N": 16, "NJ0": ladder, "factor": [2.0, 2.0, 1.0, 1.0]},
+            }
+        },
+    }
+    assert nj0_factor("periods", "random", 0.1, rates, 16) == pytest.approx(4.0)
+    assert nj0_factor("periods", "random", 0.1, rates, 32) == pytest.approx(8.0)  # log-log
+    assert nj0_factor("periods", "random", 0.1, rates, 64) == pytest.approx(16.0)
+    assert nj0_factor("periods", "random", 0.1, rates, 1024) == pytest.approx(16.0)  # held
+    assert nj0_factor("periods", "random", 0.1, rates, 4) == pytest.approx(4.0)
+    assert nj0_factor("periods", "random", 0.1, rates) == pytest.approx(4.0)  # the first
+    assert nj0_factor("periods", "random", 10.0, rates, 32) == pytest.approx(1.0)
+    assert nj0_factor("periods", "symmetric", 0.1, rates, 64) == pytest.approx(2.0)
+    assert seconds_per_system("periods", "random", 32, rates, 0.1) == pytest.approx(8.0)
+
+
+def test_the_designed_groups_cost_more_at_weak_couplings_in_the_rates():
+    """The measured rates carry the N·J0 dependence of the groups of designed materials (at
+    N·J0 = 0.1 their random-coupling drives sweep many more amplitudes than at 10)."""
+    from hyst.sampling.cost import load_rates, nj0_factor
+
+    rates = load_rates()
+    for group in ("addressability", "reachability", "periods"):
+        assert nj0_factor(group, "random", 0.1, rates, 16) > 2.0, group
+        assert nj0_factor(group, "random", 10.0, rates, 16) == pytest.approx(1.0), group

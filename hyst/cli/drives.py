@@ -10,6 +10,10 @@ dataset in field units):
 - ``--sweep``: the amplitude sweep, the symmetric drive at every distinct amplitude;
 - ``--return-point H1,...,Hk --sub-field HS``: return-point memory at the turning point Hk.
 
+Each starts from negative saturation, or from ``--start``: saturation up, a state placed at
+H = 0 and relaxed there (bits or signs, element 0 first, or the integer of its bitmask), or
+a random state drawn with ``--start-seed``.
+
 A self-loop (or, under rule 0, an ill-defined transition) met on the way stops a drive
 and is reported with L, n_e and the field where it started and where the drive would
 break it up; it is never an error.
@@ -188,7 +192,7 @@ def _amplitude(text: str) -> float:
 
 def add_protocol_options(p) -> None:
     """The drive-protocol options of ``hyst system`` (at most one protocol)."""
-    from hyst.cli.arguments import positive_int
+    from hyst.cli.arguments import positive_int, seed_type
 
     g = p.add_argument_group(
         "drive protocols (instead of the transition graph: a table of every avalanche; "
@@ -199,20 +203,21 @@ def add_protocol_options(p) -> None:
         "--drive",
         type=fields_list,
         metavar="H1,H2,...",
-        help="from saturation (--start) through these turning fields",
+        help="from saturation (or --start) through these turning fields",
     )
     one.add_argument(
         "--symmetric",
         type=_amplitude,
         metavar="A",
-        help="symmetric cyclic drive from saturation below: 0 -> +A -> -A -> 0 until the "
-        "state at H = 0 repeats (transient tau, period T)",
+        help="symmetric cyclic drive from saturation below (or --start): 0 -> +A -> -A -> 0 "
+        "until the state at H = 0 repeats (transient tau, period T)",
     )
     one.add_argument(
         "--asymmetric",
         type=_pair,
         metavar="HMIN,HMAX",
-        help="cyclic drive HMIN -> HMAX -> HMIN from saturation below until it repeats",
+        help="cyclic drive HMIN -> HMAX -> HMIN from saturation below (or --start) until it "
+        "repeats",
     )
     one.add_argument(
         "--sweep",
@@ -230,9 +235,22 @@ def add_protocol_options(p) -> None:
     g.add_argument("--sub-field", type=float, default=None, metavar="HS", help="see --return-point")
     g.add_argument(
         "--start",
-        choices=["down", "up"],
         default="down",
-        help="--drive, --return-point: start saturated down (H = -inf) or up (+inf)",
+        metavar="START",
+        help="where every protocol starts: saturated 'down' (all -1 at H = -inf, the "
+        "default) or 'up' (all +1 at H = +inf); or a state placed at H = 0 and relaxed there: "
+        "N bits, element 0 first, 1 for s_i = +1 (e.g. 1001), the same as N signs (+--+; "
+        "--start=-++- where the first is a minus), or "
+        "the integer whose bit i is set where s_i = +1 (e.g. 9); or 'random' (each s_i = +-1 "
+        "with probability 1/2, drawn with --start-seed)",
+    )
+    g.add_argument(
+        "--start-seed",
+        type=seed_type,
+        default=None,
+        metavar="S",
+        help="--start random: the seed of the state (it depends on S alone, not on --seed, "
+        "the seed of a sampled system)",
     )
     g.add_argument(
         "--max-cycles",
@@ -247,6 +265,10 @@ def chosen_protocol(args) -> str | None:
     from hyst.cli.arguments import UsageError
 
     given = [name for name in PROTOCOL_OPTIONS if getattr(args, name, None) not in (None, False)]
+    if args.start != "down" and not given:
+        raise UsageError(f"--start: {args.start!r} only with a drive protocol")
+    if args.start_seed is not None and args.start != "random":
+        raise UsageError("--start-seed: only with --start random")
     if args.sub_field is not None and "return_point" not in given:
         raise UsageError("--sub-field: only with --return-point")
     if "return_point" in given and args.sub_field is None:
@@ -256,20 +278,62 @@ def chosen_protocol(args) -> str | None:
     return given[0] if given else None
 
 
-def run_protocol(args, systems: Systems, protocol: str) -> xr.Dataset:
-    """The dataset of the protocol the options of ``hyst system`` ask for."""
+#: The signs of a state written as ``hyst system`` prints it (the minus also as U+2212).
+_SIGNS = {"+": 1, "-": -1, "\u2212": -1}
+
+
+def start_option(text: str, N: int, seed: int | None):
+    """The start of a protocol as ``--start`` gives it, for a system of N elements: 'down',
+    'up' or 'random' (with ``seed``, the one of ``--start-seed``; refused without it), or a
+    state placed at H = 0, as N spins +-1. A state is N bits, element 0 first, 1 where s_i = +1
+    (``1001``: s = (+1, -1, -1, +1)), the same as N signs (``+--+``), or the integer
+    0 <= k < 2^N whose bit i is set where s_i = +1 (``9``; the dataset's ``start_state``).
+    A string of N zeros and ones is read as bits (as an integer it would have N digits,
+    at least 10^(N-1) >= 2^N for N >= 2 unless written with leading zeros). Refused with
+    one line naming ``--start``, the value and what is allowed."""
     from hyst.cli.arguments import UsageError
 
+    if text in ("down", "up"):
+        return text
+    if text == "random":
+        if seed is None:
+            raise UsageError(
+                "--start: random needs --start-seed S (the state is drawn from it alone)"
+            )
+        return text
+    if len(text) == N and set(text) <= set("01"):
+        return [1 if b == "1" else -1 for b in text]
+    if len(text) == N and set(text) <= set(_SIGNS):
+        return [_SIGNS[c] for c in text]
+    if text.isdigit() and int(text) < 2**N:
+        k = int(text)
+        return [1 if (k >> i) & 1 else -1 for i in range(N)]
+    raise UsageError(
+        f"--start: {text!r} is not allowed (down, up, random, {N} bits 0/1 or {N} signs +/- "
+        f"with element 0 first, or an integer 0 <= k < 2^{N} whose bit i is s_i = +1)"
+    )
+
+
+def run_protocol(args, systems: Systems, protocol: str, start=None) -> xr.Dataset:
+    """The dataset of the protocol the options of ``hyst system`` ask for, from ``start``
+    (:func:`start_option`; by default the one ``--start`` gives, negative saturation
+    where it is not given)."""
+    from hyst.cli.arguments import UsageError
+
+    seed = args.start_seed
+    if start is None:
+        start = start_option(args.start, systems.N, seed)
+    rule, cycles = args.rule, args.max_cycles
     try:
         if protocol == "drive":
-            return run_drive(systems, args.drive, args.rule, args.start)
+            return run_drive(systems, args.drive, rule, start, seed)
         if protocol == "symmetric":
-            return run_symmetric(systems, args.symmetric, args.rule, args.max_cycles)
+            return run_symmetric(systems, args.symmetric, rule, cycles, start, seed)
         if protocol == "asymmetric":
-            return run_asymmetric(systems, *args.asymmetric, args.rule, args.max_cycles)
+            return run_asymmetric(systems, *args.asymmetric, rule, cycles, start, seed)
         if protocol == "sweep":
-            return run_sweep(systems, args.rule, False, args.max_cycles)
-        return run_return_point(systems, args.return_point, args.sub_field, args.rule, args.start)
+            return run_sweep(systems, rule, False, cycles, start, seed)
+        return run_return_point(systems, args.return_point, args.sub_field, rule, start, seed)
     except ValueError as err:
         key = str(err).split(":")[0]
         option = {"fields": f"--{protocol.replace('_', '-')}", "sub_field": "--sub-field"}

@@ -34,6 +34,7 @@ from hyst.cli.drives import (
     chosen_protocol,
     protocol_text,
     run_protocol,
+    start_option,
 )
 from hyst.model.flip_times import RACE_RULES
 from hyst.model.systems import Systems
@@ -262,9 +263,10 @@ def run(args) -> int:
 
 def run_drive_protocol(args, systems: Systems, where: str, protocol: str) -> int:
     """``hyst system`` with a drive protocol: its table, and with -o its dataset and m(H)."""
+    start = start_option(args.start, systems.N, args.start_seed)  # refused before any folder
     if args.output:
         _make_folder(Path(args.output).parent)
-    ds = run_protocol(args, systems, protocol)
+    ds = run_protocol(args, systems, protocol, start)
     print(f"system: {where}")
     print(protocol_text(ds))
     paths = write_protocol(ds, args.output) if args.output else []

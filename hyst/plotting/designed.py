@@ -6,7 +6,8 @@ against N (from small N to the largest sampled) and N·J0.
 Each figure takes a study of the small sizes and, optionally, one of the large sizes (the
 same ensembles; the reachable states only at small N); their N are drawn together. A
 probability estimated as 0 of n trials is drawn as its upper bound 3/n (95 % confidence,
-an open downward triangle), never as a point at zero.
+an open downward triangle), never as a point at zero; with n ≤ 3 trials the bound (1 or
+more) says nothing and is not drawn.
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ ENSEMBLES = (
 #: The upper bound drawn for an estimate of 0 of n: 3/n (95 % confidence).
 ZERO_BOUND = 3.0
 UPPER_BOUND = "0 of $n$: upper bound $3/n$"
+#: The factor between the N at which neighbouring N·J0 are drawn in P(all addressable).
+DODGE = 1.05
+#: The legend's name of the dashed curves of the addressability figure.
+REACHABLE = "reachable by any history"
 
 
 def _values(ds: xr.Dataset | None, dim: str) -> list[str]:
@@ -80,13 +85,22 @@ def _at(ds: xr.Dataset, couplings, spans, rule, nj0: float | None) -> xr.Dataset
 
 def _by_N(datasets, obs: str, couplings, spans, rule, nj0: float) -> dict:
     """{N: (value, stderr, count, trials)} of ``obs`` over the datasets (the first one that
-    has an N gives it), at the N J0 nearest ``nj0``."""
-    out: dict = {}
+    has an N gives it), at the N J0 nearest ``nj0``: one N J0 for every N, the nearest any
+    dataset sampled (a dataset whose own nearest is farther gives no N, so that one curve
+    is one N J0)."""
+    found = []
     for ds in datasets:
         if ds is None or obs not in ds:
             continue
         d = _at(ds, couplings, spans, rule, nj0)
-        if d is None:
+        if d is not None:
+            found.append(d)
+    at = [float(d["NJ0"]) if "NJ0" in d.coords and d["NJ0"].size == 1 else None for d in found]
+    known = [a for a in at if a is not None]
+    best = min(known, key=lambda a: abs(np.log(a / nj0))) if known else None
+    out: dict = {}
+    for d, a in zip(found, at, strict=True):
+        if a is not None and not np.isclose(a, best, rtol=1e-9):
             continue
         for n in np.atleast_1d(d["N"].values):
             if int(n) in out:
@@ -100,16 +114,24 @@ def _by_N(datasets, obs: str, couplings, spans, rule, nj0: float) -> dict:
 
 
 def _curve(ax, x, values, color, text, marker="o", ls="-"):
-    """Estimates with their error bars; estimates of 0 of n trials as upper bounds 3/n.
+    """Estimates with their error bars; estimates of 0 of n trials as upper bounds 3/n,
+    where they bound anything (n > 3: a bound of 1 or more says nothing and is left out).
     Returns the upper-bound markers drawn (None if none)."""
     x = np.asarray(x, float)
     v, e, count, trials = (np.asarray(a, float) for a in zip(*values, strict=True))
     zero = (count == 0) & (trials > 0)
+    bounded = zero & (trials > ZERO_BOUND)
     errorbar(ax, x[~zero], v[~zero], e[~zero], color, label=text, marker=marker, ls=ls)
-    if not zero.any():
+    if not bounded.any():
         return None
     (bound,) = ax.plot(
-        x[zero], ZERO_BOUND / trials[zero], ls="none", marker="v", mfc="none", color=color, ms=5
+        x[bounded],
+        ZERO_BOUND / trials[bounded],
+        ls="none",
+        marker="v",
+        mfc="none",
+        color=color,
+        ms=5,
     )
     return bound
 
@@ -162,23 +184,29 @@ def fig_addressability(
 ) -> Figure:
     """Top row: P(all addressable), the probability that one drive cycle from saturation (up
     to H1, back down to H2) addresses every one of the 2^N states, against N, one curve per
-    N·J0 of ``nj0`` (the nearest sampled). Bottom row: the share of the 2^N states
-    addressable in one cycle (solid) and reachable by any field history (dashed, where
-    sampled), log y. One column per (couplings, spans) of ``ensembles`` present."""
+    N·J0 of ``nj0`` (the nearest sampled), each drawn a little to the side of N (by the
+    factor ``DODGE`` between neighbours) so that equal values stay apart. Bottom row: the
+    share of the 2^N states addressable in one cycle (solid) and reachable by any field
+    history (dashed, where sampled), log y. One column per (couplings, spans) of
+    ``ensembles`` present; one legend below the panels (the N·J0 colours, the dashed
+    curves, the upper bounds), so that the columns keep even widths."""
     datasets = [small, large]
     present = _present(datasets, ensembles)
     colors = n_colors(list(nj0))
     with style():
         fig, axes = new_figure(2, len(present), size)
+        entries: dict = {}  # legend text: handle, in the order first drawn
+        bounds, reach_lines = [], []
         for i, (c, s) in enumerate(present):
             top, bottom = axes[0, i], axes[1, i]
-            bounds, reach_lines = [], []
-            for v in nj0:
+            for j, v in enumerate(nj0):
                 pts = _by_N(datasets, "all_addressable_probability", c, s, rule, v)
                 if pts:
-                    bounds.append(
-                        _curve(top, list(pts), list(pts.values()), colors[v], _nj0_text(v))
-                    )
+                    # each N J0 a little to the side (its upper bounds 3/n, the same n,
+                    # would otherwise hide each other)
+                    shift = DODGE ** (j - (len(nj0) - 1) / 2)
+                    x = [n * shift for n in pts]
+                    bounds.append(_curve(top, x, list(pts.values()), colors[v], _nj0_text(v)))
                 share = _by_N(datasets, "addressable_share", c, s, rule, v)
                 if share:
                     _curve(bottom, list(share), list(share.values()), colors[v], _nj0_text(v))
@@ -191,22 +219,28 @@ def fig_addressability(
             for ax in (top, bottom):
                 _n_axis(ax)
                 _log_y(ax)
+                for handle, text in zip(*ax.get_legend_handles_labels(), strict=True):
+                    entries.setdefault(text, handle)
             top.set_ylabel(label("all_addressable_probability") if i == 0 else "")
             bottom.set_ylabel(r"share of the $2^N$ states" if i == 0 else "")
             panel_letter(top, i, _ensemble_title(c, s))
             panel_letter(bottom, len(present) + i)
-            _bound_legend(top, bounds)
-            if reach_lines and i == 0:  # named once, drawn as the first of them
-                declare(bottom, "reachable by any history", reach_lines[0])
-                handle = Line2D([], [], color=reach_lines[0].get_color(), ls="--")
-                free_legend(
-                    bottom,
-                    [handle],
-                    ["reachable by any history"],
-                    places=(("upper left", (1.0, 1.0)),),
-                    fontsize="x-small",
-                )
-        axes[0, 0].legend(loc="lower left", fontsize="x-small")
+        handles, texts = [entries[t] for t in entries], list(entries)
+        if reach_lines:  # named once, drawn as the first of them
+            declare(axes[1, 0], REACHABLE, reach_lines[0])
+            handles.append(Line2D([], [], color=reach_lines[0].get_color(), ls="--"))
+            texts.append(REACHABLE)
+        bounds = [b for b in bounds if b is not None]
+        if bounds:  # drawn as the first of them (the others differ only by colour)
+            declare(axes[0, 0], UPPER_BOUND, bounds[0])
+            handles.append(
+                Line2D([], [], ls="none", marker="v", mfc="none", color=bounds[0].get_color(), ms=5)
+            )
+            texts.append(UPPER_BOUND)
+        if handles:  # one legend below the panels: they keep the figure's width
+            fig.legend(
+                handles, texts, loc="outside lower center", ncol=len(handles), fontsize="x-small"
+            )
     return fig
 
 
@@ -224,7 +258,8 @@ def fig_periods(
     """P(T = k), the probability that the symmetric cyclic drive ±A from saturation reaches
     an orbit of period k at some amplitude, against N·J0, one panel per N of ``Ns`` present
     (the nearest sampled), one curve per k of ``periods``; odd k dashed with open markers.
-    Periods never met at an N J0 are left out there."""
+    Periods never met at an N J0 are left out there, and the legend names only the periods
+    some panel draws."""
     by_n: dict = {}
     for ds in (small, large):
         if ds is None:
@@ -241,7 +276,7 @@ def fig_periods(
     with style():
         fig, axes = new_figure(1, max(len(shown), 1), size)
         axes = np.atleast_1d(axes).reshape(-1)
-        handles, texts = [], []
+        drawn: dict = {}  # k: the first line drawn of P(T = k), in any panel
         for i, n in enumerate(shown):
             ax = axes[i]
             d = _at(by_n[n], couplings, spans, rule, None).sel(N=n)
@@ -255,35 +290,26 @@ def fig_periods(
                     for a in (d["NJ0"].values, d[obs].values, d[f"{obs}_stderr"].values)
                 )
                 ok = np.isfinite(y) & (y > 0)
-                if ok.any():
-                    e = np.where(np.isfinite(e), e, 0.0)[ok]
-                    ax.errorbar(
-                        x[ok],
-                        y[ok],
-                        yerr=np.vstack([np.minimum(e, y[ok] * (1 - 1e-6)), e]),
-                        color=colors[k],
-                        marker="s" if odd else "o",
-                        ls="--" if odd else "-",
-                        mfc="none" if odd else colors[k],
-                        markeredgewidth=1.0 if odd else 0.0,
-                        elinewidth=0.7,
-                    )
-                handle = Line2D(
-                    [],
-                    [],
+                if not ok.any():
+                    continue
+                e = np.where(np.isfinite(e), e, 0.0)[ok]
+                bars = ax.errorbar(
+                    x[ok],
+                    y[ok],
+                    yerr=np.vstack([np.minimum(e, y[ok] * (1 - 1e-6)), e]),
                     color=colors[k],
                     marker="s" if odd else "o",
                     ls="--" if odd else "-",
                     mfc="none" if odd else colors[k],
                     markeredgewidth=1.0 if odd else 0.0,
+                    elinewidth=0.7,
                 )
-                if i == 0:
-                    handles.append(handle)
-                    texts.append(f"$T = {k}$" + (" (odd)" if odd else ""))
-                drawn = ax.containers[-1].lines[0] if ax.containers else None
-                if odd and i == 0 and drawn is not None:  # odd periods: broken, open markers
-                    declare(ax, texts[-1], drawn)
+                drawn.setdefault(k, (ax, bars.lines[0]))
             ax.set_xscale("log")
+            sampled = np.asarray(d["NJ0"].values, float)
+            if sampled.size:  # every panel over the N J0 sampled, drawn or not
+                ax.set_xlim(sampled.min() / 1.5, sampled.max() * 1.5)
+            decade_ticks(ax.xaxis)
             if any(np.nansum(line.get_ydata()) > 0 for line in ax.get_lines()):
                 _log_y(ax)
             else:
@@ -311,6 +337,24 @@ def fig_periods(
                     else ""
                 ),
             )
+        handles, texts = [], []
+        for k in sorted(drawn):  # only the periods some panel draws
+            ax, line = drawn[k]
+            odd = k % 2 == 1
+            texts.append(f"$T = {k}$" + (" (odd)" if odd else ""))
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    color=colors[k],
+                    marker="s" if odd else "o",
+                    ls="--" if odd else "-",
+                    mfc="none" if odd else colors[k],
+                    markeredgewidth=1.0 if odd else 0.0,
+                )
+            )
+            if odd:  # odd periods: broken, open markers
+                declare(ax, texts[-1], line)
         if handles:
             axes[0].legend(handles, texts, loc="lower right", fontsize="x-small", ncol=1)
     return fig

@@ -55,23 +55,44 @@ def _measured(by_ensemble: dict, couplings: str) -> dict:
     )
 
 
-def nj0_factor(group: str, couplings: str, NJ0: float, rates: dict) -> float:
+def nj0_factor(
+    group: str, couplings: str, NJ0: float, rates: dict, N: int | None = None
+) -> float:
     """The cost per system at ``NJ0`` over that at the rates' N J0 (``nj0_factor`` of the
     rates file: the drive groups' amplitude sweeps and the self-loop search grow with the
     couplings), interpolated log-log, constant beyond the measured range; 1 where not
-    measured."""
+    measured. A group measured at several N (a list of tables, N ascending) is interpolated
+    log-log in ``N`` between them too, held beyond them (the first table where ``N`` is
+    None)."""
     by_ensemble = (rates.get("nj0_factor") or {}).get(group)
     if not by_ensemble or not NJ0 or NJ0 <= 0:
         return 1.0
-    table = _measured(by_ensemble, couplings)
-    x = [math.log(v) for v in table["NJ0"]]
-    y = [math.log(max(f, 1e-12)) for f in table["factor"]]
-    at = min(max(math.log(NJ0), x[0]), x[-1])
+    tables = _measured(by_ensemble, couplings)
+    if isinstance(tables, dict):
+        tables = [tables]
+    logs = [_log_interpolated(t["NJ0"], t["factor"], NJ0) for t in tables]
+    if N is None or len(tables) == 1:
+        return math.exp(logs[0])
+    return math.exp(_interpolated([math.log(t["N"]) for t in tables], logs, math.log(N)))
+
+
+def _log_interpolated(xs, values, at: float) -> float:
+    """log of ``values`` at ``at``, interpolated log-log in ``xs``, held beyond them."""
+    return _interpolated(
+        [math.log(x) for x in xs], [math.log(max(v, 1e-12)) for v in values], math.log(at)
+    )
+
+
+def _interpolated(x: list, y: list, at: float) -> float:
+    """Linear between the points (x ascending) around ``at``, held beyond the first and last."""
+    if len(x) == 1:
+        return y[0]
+    at = min(max(at, x[0]), x[-1])
     k = 1
     while k < len(x) - 1 and x[k] < at:
         k += 1
     slope = (y[k] - y[k - 1]) / (x[k] - x[k - 1])
-    return math.exp(y[k - 1] + slope * (at - x[k - 1]))
+    return y[k - 1] + slope * (at - x[k - 1])
 
 
 def seconds_per_system(
@@ -82,7 +103,7 @@ def seconds_per_system(
     self-loop-free ensembles, random for the others); at ``NJ0``, scaled by
     :func:`nj0_factor`."""
     table = _measured(rates["seconds_per_system"][group], couplings)
-    factor = nj0_factor(group, couplings, NJ0, rates) if NJ0 is not None else 1.0
+    factor = nj0_factor(group, couplings, NJ0, rates, N) if NJ0 is not None else 1.0
     return factor * _at_N(group, table, N)
 
 
