@@ -47,15 +47,14 @@ def _systems(h_plus, h_minus, couplings) -> Systems:
     n, N = c.shape[0], c.shape[1]
     if N < 1 or c.shape[2] != N or hp.shape != (n, N) or hm.shape != (n, N):
         return _refuse(h_plus, h_minus, couplings)
-    # one comparison per array for finiteness and size (NaN and ±inf fail it too)
-    limit = MAX_THRESHOLD * QUANTUM / N
-    for a in (hp, hm, c):
-        if a.size and not np.abs(a).max() < limit:
-            return _refuse(h_plus, h_minus, couplings)
+    # all values in one array: one comparison for finiteness and size (NaN and ±inf fail
+    # it too) and one quantisation (a small system's cost is per array, not per value)
+    values = np.concatenate((hp.ravel(), hm.ravel(), c.ravel()))
+    if values.size and not np.abs(values).max() < MAX_THRESHOLD * QUANTUM / N:
+        return _refuse(h_plus, h_minus, couplings)
     if np.diagonal(c, axis1=1, axis2=2).any():
         return _refuse(h_plus, h_minus, couplings)
-    # quantised in one call (the cost of a small system's call is per array, not per value)
-    q = quantize(np.concatenate((hp.ravel(), hm.ravel(), c.ravel())))
+    q = quantize(values)
     size = n * N
     return Systems(
         q[:size].reshape(n, N), q[size : 2 * size].reshape(n, N), q[2 * size :].reshape(n, N, N)
@@ -150,9 +149,15 @@ def _amplitude(values) -> np.ndarray:
     return _field(v, v < 0)
 
 
+#: The amplitude columns of the sweep's summary (quanta; −1: none).
+_AMPLITUDES = ("critical_amplitude", "loop_amplitude", "ill_amplitude", "saturation_field")
+
+
 def _outcomes(codes, cyclic: bool) -> np.ndarray:
     """The outcome names (``outcome_name``) of an array of outcome codes, named once per
     distinct code."""
+    if len(codes) <= 16:  # a few systems: naming each costs less than finding the distinct
+        return np.array([outcome_name(int(x), cyclic=cyclic) for x in codes])
     distinct, where = np.unique(codes, return_inverse=True)
     names = np.array([outcome_name(int(x), cyclic=cyclic) for x in distinct])
     return names[where.reshape(-1)] if names.size else np.array([])
@@ -314,6 +319,10 @@ def amplitude_sweeps(
         systems, rule, max_cycles, bool(first_only), parallel=_parallel(threads, systems.samples)
     )
     field = {"units": "1"}
+    # the amplitude columns in field units in one conversion (one row each)
+    critical, loop, ill, saturation = _amplitude(
+        np.ascontiguousarray(out.array[:, [out.names.index(a) for a in _AMPLITUDES]].T)
+    )
     return _dataset(
         {
             "preamble": (
@@ -322,24 +331,24 @@ def amplitude_sweeps(
             ),
             "amplitudes": (out["amplitudes"], {"long_name": "amplitudes driven"}),
             "critical_amplitude": (
-                _amplitude(out["critical_amplitude"]),
+                critical,
                 {"long_name": "smallest amplitude with period T > 1 (NaN: none)", **field},
             ),
             "critical_period": (out["critical_period"], {"long_name": "its period T"}),
             "largest_period": (out["largest_period"], {"long_name": "largest period T"}),
             "loop_amplitude": (
-                _amplitude(out["loop_amplitude"]),
+                loop,
                 {"long_name": "smallest amplitude a self-loop stopped (NaN: none)", **field},
             ),
             "loop_L": (out["loop_L"], {"long_name": "L of that self-loop"}),
             "loop_n_e": (out["loop_n_e"], {"long_name": "n_e of that self-loop"}),
             "ill_amplitude": (
-                _amplitude(out["ill_amplitude"]),
+                ill,
                 {"long_name": "smallest amplitude stopped by a race condition (rule 0)", **field},
             ),
             "unconverged": (out["unconverged"], {"long_name": "amplitudes with no orbit found"}),
             "saturation_field": (
-                _amplitude(out["saturation_field"]),
+                saturation,
                 {"long_name": "amplitude from which both turning points saturate", **field},
             ),
             "rpm": (
