@@ -20,7 +20,7 @@ from hyst.kernels.protocols import (
     SS_SATURATION,
     cycles,
     fill_symmetric_cycle,
-    nested_rpm_in,
+    nested_rpm,
     saturate,
     sweep_arrays,
     sweep_rows,
@@ -42,7 +42,7 @@ def sweep_one(k, systems, rule, max_cycles, first_only, out, w, rows, snaps, has
     sweep_summary(rows[:n], preamble, ties, o)
     o[SS_RPM] = -1
     if o[SS_SATURATION] < INF:
-        o[SS_RPM] = nested_rpm_in(v, o[SS_SATURATION], rule, w)
+        o[SS_RPM] = nested_rpm(v, o[SS_SATURATION], rule, w)
     return rows, snaps, hashes
 
 

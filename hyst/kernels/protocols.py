@@ -381,10 +381,9 @@ class SweepWork(NamedTuple):
     ``system_view`` buffer of the batch's coupling form; summary (``DRIVE_COLUMNS``);
     cycle (3, 3): the legs of one symmetric cycle; legs (5, 2): those of the nested
     protocol, states (5, N) the state after each; rise (1, 2): the leg from H = −∞ to 0;
-    no_legs (0, 2), no_events (0, ``EVENT_COLUMNS``), no_states (0, N): nothing to drive,
-    no event log, no states kept. Every array is written before it is read. The arrays that
-    grow, the sweep's rows and the states x of a cyclic drive, go beside it
-    (``sweep_rows``)."""
+    no_events (0, ``EVENT_COLUMNS``): no event log. Every array is written before it is
+    read. The arrays that grow, the sweep's rows and the states x of a cyclic drive, go
+    beside it (``sweep_rows``)."""
 
     x0: Spins
     st: Spins
@@ -397,9 +396,7 @@ class SweepWork(NamedTuple):
     legs: np.ndarray
     states: np.ndarray
     rise: np.ndarray
-    no_legs: np.ndarray
     no_events: np.ndarray
-    no_states: np.ndarray
 
 
 @jit
@@ -427,9 +424,7 @@ def sweep_work(N, form):
         np.empty((5, 2), np.int64),
         np.empty((5, N), np.int8),
         rise,
-        np.empty((0, 2), np.int64),
         np.empty((0, len(EVENT_COLUMNS)), np.int64),
-        np.empty((0, N), np.int8),
     )
 
 
@@ -656,15 +651,8 @@ def fill_nested_legs(saturation, legs):
     legs[0, 0], legs[1, 0], legs[2, 0], legs[3, 0], legs[4, 0] = half, -half, 0, -half, half
 
 
-@jit
-def nested_rpm(v, saturation, rule):
-    """Return-point memory on the standard nested protocol (``nested_rpm_in`` with work
-    arrays of its own)."""
-    return nested_rpm_in(v, saturation, rule, sweep_work(v.h_plus.shape[0], v.form))
-
-
 @jit(borrow=True)
-def nested_rpm_in(v, saturation, rule, w):
+def nested_rpm(v, saturation, rule, w):
     """Return-point memory on the standard nested protocol, scaled by the saturation field
     A_s of the amplitude sweep (the smallest amplitude from which on both turning points
     saturate the system), on the ``SweepWork`` w: from all −1 at H = −∞ up to H_1 = A_s/2,
