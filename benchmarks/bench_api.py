@@ -14,7 +14,8 @@ peer's (lower is better) of
 - the peer's ``amplitude_sweep``, one call per system (its table of all states computed
   once outside the timing; a system where it raises, a self-loop on the way, timed too).
 
-All run in one process, side by side (this machine is shared and its speed varies).
+All run in one process, side by side, on one thread (this machine is shared and its speed
+varies): CPU seconds, the best of three rounds.
 
     python benchmarks/bench_api.py [--N 3 6 10] [--samples 2000] [--NJ0 1]
 """
@@ -33,12 +34,13 @@ from hyst.reference import peer
 
 
 def timed(fn, n) -> float:
-    """Seconds per system of ``fn()`` (best of two rounds)."""
+    """CPU seconds per system of ``fn()`` (best of three rounds; CPU time, not wall time,
+    so that other processes on a shared machine count less)."""
     best = np.inf
-    for _ in range(2):
-        t0 = time.perf_counter()
+    for _ in range(3):
+        t0 = time.process_time()
         fn()
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, time.process_time() - t0)
     return best / n
 
 

@@ -27,7 +27,7 @@ import numba
 import numpy as np
 from hysteron import hysteron as hy
 
-from hyst.kernels import codes
+from hyst.kernels import codes, protocol_batches
 from hyst.kernels import protocols as kp
 from hyst.model import protocols
 from hyst.model.ensembles import sample_systems
@@ -45,10 +45,10 @@ def main():
     sy = sample_systems("random", "hysteron", a.N, a.NJ0, a.samples, np.random.default_rng(a.seed))
     batch = sy.kernel_batch()
     out = np.zeros((sy.samples, len(kp.SWEEP_SUMMARY_COLUMNS)), np.int64)
-    kp.sweep_batch.serial(batch, codes.RULE_1, 100_000, True, out[:2])  # compile
+    protocol_batches.sweep_batch.serial(batch, codes.RULE_1, 100_000, True, 1, out[:2])  # compile
     reps, t0 = 0, time.perf_counter()
     while time.perf_counter() - t0 < 2 or reps == 0:
-        kp.sweep_batch.serial(batch, codes.RULE_1, 100_000, True, out)
+        protocol_batches.sweep_batch.serial(batch, codes.RULE_1, 100_000, True, 1, out)
         reps += 1
     kernel = reps * sy.samples / (time.perf_counter() - t0)
 

@@ -8,7 +8,7 @@ from collections import Counter
 
 import numpy as np
 
-from hyst.kernels import codes
+from hyst.kernels import codes, protocol_batches
 from hyst.kernels import protocols as kp
 from hyst.model import protocols
 from hyst.model.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES, sample_systems
@@ -17,7 +17,7 @@ from hyst.reference import peer
 
 def _summary(sy) -> dict:
     out = np.zeros((1, len(kp.SWEEP_SUMMARY_COLUMNS)), np.int64)
-    kp.sweep_batch.serial(sy.kernel_batch(), codes.RULE_1, 100_000, False, out)
+    protocol_batches.sweep_batch.serial(sy.kernel_batch(), codes.RULE_1, 100_000, False, 1, out)
     return dict(zip(kp.SWEEP_SUMMARY_COLUMNS, out[0].tolist(), strict=True))
 
 
@@ -66,7 +66,7 @@ def selected(count: int, rng, odd: bool) -> list:
     while len(found) < count:
         sy = sample_systems("weak", "hysteron", int(rng.integers(6, 8)), 10.0, 4000, rng)
         out = np.zeros((sy.samples, len(kp.SWEEP_SUMMARY_COLUMNS)), np.int64)
-        kp.sweep_batch(sy.kernel_batch(), codes.RULE_1, 100_000, False, out)
+        protocol_batches.sweep_batch(sy.kernel_batch(), codes.RULE_1, 100_000, False, 64, out)
         found += [sy[k] for k in np.nonzero(out[:, kp.SS_PERIOD_MASK] & bits)[0]]
     return found[:count]
 

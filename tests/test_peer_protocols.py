@@ -12,7 +12,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from hyst.kernels import codes
+from hyst.kernels import codes, protocol_batches
 from hyst.kernels import protocols as kp
 from hyst.model import protocols
 from hyst.model.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES, sample_systems
@@ -96,7 +96,7 @@ def multiperiodic(count: int, rng) -> list:
     while len(found) < count:
         sy = sample_systems("weak", "hysteron", int(rng.integers(6, 8)), 10.0, 2000, rng)
         out = np.zeros((sy.samples, len(kp.SWEEP_SUMMARY_COLUMNS)), np.int64)
-        kp.sweep_batch.serial(sy.kernel_batch(), codes.RULE_1, 100_000, True, out)
+        protocol_batches.sweep_batch.serial(sy.kernel_batch(), codes.RULE_1, 100_000, True, 1, out)
         found += [sy[k] for k in np.nonzero(out[:, kp.SS_CRITICAL] >= 0)[0]]
     return found[:count]
 

@@ -35,7 +35,35 @@ __all__ = ["amplitude_sweeps", "symmetric_drives"]
 
 def _systems(h_plus, h_minus, couplings) -> Systems:
     """Validated, quantised systems from arrays (one system or a batch); one ``ValueError``
-    line naming the argument where they do not fit."""
+    line naming the argument where they do not fit (``_refuse``)."""
+    try:
+        hp, hm, c = (np.asarray(a, dtype=np.float64) for a in (h_plus, h_minus, couplings))
+    except (TypeError, ValueError):
+        return _refuse(h_plus, h_minus, couplings)
+    hp, hm = (a[None] if a.ndim == 1 else a for a in (hp, hm))
+    c = c[None] if c.ndim == 2 else c
+    if c.ndim != 3 or hp.ndim != 2:
+        return _refuse(h_plus, h_minus, couplings)
+    n, N = c.shape[0], c.shape[1]
+    if N < 1 or c.shape[2] != N or hp.shape != (n, N) or hm.shape != (n, N):
+        return _refuse(h_plus, h_minus, couplings)
+    # all values in one array: one comparison for finiteness and size (NaN and ±inf fail
+    # it too) and one quantisation (a small system's cost is per array, not per value)
+    values = np.concatenate((hp.ravel(), hm.ravel(), c.ravel()))
+    if values.size and not np.abs(values).max() < MAX_THRESHOLD * QUANTUM / N:
+        return _refuse(h_plus, h_minus, couplings)
+    if np.diagonal(c, axis1=1, axis2=2).any():
+        return _refuse(h_plus, h_minus, couplings)
+    q = quantize(values)
+    size = n * N
+    return Systems(
+        q[:size].reshape(n, N), q[size : 2 * size].reshape(n, N), q[2 * size :].reshape(n, N, N)
+    )
+
+
+def _refuse(h_plus, h_minus, couplings) -> Systems:
+    """The checks of ``_systems`` one by one, raising the ``ValueError`` of the first that
+    fails (the argument named, and where in it)."""
     arrays = {}
     for name, value, ndim in (
         ("h_plus", h_plus, 2),
@@ -121,6 +149,20 @@ def _amplitude(values) -> np.ndarray:
     return _field(v, v < 0)
 
 
+#: The amplitude columns of the sweep's summary (quanta; −1: none).
+_AMPLITUDES = ("critical_amplitude", "loop_amplitude", "ill_amplitude", "saturation_field")
+
+
+def _outcomes(codes, cyclic: bool) -> np.ndarray:
+    """The outcome names (``outcome_name``) of an array of outcome codes, named once per
+    distinct code."""
+    if len(codes) <= 16:  # a few systems: naming each costs less than finding the distinct
+        return np.array([outcome_name(int(x), cyclic=cyclic) for x in codes])
+    distinct, where = np.unique(codes, return_inverse=True)
+    names = np.array([outcome_name(int(x), cyclic=cyclic) for x in distinct])
+    return names[where.reshape(-1)] if names.size else np.array([])
+
+
 def _dataset(variables: dict, rule: str, what: str, dataset: bool = True):
     if not dataset:  # the light path: no xarray objects to build (a few µs, not 0.3 ms)
         return {name: values for name, (values, _attrs) in variables.items()}
@@ -203,7 +245,7 @@ def symmetric_drives(
                 {"long_name": "amplitude A of the drive", "units": "1"},
             ),
             "outcome": (
-                np.array([outcome_name(int(x), cyclic=True) for x in oc]),
+                _outcomes(oc, cyclic=True),
                 {"long_name": "how the drive ended"},
             ),
             "transient": (out["transient"], {"long_name": "transient τ (cycles; -1: no orbit)"}),
@@ -277,32 +319,36 @@ def amplitude_sweeps(
         systems, rule, max_cycles, bool(first_only), parallel=_parallel(threads, systems.samples)
     )
     field = {"units": "1"}
+    # the amplitude columns in field units in one conversion (one row each)
+    critical, loop, ill, saturation = _amplitude(
+        np.ascontiguousarray(out.array[:, [out.names.index(a) for a in _AMPLITUDES]].T)
+    )
     return _dataset(
         {
             "preamble": (
-                np.array([outcome_name(int(x), cyclic=False) for x in out["preamble"]]),
+                _outcomes(out["preamble"], cyclic=False),
                 {"long_name": "outcome of the rise from saturation to H = 0"},
             ),
             "amplitudes": (out["amplitudes"], {"long_name": "amplitudes driven"}),
             "critical_amplitude": (
-                _amplitude(out["critical_amplitude"]),
+                critical,
                 {"long_name": "smallest amplitude with period T > 1 (NaN: none)", **field},
             ),
             "critical_period": (out["critical_period"], {"long_name": "its period T"}),
             "largest_period": (out["largest_period"], {"long_name": "largest period T"}),
             "loop_amplitude": (
-                _amplitude(out["loop_amplitude"]),
+                loop,
                 {"long_name": "smallest amplitude a self-loop stopped (NaN: none)", **field},
             ),
             "loop_L": (out["loop_L"], {"long_name": "L of that self-loop"}),
             "loop_n_e": (out["loop_n_e"], {"long_name": "n_e of that self-loop"}),
             "ill_amplitude": (
-                _amplitude(out["ill_amplitude"]),
+                ill,
                 {"long_name": "smallest amplitude stopped by a race condition (rule 0)", **field},
             ),
             "unconverged": (out["unconverged"], {"long_name": "amplitudes with no orbit found"}),
             "saturation_field": (
-                _amplitude(out["saturation_field"]),
+                saturation,
                 {"long_name": "amplitude from which both turning points saturate", **field},
             ),
             "rpm": (

@@ -7,6 +7,7 @@
 - ``drive``: avalanches, cyclic drive and the saturated loop built on relaxation;
 - ``protocols``: drive protocols of one system (turning fields, cyclic drives until the
   orbit repeats, the amplitude sweep of the symmetric drive, return-point memory);
+  ``protocol_batches``: the sweep and the symmetric drive of a batch of systems;
 - ``columns``: those drives for constant columns under rules 0 and 1 in O(N/64) a flip;
 - ``first_loops``: the first self-loop of each saturated branch;
 - ``roundoff``: the floating-point (non-exact) comparison of the enumeration;

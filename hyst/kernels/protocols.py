@@ -27,8 +27,9 @@ above it (going down).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
-from numba import prange
 
 from hyst.kernels import codes
 from hyst.kernels.codes import (
@@ -41,19 +42,18 @@ from hyst.kernels.codes import (
     UNDEFINED,
 )
 from hyst.kernels.drive import _loop_exit
-from hyst.kernels.jit import batch_kernel, jit
+from hyst.kernels.jit import jit
 from hyst.kernels.relaxation import (
     Spins,
     earlier_visit,
+    grow,
     init_fields,
     next_switch,
     relax_event,
     state_hash,
-    store_visit,
     system_state,
     transpose_buffer,
     up_mask,
-    view_of,
 )
 
 #: Summary of a drive (one int64 row).
@@ -274,35 +274,72 @@ def cycles(st, v, preamble, cycle, rule, max_cycles, ws, res, events, copy, summ
     ``max_cycles`` states x (NOT_CONVERGED). summary's next amplitude is the smallest |stop
     field| of the amplitude legs run. snaps, hashes: work arrays of the states x (grown when
     full); returns (snaps, hashes, number of states x stored), x_0 … in snaps."""
-    start_summary(summary)
-    keys = ws[0]
-    none = snaps[:0]
-    oc, nxt = run_legs(st, v, preamble, 0, rule, ws, res, events, none, copy, summary)
-    if oc != STABLE:
+    if not cycles_start(st, v, preamble, rule, ws, res, events, copy, summary, snaps[:0]):
         return snaps, hashes, 0
     nsnap = 0
-    q = preamble.shape[0]
+    while True:
+        nsnap = cycles_from(
+            st, v, cycle, preamble.shape[0], rule, max_cycles, ws, res, events, copy, summary,
+            snaps, hashes, nsnap,
+        )  # fmt: skip
+        if nsnap >= 0:
+            return snaps, hashes, nsnap
+        nsnap = -1 - nsnap
+        snaps, hashes = grown_visits(snaps, hashes, nsnap)
+
+
+@jit
+def grown_visits(snaps, hashes, n):
+    """snaps and hashes of ``cycles`` twice as long, their first n entries kept."""
+    bigger = np.empty((2 * snaps.shape[0], snaps.shape[1]), np.int8)
+    bigger[:n] = snaps[:n]
+    return bigger, grow(hashes, n)
+
+
+@jit(borrow=True)
+def cycles_start(st, v, preamble, rule, ws, res, events, copy, summary, none):
+    """The start of ``cycles``: a fresh ``summary`` and the legs of ``preamble``; whether
+    they ended stable (else the drive stopped there, ``summary``). none: an empty (0, N)
+    int8 array."""
+    start_summary(summary)
+    oc, nxt = run_legs(st, v, preamble, 0, rule, ws, res, events, none, copy, summary)
+    summary[DR_NEXT_AMPLITUDE] = nxt
+    return oc == STABLE
+
+
+@jit(borrow=True)
+def cycles_from(
+    st, v, cycle, q0, rule, max_cycles, ws, res, events, copy, summary, snaps, hashes, n
+):
+    """The cycles of ``cycles`` after its start (``cycles_start``; leg numbers from q0),
+    with n states x stored in snaps and hashes: the number of states x stored when the drive
+    ended (``summary``), or −1 − n when snaps is full with n (the drive paused: grow both
+    and call again with n, the state st as it was left)."""
+    keys = ws[0]
+    none = snaps[:0]
     while True:
         h = state_hash(st.neg, keys)
-        a = earlier_visit(snaps, hashes, nsnap, st.s, h)
+        a = earlier_visit(snaps, hashes, n, st.s, h)
         if a >= 0:
             summary[DR_OUTCOME] = ORBIT
             summary[DR_TRANSIENT] = a
-            summary[DR_PERIOD] = nsnap - a
-            break
-        if nsnap >= max_cycles:
+            summary[DR_PERIOD] = n - a
+            return n
+        if n >= max_cycles:
             summary[DR_OUTCOME] = NOT_CONVERGED
-            break
-        snaps, hashes = store_visit(snaps, hashes, nsnap, st.s, h)
-        nsnap += 1
+            return n
+        if n >= snaps.shape[0]:
+            return -1 - n
+        for i in range(st.s.shape[0]):
+            snaps[n, i] = st.s[i]
+        hashes[n] = h
+        n += 1
+        q = q0 + summary[DR_CYCLES] * cycle.shape[0]
         oc, stop = run_legs(st, v, cycle, q, rule, ws, res, events, none, copy, summary)
-        nxt = min(nxt, stop)
-        q += cycle.shape[0]
+        summary[DR_NEXT_AMPLITUDE] = min(summary[DR_NEXT_AMPLITUDE], stop)
         summary[DR_CYCLES] += 1
         if oc != STABLE:
-            break
-    summary[DR_NEXT_AMPLITUDE] = nxt
-    return snaps, hashes, nsnap
+            return n
 
 
 @jit(borrow=True)
@@ -324,21 +361,144 @@ def copy_spins(src, dst):
         dst.f[i] = src.f[i]
 
 
+@jit(borrow=True)
+def fill_symmetric_cycle(A, cycle):
+    """Write into ``cycle`` (3, 3) the legs of one cycle of the symmetric drive of
+    amplitude A: up to +A, down to −A (both amplitude legs), up to 0."""
+    cycle[0, 0], cycle[0, 1], cycle[0, 2] = A, 1, 1
+    cycle[1, 0], cycle[1, 1], cycle[1, 2] = -A, -1, 1
+    cycle[2, 0], cycle[2, 1], cycle[2, 2] = 0, 1, 0
+
+
+class SweepWork(NamedTuple):
+    """Work arrays of the amplitude sweep, the nested protocol and the symmetric drive of
+    one N-element system (``sweep_work``), reused from system to system of a batch: one set
+    per block of systems, so that the compiled loop over the systems allocates nothing per
+    system (a set filled anew costs more than the whole sweep of a small system).
+
+    x0: the state at H = 0 after the rise from saturation; st: the driven state; copy:
+    ``loop_range``'s; res, ws: a relaxation's result row and ``workspace``; buf: the
+    ``system_view`` buffer of the batch's coupling form; summary (``DRIVE_COLUMNS``);
+    cycle (3, 3): the legs of one symmetric cycle; legs (5, 2): those of the nested
+    protocol, states (5, N) the state after each; rise (1, 2): the leg from H = −∞ to 0;
+    no_events (0, ``EVENT_COLUMNS``): no event log. Every array is written before it is
+    read. The arrays that grow, the sweep's rows and the states x of a cyclic drive, go
+    beside it (``sweep_rows``)."""
+
+    x0: Spins
+    st: Spins
+    copy: Spins
+    res: np.ndarray
+    ws: tuple
+    buf: np.ndarray
+    summary: np.ndarray
+    cycle: np.ndarray
+    legs: np.ndarray
+    states: np.ndarray
+    rise: np.ndarray
+    no_events: np.ndarray
+
+
+@jit
+def new_spins(N):
+    """Uninitialised ``Spins`` of N elements."""
+    return Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
+
+
+@jit
+def sweep_work(N, form):
+    """A ``SweepWork`` for systems of N elements whose couplings have the kernel form
+    ``form``."""
+    s, neg, f, res, ws = system_state(N)
+    rise = np.zeros((1, 2), np.int64)
+    rise[0, 1] = 1  # from H = −∞ up to H = 0
+    return SweepWork(
+        new_spins(N),
+        Spins(s, neg, f),
+        new_spins(N),
+        res,
+        ws,
+        transpose_buffer(form, N),
+        np.empty(len(DRIVE_COLUMNS), np.int64),
+        np.empty((3, 3), np.int64),
+        np.empty((5, 2), np.int64),
+        np.empty((5, N), np.int8),
+        rise,
+        np.empty((0, len(EVENT_COLUMNS)), np.int64),
+    )
+
+
+#: Initial capacity of a sweep's rows and of a cyclic drive's states x (``sweep_rows``).
+ROWS, VISITS = 8, 16
+
+
+@jit
+def sweep_arrays(N):
+    """Empty rows (``SWEEP_COLUMNS``) of a sweep, and snaps (N wide), hashes of the states
+    x of its drives, at their initial capacity."""
+    return (
+        np.empty((ROWS, len(SWEEP_COLUMNS)), np.int64),
+        np.empty((VISITS, N), np.int8),
+        np.empty(VISITS, np.uint64),
+    )
+
+
 @jit
 def symmetric_cycle(A):
     """The legs of one cycle of the symmetric drive of amplitude A: up to +A, down to −A
     (both amplitude legs), up to 0."""
     cycle = np.empty((3, 3), np.int64)
-    cycle[0, 0], cycle[0, 1], cycle[0, 2] = A, 1, 1
-    cycle[1, 0], cycle[1, 1], cycle[1, 2] = -A, -1, 1
-    cycle[2, 0], cycle[2, 1], cycle[2, 2] = 0, 1, 0
+    fill_symmetric_cycle(A, cycle)
     return cycle
+
+
+#: ``sweep_in``'s count of rows where its rows, or the snaps of a drive, are full.
+ROWS_FULL, VISITS_FULL = -1, -2
 
 
 @jit
 def sweep(v, rule, max_cycles, first_only, summary):
     """The symmetric cyclic drive of the ``SystemView`` v at every amplitude where its
-    response can change, in increasing order.
+    response can change, in increasing order (``sweep_in`` with work arrays of its own).
+    Returns the rows ``SWEEP_COLUMNS`` of the amplitudes driven, the preamble's outcome and
+    the ties met in all drives."""
+    N = v.h_plus.shape[0]
+    rows, snaps, hashes = sweep_arrays(N)
+    w = sweep_work(N, v.form)
+    n, pre, ties, rows, snaps, hashes = sweep_rows(
+        v, rule, max_cycles, first_only, summary, w, rows, snaps, hashes
+    )
+    return rows[:n], pre, ties
+
+
+@jit
+def grown_sweep(n, rows, snaps, hashes):
+    """After ``sweep_in`` returned n = ``ROWS_FULL`` or ``VISITS_FULL``: (rows, snaps,
+    hashes), the full ones twice as large (no content kept: the sweep starts again)."""
+    if n == ROWS_FULL:
+        rows = np.empty((2 * rows.shape[0], rows.shape[1]), np.int64)
+    else:
+        snaps = np.empty((2 * snaps.shape[0], snaps.shape[1]), np.int8)
+        hashes = np.empty(2 * hashes.shape[0], np.uint64)
+    return rows, snaps, hashes
+
+
+@jit
+def sweep_rows(v, rule, max_cycles, first_only, summary, w, rows, snaps, hashes):
+    """``sweep_in`` on the ``SweepWork`` w, rows, snaps and hashes, run again on larger
+    ones while they are too small: returns (the number of rows, the preamble's outcome,
+    ties, rows, snaps, hashes), the arrays kept for the next system."""
+    while True:
+        n, pre, ties = sweep_in(v, rule, max_cycles, first_only, summary, w, rows, snaps, hashes)
+        if n >= 0:
+            return n, pre, ties, rows, snaps, hashes
+        rows, snaps, hashes = grown_sweep(n, rows, snaps, hashes)
+
+
+@jit(borrow=True)
+def sweep_in(v, rule, max_cycles, first_only, summary, w, rows, snaps, hashes):
+    """The symmetric cyclic drive of the ``SystemView`` v at every amplitude where its
+    response can change, in increasing order, on the ``SweepWork`` w.
 
     The state all −1 is driven up to H = 0 (the preamble, independent of A: done once;
     x_0), then cycled 0 → +A → −A → 0 (``cycles``). The first amplitude is A = 0; the next
@@ -350,24 +510,23 @@ def sweep(v, rule, max_cycles, first_only, summary):
     to there, which larger amplitudes also reach. The sweep ends when no stop field is
     left (every larger amplitude gives the same drive: for an orbit, both turning points
     saturate the system from there on), or with ``first_only`` at the first orbit with
-    T > 1. ``summary`` receives that of the last drive. Returns the rows ``SWEEP_COLUMNS``
-    of the amplitudes driven, the preamble's outcome and the ties met in all drives."""
-    N = v.h_plus.shape[0]
-    _s, _neg, _f, res, ws = system_state(N)
-    x0 = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
-    copy = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
+    T > 1. ``summary`` receives that of the last drive. Returns (the number n of rows
+    ``SWEEP_COLUMNS`` of the amplitudes driven, filled in ``rows``, the preamble's outcome,
+    the ties met in all drives); n = ``ROWS_FULL`` or ``VISITS_FULL`` where rows, or snaps
+    and hashes (the states x of a drive), are too small (``sweep_rows``)."""
+    x0 = w.x0
     saturate(x0, v, -1)
-    rows = np.empty((8, len(SWEEP_COLUMNS)), np.int64)
-    events = np.empty((0, len(EVENT_COLUMNS)), np.int64)
     start_summary(summary)
-    oc, _stop = leg(x0, v, 0, 0, 1, rule, ws, res, events, summary)
+    oc, _stop = leg(x0, v, 0, 0, 1, rule, w.ws, w.res, w.no_events, summary)
     ties = summary[DR_TIES]
     if oc != STABLE:
         if oc == SELF_LOOP:
-            loop_range(x0, v, rule, ws, copy, summary)
-        return rows[:0], oc, ties
-    rows, ties = sweep_from(x0, v, rule, max_cycles, first_only, summary, ties)
-    return rows, STABLE, ties
+            loop_range(x0, v, rule, w.ws, w.copy, summary)
+        return 0, oc, ties
+    n, ties = sweep_from_in(
+        x0, v, rule, max_cycles, first_only, summary, ties, w, rows, snaps, hashes
+    )
+    return n, STABLE, ties
 
 
 @jit
@@ -377,38 +536,38 @@ def sweep_from(x0, v, rule, max_cycles, first_only, summary, ties):
     can change, from A = 0 up. Returns (the rows ``SWEEP_COLUMNS``, ``ties`` plus the ties
     met in the drives)."""
     N = v.h_plus.shape[0]
-    s, neg, f, res, ws = system_state(N)
-    st = Spins(s, neg, f)
-    copy = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
-    rows = np.empty((8, len(SWEEP_COLUMNS)), np.int64)
-    events = np.empty((0, len(EVENT_COLUMNS)), np.int64)
-    preamble = np.empty((0, 2), np.int64)
-    snaps = np.empty((16, N), np.int8)
-    hashes = np.empty(16, np.uint64)
+    rows, snaps, hashes = sweep_arrays(N)
+    w = sweep_work(N, v.form)
+    while True:
+        n, more = sweep_from_in(
+            x0, v, rule, max_cycles, first_only, summary, ties, w, rows, snaps, hashes
+        )
+        if n >= 0:
+            return rows[:n], more
+        rows, snaps, hashes = grown_sweep(n, rows, snaps, hashes)
+
+
+@jit(borrow=True)
+def sweep_from_in(x0, v, rule, max_cycles, first_only, summary, ties, w, rows, snaps, hashes):
+    """``sweep_from`` on the ``SweepWork`` w (x0 is not w.st), filling rows: returns (the
+    number of rows, or ``ROWS_FULL`` / ``VISITS_FULL`` as ``sweep_in``, ``ties`` plus the
+    ties met in the drives)."""
+    st = w.st
     n = 0
     A = np.int64(0)
     while True:
         copy_spins(x0, st)
-        snaps, hashes, _ns = cycles(
-            st,
-            v,
-            preamble,
-            symmetric_cycle(A),
-            rule,
-            max_cycles,
-            ws,
-            res,
-            events,
-            copy,
-            summary,
-            snaps,
-            hashes,
-        )
+        fill_symmetric_cycle(A, w.cycle)
+        start_summary(summary)  # ``cycles_start`` without a preamble leg
+        ns = cycles_from(
+            st, v, w.cycle, 0, rule, max_cycles, w.ws, w.res, w.no_events, w.copy, summary,
+            snaps, hashes, 0,
+        )  # fmt: skip
+        if ns < 0:
+            return VISITS_FULL, ties
         ties += summary[DR_TIES]
         if n >= rows.shape[0]:
-            grown = np.empty((2 * n, rows.shape[1]), np.int64)
-            grown[:n] = rows[:n]
-            rows = grown
+            return ROWS_FULL, ties
         row = rows[n]
         row[SW_AMPLITUDE] = A
         row[SW_OUTCOME] = summary[DR_OUTCOME]
@@ -419,14 +578,13 @@ def sweep_from(x0, v, rule, max_cycles, first_only, summary, ties):
         row[SW_NEXT] = summary[DR_NEXT_AMPLITUDE]
         n += 1
         if first_only and summary[DR_OUTCOME] == ORBIT and summary[DR_PERIOD] > 1:
-            break
+            return n, ties
         if summary[DR_NEXT_AMPLITUDE] >= INF:
-            break
+            return n, ties
         A = summary[DR_NEXT_AMPLITUDE]
-    return rows[:n], ties
 
 
-@jit
+@jit(borrow=True)
 def sweep_summary(rows, preamble, ties, out):
     """Fill one system's ``SWEEP_SUMMARY_COLUMNS`` from the rows of its ``sweep``."""
     for q in range(out.shape[0]):
@@ -461,7 +619,7 @@ def sweep_summary(rows, preamble, ties, out):
     periods_met(rows, out)
 
 
-@jit
+@jit(borrow=True)
 def periods_met(rows, out):
     """Fill one system's period mask, largest transient, orbit and self-loop counts
     (``SWEEP_SUMMARY_COLUMNS``) from the rows of its ``sweep``: a drive stopped by a
@@ -482,102 +640,34 @@ def periods_met(rows, out):
     out[SS_PERIOD_MASK] = mask
 
 
-@jit
-def nested_legs(saturation):
-    """The legs of the standard nested protocol (``nested_rpm``) for the saturation field
-    A_s: up to A_s/2, down to −A_s/2, up to 0, down to −A_s/2, up to A_s/2."""
+@jit(borrow=True)
+def fill_nested_legs(saturation, legs):
+    """Write into ``legs`` (5, 2) the legs of the standard nested protocol (``nested_rpm``)
+    for the saturation field A_s: up to A_s/2, down to −A_s/2, up to 0, down to −A_s/2, up
+    to A_s/2."""
     half = saturation // 2
-    legs = np.empty((5, 2), np.int64)
     for q in range(5):
         legs[q, 1] = 1 if q % 2 == 0 else -1
     legs[0, 0], legs[1, 0], legs[2, 0], legs[3, 0], legs[4, 0] = half, -half, 0, -half, half
-    return legs
 
 
-@jit
-def nested_rpm(v, saturation, rule):
+@jit(borrow=True)
+def nested_rpm(v, saturation, rule, w):
     """Return-point memory on the standard nested protocol, scaled by the saturation field
     A_s of the amplitude sweep (the smallest amplitude from which on both turning points
-    saturate the system): from all −1 at H = −∞ up to H_1 = A_s/2, down to H_2 = −A_s/2,
-    then the sub-loop up to 0 and back down to H_2, then up to H_1 again. 1 if the state
-    back at H_2 is the one left there and the state back at H_1 the one left there, 0 if
-    not, −1 if the drive stopped (a self-loop, a rule-0 race condition)."""
-    N = v.h_plus.shape[0]
-    s, neg, f, res, ws = system_state(N)
-    st = Spins(s, neg, f)
-    copy = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
+    saturate the system), on the ``SweepWork`` w: from all −1 at H = −∞ up to H_1 = A_s/2,
+    down to H_2 = −A_s/2, then the sub-loop up to 0 and back down to H_2, then up to H_1
+    again. 1 if the state back at H_2 is the one left there and the state back at H_1 the
+    one left there, 0 if not, −1 if the drive stopped (a self-loop, a rule-0 race
+    condition)."""
+    st = w.st
     saturate(st, v, -1)
-    states = np.empty((5, N), np.int8)
-    summary = np.empty(len(DRIVE_COLUMNS), np.int64)
-    events = np.empty((0, len(EVENT_COLUMNS)), np.int64)
-    oc = path(st, v, nested_legs(saturation), rule, ws, res, events, states, copy, summary)
+    states = w.states
+    fill_nested_legs(saturation, w.legs)
+    oc = path(st, v, w.legs, rule, w.ws, w.res, w.no_events, states, w.copy, w.summary)
     if oc != STABLE:
         return -1
-    for i in range(N):
+    for i in range(states.shape[1]):
         if states[1, i] != states[3, i] or states[0, i] != states[4, i]:
             return 0
     return 1
-
-
-@jit
-def sweep_one(k, systems, rule, max_cycles, first_only, out):
-    """System k of ``sweep_batch``."""
-    N = systems.h_plus.shape[1]
-    v = view_of(k, systems, transpose_buffer(systems.form, N))
-    summary = np.empty(len(DRIVE_COLUMNS), np.int64)
-    rows, preamble, ties = sweep(v, rule, max_cycles, first_only, summary)
-    o = out[k]
-    sweep_summary(rows, preamble, ties, o)
-    o[SS_RPM] = -1
-    if o[SS_SATURATION] < INF:
-        o[SS_RPM] = nested_rpm(v, o[SS_SATURATION], rule)
-
-
-@batch_kernel
-def sweep_batch(systems, rule, max_cycles, first_only, out):
-    """``sweep`` of each system of a batch (``operands.SystemBatch``): out[k] =
-    ``SWEEP_SUMMARY_COLUMNS``. With ``first_only`` the sweep stops at the first T > 1 (the
-    loop, ill-defined and saturation columns then describe the amplitudes below it, and the
-    return-point memory is undefined where it stopped before saturation)."""
-    for k in prange(systems.h_plus.shape[0]):
-        sweep_one(k, systems, rule, max_cycles, first_only, out)
-
-
-@jit
-def symmetric_one(k, systems, amplitudes, rule, max_cycles, out):
-    """System k of ``symmetric_batch``: its symmetric drive at amplitudes[k]."""
-    N = systems.h_plus.shape[1]
-    v = view_of(k, systems, transpose_buffer(systems.form, N))
-    s, neg, f, res, ws = system_state(N)
-    st = Spins(s, neg, f)
-    copy = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
-    saturate(st, v, -1)
-    preamble = np.zeros((1, 2), np.int64)
-    preamble[0, 1] = 1  # from H = −∞ up to H = 0
-    snaps = np.empty((16, N), np.int8)
-    hashes = np.empty(16, np.uint64)
-    events = np.empty((0, len(EVENT_COLUMNS)), np.int64)
-    cycles(
-        st,
-        v,
-        preamble,
-        symmetric_cycle(amplitudes[k]),
-        rule,
-        max_cycles,
-        ws,
-        res,
-        events,
-        copy,
-        out[k],
-        snaps,
-        hashes,
-    )
-
-
-@batch_kernel
-def symmetric_batch(systems, amplitudes, rule, max_cycles, out):
-    """The symmetric cyclic drive (``cycles`` of ``symmetric_cycle``, after the rise from
-    all −1 to H = 0) of each system k of a batch at its amplitude amplitudes[k]: out[k] =
-    the drive's ``DRIVE_COLUMNS`` (outcome, τ, T, the self-loop that stopped it, ...)."""
-    for k in prange(systems.h_plus.shape[0]):
-        symmetric_one(k, systems, amplitudes, rule, max_cycles, out)

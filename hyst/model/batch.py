@@ -33,6 +33,7 @@ from hyst.kernels import (
     codes,
     drive,
     first_loops,
+    protocol_batches,
     roundoff,
     self_loop_search,
     self_loop_search_directed,
@@ -340,7 +341,13 @@ def float64_transitions_batch(
     return Columns(out, codes.FLOAT64_COLUMNS)
 
 
-@runs(drive_protocols.sweep_batch)
+def work_blocks(samples: int, parallel: bool) -> int:
+    """The blocks of systems of a kernel that allocates its work arrays once per block:
+    one per numba thread (at most one per system), one on the calling thread."""
+    return max(1, min(samples, numba.get_num_threads())) if parallel else 1
+
+
+@runs(protocol_batches.sweep_batch)
 def amplitude_sweep_batch(
     systems: Systems,
     rule="1",
@@ -354,12 +361,14 @@ def amplitude_sweep_batch(
     largest period, the first self-loop, the saturation field, return-point memory on the
     standard nested protocol ``hyst.kernels.protocols.nested_rpm``)."""
     out = np.zeros((systems.samples, len(drive_protocols.SWEEP_SUMMARY_COLUMNS)), np.int64)
-    kernel = on_threads(drive_protocols.sweep_batch, parallel)
-    kernel(systems.kernel_batch(), rule_code(rule), int(max_cycles), bool(first_only), out)
+    kernel = on_threads(protocol_batches.sweep_batch, parallel)
+    code, first = rule_code(rule), bool(first_only)
+    blocks = work_blocks(systems.samples, parallel)
+    kernel(systems.kernel_batch(), code, int(max_cycles), first, blocks, out)
     return Columns(out, drive_protocols.SWEEP_SUMMARY_COLUMNS)
 
 
-@runs(drive_protocols.symmetric_batch)
+@runs(protocol_batches.symmetric_batch)
 def symmetric_drive_batch(
     systems: Systems,
     amplitudes,
@@ -376,8 +385,9 @@ def symmetric_drive_batch(
     if (amps < 0).any():
         raise ValueError(f"amplitude: {int(amps.min())} is negative (A >= 0)")
     out = np.zeros((systems.samples, len(drive_protocols.DRIVE_COLUMNS)), np.int64)
-    kernel = on_threads(drive_protocols.symmetric_batch, parallel)
-    kernel(systems.kernel_batch(), amps, rule_code(rule), int(max_cycles), out)
+    kernel = on_threads(protocol_batches.symmetric_batch, parallel)
+    blocks = work_blocks(systems.samples, parallel)
+    kernel(systems.kernel_batch(), amps, rule_code(rule), int(max_cycles), blocks, out)
     return Columns(out, drive_protocols.DRIVE_COLUMNS)
 
 
