@@ -12,7 +12,14 @@ from hyst import catalogue
 from hyst.analysis.peaks import maxima, power_of_n
 from hyst.analysis.records import l4_labels, l4_rescaled
 from hyst.catalogue import paper
-from hyst.comparison.data import ensemble_text, ensembles, larger_runs, pm, preset_sizes
+from hyst.comparison.data import (
+    curve,
+    ensemble_text,
+    ensembles,
+    larger_runs,
+    pm,
+    preset_sizes,
+)
 from hyst.comparison.page import Paragraph, Table
 
 #: A maximum "at J0 ≈ N^p" agrees when the fitted exponent of J0_max ∝ N^p', with two
@@ -147,6 +154,18 @@ def _peak_rows(ds, name, sel, claim):
         ok &= dips == len(ns)
         if dips < len(ns):
             failed.append(f"no dip and rise after the maximum at {len(ns) - dips} of {len(ns)} N")
+    # a maximum "for intermediate J0" comes down again: where none of the curves that peak
+    # does (each stays within two standard errors of its maximum up to the largest J0), the
+    # curves rise to a plateau and have no maximum at intermediate J0, wherever it lies
+    if "increases again" not in claim.text and placed:
+        level = [n for n in placed if not _comes_down(ds, name, sel, n)]
+        if len(level) == len(placed) >= 2:
+            ok = False
+            failed.append(
+                f"at N = {', '.join(map(str, level))} the curve does not come down after its "
+                "maximum (its value at the largest J0 within two standard errors of it): it "
+                "rises to a plateau, with no maximum at intermediate J0"
+            )
     if exponent == "disagrees":
         failed.append(
             f"the exponent of J0_max, {pm(p, dp)}, lies with two standard errors outside "
@@ -164,6 +183,18 @@ def _peak_rows(ds, name, sel, claim):
     if exponent == "undetermined":
         return rows, "undetermined", fit, failed
     return rows, "agrees" if near else "disagrees", fit, failed
+
+
+def _comes_down(ds, name, sel, N) -> bool:
+    """Whether the curve of one N ends (at its largest J0) more than two standard errors
+    below its maximum."""
+    _x, _xn, y, e = curve(ds, name, sel, N)
+    ok = np.isfinite(y)
+    if ok.sum() < 2:
+        return False
+    y, e = y[ok], np.nan_to_num(e[ok])
+    j = int(np.argmax(y))
+    return bool(y[j] - y[-1] > 2 * math.hypot(e[j], e[-1]))
 
 
 def _flat(ds, name, sel, N) -> bool:
