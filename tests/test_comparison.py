@@ -334,14 +334,20 @@ def test_a_flat_curve_is_left_out_of_the_exponent_and_a_plateau_is_no_maximum():
             period_stderr=lambda c, s, r, N, x: 0.0 if N == 16 else 0.002,
         )
         out = text(large.peaks(Context({"large": ds}, {}, {"large": ds})))
-        return out, next(ln for ln in out.splitlines() if "<T> reaches a maximum" in ln)
+        page = build_page({"peaks": {"type": "peaks", "studies": ["large"]}}, {"large": ds}, {})
+        row = next(ln for ln in out.splitlines() if "<T> reaches a maximum" in ln)
+        return out, row, page.markdown()
 
-    out, row = section(peaked)
+    out, row, md = section(peaked)
     assert row.split(" | ")[3] == "agrees", row
     assert "flat within its errors at N = 16 (no maximum to place), the exponent from N = " in row
-    out, row = section(plateau)
+    assert "Not as the paper says" not in md
+    out, row, md = section(plateau)
     assert row.split(" | ")[3] == "disagrees, explained below", row
     assert "it rises to a plateau, with no maximum at intermediate J0" in out
+    # the opening section lists it, linked to the maxima's section
+    assert "- **Not as the paper says: “symmetric: <T> reaches a maximum for intermediate" in md
+    assert "([Maxima of the large-N curves](#maxima-of-the-large-n-curves))." in md
 
 
 def test_a_slope_disagreement_names_the_same_ensemble_sampled_with_more_systems():
@@ -670,7 +676,8 @@ def test_a_paper_slope_of_the_crossover_is_a_finding_with_both_numbers():
     assert md[2].startswith("**Verdicts of ") and "1 finding" in md[2]
     opening = md.index("## What hyst finds that the paper does not say")
     assert opening < md.index("## Small-coupling slopes")
-    item = md[opening + 2]
+    assert md[opening + 2].startswith("Gathered from the sections below, each with a link")
+    item = md[opening + 4]
     assert item.startswith("- **P_sl, random couplings, spins, rule 1**: the small-coupling")
     assert "the paper's slope 2/3 is the local slope of the crossover" in item
     assert item.endswith("([Small-coupling slopes](#small-coupling-slopes)).")
