@@ -161,6 +161,7 @@ def _peak_rows(ds, name, sel, claim):
         level = [n for n in placed if not _comes_down(ds, name, sel, n)]
         if len(level) == len(placed) >= 2:
             ok = False
+            fit += "; every curve that peaks rises to a plateau (none comes down after it)"
             failed.append(
                 f"at N = {', '.join(map(str, level))} the curve does not come down after its "
                 "maximum (its value at the largest J0 within two standard errors of it): it "

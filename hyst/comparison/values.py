@@ -273,7 +273,7 @@ def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn, same=()) -> list:
             f"hold 20 events) the local slope is {slope} over {bottom['curves']} N, within "
             f"two standard errors of {_slope_text(p)}: the slope still rises toward small "
             "N J0, and the fit averages it over the window; more systems per point move the "
-            f"windows down{more}."
+            "windows down" + (f" (this run{more})." if more else ".")
         )
     b, db = trend["b"], trend["b_stderr"]
     if np.isfinite(b) and abs(b) > 2 * db and near(trend["k_inf"], trend["k_inf_stderr"]):
