@@ -103,10 +103,11 @@ def slopes(ctx) -> list:
                     else None
                 )
                 verdict, disagrees = _slope_row_verdict(p, k, dk, drawn)
-                if verdict.startswith("not determined") or "fit not determined" in verdict:
-                    verdict = verdict.replace(
-                        "not determined", "not determined" + larger_presets(study, ds), 1
-                    )
+                # a fit not determined, or too uncertain to decide: the presets that sample more
+                for word in ("not determined", "undetermined"):
+                    if verdict.startswith(word) or f"fit {word}" in verdict:
+                        verdict = verdict.replace(word, word + larger_presets(study, ds), 1)
+                        break
                 local, window = _window_columns(ana, obs, idx, k, dk)
                 row = (
                     f"`{study}`",
