@@ -307,6 +307,79 @@ def test_peak_positions_against_the_papers_one_over_N_and_J0_of_one():
     assert "it is undetermined when the two standard errors reach both inside and outside" in out
 
 
+def test_a_flat_curve_is_left_out_of_the_exponent_and_a_plateau_is_no_maximum():
+    """<T> exactly 1 at N = 16 (no multiperiodic orbit met) has no maximum to place: the
+    exponent of J0_max comes from the N whose curves peak at 1/N, and the claim agrees; curves
+    that rise at J0 ≈ 1/N and stay at their level up to J0 = 100 have no maximum at
+    intermediate J0, and the claim disagrees with that named below its table."""
+    J0 = 10 ** np.arange(-4, 2.01, 0.25)
+    Ns = (16, 64, 256, 1024)
+
+    def peaked(c, s, r, N, x):
+        if N == 16:
+            return 1.0
+        return 1 + 0.05 * np.exp(-((np.log10(x) + np.log10(N)) ** 2) / 0.5)
+
+    def plateau(c, s, r, N, x):
+        return 1.0 if N == 16 else 1 + 0.05 * (x > 1.0 / N)
+
+    def section(period):
+        ds = points(
+            x="J0",
+            xs=J0,
+            couplings=("symmetric",),
+            Ns=Ns,
+            study="large",
+            period=period,
+            period_stderr=lambda c, s, r, N, x: 0.0 if N == 16 else 0.002,
+        )
+        out = text(large.peaks(Context({"large": ds}, {}, {"large": ds})))
+        page = build_page({"peaks": {"type": "peaks", "studies": ["large"]}}, {"large": ds}, {})
+        row = next(ln for ln in out.splitlines() if "<T> reaches a maximum" in ln)
+        return out, row, page.markdown()
+
+    out, row, md = section(peaked)
+    assert row.split(" | ")[3] == "agrees", row
+    assert "flat within its errors at N = 16 (no maximum to place), the exponent from N = " in row
+    assert "Not as the paper says" not in md
+    out, row, md = section(plateau)
+    assert row.split(" | ")[3] == "disagrees, explained below", row
+    assert "it rises to a plateau, with no maximum at intermediate J0" in out
+    # the opening section lists it, linked to the maxima's section
+    assert "- **Not as the paper says: “symmetric: <T> reaches a maximum for intermediate" in md
+    assert "([Maxima of the large-N curves](#maxima-of-the-large-n-curves))." in md
+
+
+def test_a_slope_disagreement_names_the_same_ensemble_sampled_with_more_systems():
+    """The same ensemble in two studies: the one with fewer systems a point has its window
+    nearer the plateau and a slope below the paper's; its evidence names the other study's
+    fit, which agrees, as the cause."""
+    from hyst.analysis import analyse_study
+
+    xs = tuple(float(x) for x in np.logspace(-4, 2, 25))
+
+    def study(name, p_of, trials):
+        ds = points(
+            spans=("spin",),
+            Ns=(2, 4, 6, 8),
+            xs=xs,
+            study=name,
+            **probability("self_loop_probability", p_of, trials=trials),
+        )
+        ds.attrs["study_config"] = f'{{"samples": {trials}}}'
+        return ds, analyse_study(ds, ["self_loop_probability"])
+
+    few, few_ana = study("few", lambda c, s, r, N, x: min(1e-2 * x**0.8, 0.5), 20_000)
+    many, many_ana = study("many", lambda c, s, r, N, x: min(1e-2 * x ** (2 / 3), 0.5), 400_000)
+    ctx = Context({"few": few, "many": many}, {"few": few_ana, "many": many_ana}, {})
+    out = text(values.slopes(ctx))
+    assert "| `few` | P_sl |" in out and "| `many` | P_sl |" in out
+    assert (
+        "The same ensemble sampled with more systems (study `many`, 400,000 systems a point) "
+        "gives 0.67 ± " in out
+    ), out
+
+
 # ---- L = 4 self-loops in large systems ----------------------------------------------------------
 
 
@@ -603,7 +676,8 @@ def test_a_paper_slope_of_the_crossover_is_a_finding_with_both_numbers():
     assert md[2].startswith("**Verdicts of ") and "1 finding" in md[2]
     opening = md.index("## What hyst finds that the paper does not say")
     assert opening < md.index("## Small-coupling slopes")
-    item = md[opening + 2]
+    assert md[opening + 2].startswith("Gathered from the sections below, each with a link")
+    item = md[opening + 4]
     assert item.startswith("- **P_sl, random couplings, spins, rule 1**: the small-coupling")
     assert "the paper's slope 2/3 is the local slope of the crossover" in item
     assert item.endswith("([Small-coupling slopes](#small-coupling-slopes)).")

@@ -6,6 +6,8 @@ further down the page.
   whose verdict is a finding: the paper's slope is the local slope of the crossover);
 * the counterexamples to the paper's statements (a bound or count of a statement's row that
   instances fall outside of, explained below its table);
+* the maxima of the large-N curves that do not lie where the paper places them (a peak row
+  that disagrees, at the sizes the run samples);
 * the first numbers beyond the paper's sizes (1 − P_sl at N J0 = 10^2 for N larger than the
   paper's largest, from a study that samples them).
 """
@@ -67,11 +69,27 @@ def findings(blocks, datasets: dict) -> list:
                 f"**A counterexample to “{said}”** ({_cell(table, row, 'ensemble')}): "
                 f"{found} ({_link(title)})."
             )
+    for title, table, row in _rows(blocks):
+        verdict = _cell(table, row, "verdict")
+        said = _cell(table, row, "the paper says")
+        found = _cell(table, row, "hyst finds")
+        if said and verdict.startswith("disagrees") and "J0_max ∝" in found:
+            items.append(
+                f"**Not as the paper says: “{said}”** ({_cell(table, row, 'ensemble')}): "
+                f"{found} ({_link(title)})."
+            )
     items += _beyond_sizes(datasets)
     out = [Heading(TITLE)]
     if not items:
         return [*out, Paragraph("_Nothing in the bound studies goes beyond the paper._")]
-    return [*out, *(Paragraph(f"- {item}") for item in items)]
+    lead = Paragraph(
+        "Gathered from the sections below, each with a link to its evidence: the "
+        "small-coupling exponents that differ from the guide lines the paper draws, the "
+        "instances that fall outside the paper's statements, the maxima of the large-N "
+        "curves that do not lie where the paper places them (at hyst's sizes), and the "
+        "first numbers beyond the paper's sizes."
+    )
+    return [*out, lead, *(Paragraph(f"- {item}") for item in items)]
 
 
 def _beyond_sizes(datasets: dict, at: float = 100.0) -> list[str]:

@@ -77,6 +77,7 @@ def slopes(ctx) -> list:
     low, high = paper.DRAWN_RANGE
     rows, notes = [], {}
     names = [o.name for o in catalogue.analysed() if o.scaling.power_law]
+    fits = _pooled_fits(ctx, names)
     for study, ana in ctx.analyses.items():
         ds = ctx.datasets.get(study)
         for obs in names:
@@ -102,10 +103,11 @@ def slopes(ctx) -> list:
                     else None
                 )
                 verdict, disagrees = _slope_row_verdict(p, k, dk, drawn)
-                if verdict.startswith("not determined") or "fit not determined" in verdict:
-                    verdict = verdict.replace(
-                        "not determined", "not determined" + larger_presets(study, ds), 1
-                    )
+                # a fit not determined, or too uncertain to decide: the presets that sample more
+                for word in ("not determined", "undetermined"):
+                    if verdict.startswith(word) or f"fit {word}" in verdict:
+                        verdict = verdict.replace(word, word + larger_presets(study, ds), 1)
+                        break
                 local, window = _window_columns(ana, obs, idx, k, dk)
                 row = (
                     f"`{study}`",
@@ -162,7 +164,8 @@ def slopes(ctx) -> list:
         ),
     ]
     for study, ds, obs, sel, p, k, dk, drawn in notes.values():
-        blocks += slope_disagreement(study, ds, obs, sel, p, k, dk, drawn)
+        same = [f for f in fits.get((obs, _ensemble_key(sel)), []) if f[0] != study]
+        blocks += slope_disagreement(study, ds, obs, sel, p, k, dk, drawn, same)
     return blocks + plateaus(ctx)
 
 
@@ -200,11 +203,44 @@ def _drawn_text(drawn) -> str:
     return f"{pm(drawn['slope'], drawn['stderr'])}{spread} ({drawn['curves']} N)"
 
 
-def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn) -> list:
+def _ensemble_key(sel: dict) -> tuple:
+    return tuple(sel.get(d) for d in ("couplings", "spans", "rule"))
+
+
+def _samples(ds) -> int | None:
+    try:
+        return int(json.loads(ds.attrs["study_config"])["samples"])
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return None
+
+
+def _pooled_fits(ctx, names) -> dict:
+    """{(observable, (couplings, spans, rule)): [(study, exponent, stderr, samples per
+    point)]}: the small-coupling fit of every ensemble of every bound analysis, so that the
+    evidence of a slope can name the same ensemble sampled by another study."""
+    out: dict = {}
+    for study, ana in ctx.analyses.items():
+        samples = _samples(ctx.datasets.get(study))
+        for obs in names:
+            var = f"{obs}_pooled_exponent"
+            if var not in ana:
+                continue
+            values = ana[var]
+            errs = ana.get(f"{var}_stderr", values * np.nan)
+            for idx in np.ndindex(values.shape):
+                sel = {d: str(values[d].values[i]) for d, i in zip(values.dims, idx, strict=True)}
+                k, dk = float(values.values[idx]), float(errs.values[idx])
+                if np.isfinite(k) and np.isfinite(dk):
+                    out.setdefault((obs, _ensemble_key(sel)), []).append((study, k, dk, samples))
+    return out
+
+
+def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn, same=()) -> list:
     """The evidence for a slope that disagrees with the paper's: the per-N fits and their
     windows, the fit without the top of each window, the trend of the exponents with N, the
-    slopes in the drawn range, and the cause these numbers point to (or hyst's exponent
-    stated as a finding where none accounts for the difference)."""
+    slopes in the drawn range, the same ensemble's fit in other studies (``same``: (study,
+    exponent, stderr, samples per point)), and the cause these numbers point to (or hyst's
+    exponent stated as a finding where none accounts for the difference)."""
     low, high = paper.DRAWN_RANGE
     head = (
         f"**{catalogue.symbol(obs)}, {ensemble_text(sel)} (study `{study}`): the paper's "
@@ -238,7 +274,7 @@ def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn) -> list:
             f"hold 20 events) the local slope is {slope} over {bottom['curves']} N, within "
             f"two standard errors of {_slope_text(p)}: the slope still rises toward small "
             "N J0, and the fit averages it over the window; more systems per point move the "
-            f"windows down{more}."
+            "windows down" + (f" (this run{more})." if more else ".")
         )
     b, db = trend["b"], trend["b_stderr"]
     if np.isfinite(b) and abs(b) > 2 * db and near(trend["k_inf"], trend["k_inf_stderr"]):
@@ -248,6 +284,20 @@ def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn) -> list:
             f"{pm(trend['k_inf'], trend['k_inf_stderr'])}, within two standard errors of "
             f"{_slope_text(p)}: the N pooled are not yet in the large-N regime."
         )
+    run = _samples(ds)
+    context = []  # the same ensemble elsewhere, where it accounts for nothing
+    for other, k2, dk2, samples in same:
+        more = samples is not None and run is not None and samples > run
+        size = f", {samples:,} systems a point" if samples is not None else ""
+        if more and near(k2, dk2):
+            causes.append(
+                f"The same ensemble sampled with more systems (study `{other}`{size}) gives "
+                f"{pm(k2, dk2)}, within two standard errors of {_slope_text(p)}: the "
+                "difference is this study's fit window (fewer systems a point put its low end "
+                "higher, nearer the bend toward the plateau), not the model."
+            )
+        else:
+            context.append(f"The same ensemble in study `{other}`{size}: {pm(k2, dk2)}.")
     if not np.isfinite(k):
         causes.append(
             "The small-coupling fit is not determined at this size"
@@ -280,7 +330,7 @@ def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn) -> list:
             )
         )
     return [
-        Paragraph(f"{head} {' '.join(causes)}"),
+        Paragraph(f"{head} {' '.join(causes + context)}"),
         Table(
             (
                 "N",
