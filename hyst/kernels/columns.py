@@ -302,6 +302,14 @@ def relax(cs, Hc, eps, rule, hp, hm, d, log, out):
         book = bookkeeping.moved(book, 1)
 
 
+@jit(borrow=True)
+def relax_once(cs, Hc, eps, rule, hp, hm, d, log, out):
+    """``relax``, compiled once as a function of its own, for the kernels that relax once
+    per system (``prepared``, ``avalanche_after``); the drives' loops over fields inline
+    ``relax``. Each inlined copy costs seconds of CPU to compile (a first run's cost)."""
+    return relax(cs, Hc, eps, rule, hp, hm, d, log, out)
+
+
 @jit
 def _generic(cs, Hc, eps, rule, hp, hm, d, out):
     """``relaxation.relax`` of the state of cs (work arrays allocated here: it is rare);
@@ -330,7 +338,7 @@ def prepared(k, systems, starts):
     cs = columns_system(starts[k], hpk, hmk, dk)
     log = np.empty(4 * N + 64, np.int64)  # flips of one relaxation; longer ones: generic
     res = np.zeros(len(RELAX_COLUMNS), np.int64)
-    oc = relax(cs, 0, 0, RULE_1, hpk, hmk, dk, log, res)
+    oc = relax_once(cs, 0, 0, RULE_1, hpk, hmk, dk, log, res)
     return oc, cs, log, res
 
 
@@ -356,7 +364,7 @@ def avalanche_after(oc, cs, hpk, hmk, dk, rule, log, res, o):
     n_u, _ch, _t = scan(cs, Hc, 1, RULE_1)
     o[AV_RACE_FIRST_FLIP] = 1 if n_u > 1 else 0
     flip(cs, crit, dk)
-    oc = relax(cs, Hc, 1, rule, hpk, hmk, dk, log, res)
+    oc = relax_once(cs, Hc, 1, rule, hpk, hmk, dk, log, res)
     o[AV_OUTCOME] = oc
     o[AV_SIZE] = res[RECORD_FLIPS]
     o[AV_TIES] += res[RECORD_TIES]
