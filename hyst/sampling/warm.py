@@ -25,7 +25,10 @@ N_COMPILE = 6
 
 
 def compile_sampler(
-    parallel=(False, True), processes: int = 1, groups: tuple[str, ...] | None = None
+    parallel=(False, True),
+    processes: int = 1,
+    groups: tuple[str, ...] | None = None,
+    each_alone: bool = False,
 ) -> float:
     """Sample four systems of every coupling ensemble, span ensemble and rule, with every
     observable group (or ``groups``) and records kept, on the calling thread and on all
@@ -33,31 +36,26 @@ def compile_sampler(
     from the cache.
 
     ``processes`` > 1 shares the work between that many fresh processes: the serial twins
-    first, then the multithreaded kernels (which load the inner kernels they share with the
-    twins from the cache), each time the groups dealt out between the processes (each
-    group's kernels are its own; the few kernels they share, the draws, compile in each).
-    The serial twins alone, which a pipeline's single-threaded jobs run: 96 s of CPU in
-    one process; 106 s in two (:data:`TWO_SHARES`), about 55 s of wall time on two cores.
+    and the multithreaded kernels apart (``hyst compile``: 250 CPU-s, 160 s of wall time on
+    two cores, 2026-11-27), or the groups of one mode dealt out between them (the job
+    server's serial twins, :data:`TWO_SHARES`). Each group's kernels are its own; the few
+    kernels groups share, the draws, compile in each process.
+
+    ``each_alone`` also samples each group alone: which kernel serves a group can depend
+    on the others asked with it (the enumeration serves the avalanche where it runs and
+    leaves the cyclic drive alone to the drive pass; avalanche and cyclic drive together
+    take one fused kernel), so a process that compiles a share of the groups must meet
+    every kernel that any selection of them takes.
     Returns the CPU seconds it took, in all processes."""
     names = tuple(GROUPS) if groups is None else tuple(groups)
     if processes > 1:
-        # the serial twins first, then the multithreaded kernels: their prange loops call the
-        # same inner kernels (a block of systems), which they then load from the cache instead
-        # of compiling them once more in a process of their own
-        cpu = 0.0
-        spawn = multiprocessing.get_context("spawn")  # a fresh interpreter, no forked state
-        for mode in sorted(set(parallel)):
-            shares = _shares((mode,), names, processes)
+        shares = _shares(tuple(parallel), names, processes)
+        if len(shares) > 1:
+            spawn = multiprocessing.get_context("spawn")  # a fresh interpreter, no forked state
             with ProcessPoolExecutor(len(shares), mp_context=spawn) as pool:
-                cpu += sum(pool.map(_compile_share, shares))
-        return cpu
+                return sum(pool.map(_compile_share, shares))
     t0 = time.process_time()
-    # the groups together, and each alone: which kernel serves a group can depend on the
-    # others asked with it (the enumeration serves the avalanche where it runs, leaving the
-    # cyclic drive alone to the drive pass; avalanche and cyclic drive together take one
-    # fused kernel), and a process that compiles a share of the groups must meet every
-    # kernel that any selection of them takes
-    selections = [names] + ([(name,) for name in names] if len(names) > 1 else [])
+    selections = [names] + ([(name,) for name in names] if each_alone else [])
     first_spans = next(iter(SPAN_ENSEMBLES))
     for couplings in COUPLING_ENSEMBLES:
         for spans in SPAN_ENSEMBLES:
@@ -73,8 +71,8 @@ def compile_sampler(
 
 
 def _compile_share(share) -> float:
-    mode, groups = share
-    return compile_sampler((mode,), groups=groups)
+    mode, groups, each_alone = share
+    return compile_sampler((mode,), groups=groups, each_alone=each_alone)
 
 
 #: The observable groups of each of two compiling processes: the drive groups, which share
@@ -88,9 +86,10 @@ TWO_SHARES = (
 
 
 def _shares(modes: tuple, groups: tuple, processes: int) -> list:
-    """The work of ``processes`` processes: (mode, groups) pairs, the modes apart, each
-    mode's groups split in two by :data:`TWO_SHARES` (a group it does not name goes with
-    the second), or dealt out round-robin among more processes."""
+    """The work of ``processes`` processes: (mode, groups, each_alone) triples, the modes
+    apart, each mode's groups split in two by :data:`TWO_SHARES` (a group it does not name
+    goes with the second), or dealt out round-robin among more processes; a process with a
+    part of the groups also samples each alone."""
     per_mode = max(1, processes // len(modes))
     shares = []
     for mode in modes:
@@ -99,5 +98,5 @@ def _shares(modes: tuple, groups: tuple, processes: int) -> list:
             parts = [first, tuple(g for g in groups if g not in first)]
         else:
             parts = [groups[k::per_mode] for k in range(min(per_mode, len(groups)))]
-        shares += [(mode, part) for part in parts if part]
+        shares += [(mode, part, len(parts) > 1) for part in parts if part]
     return shares
