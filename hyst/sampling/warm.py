@@ -36,7 +36,7 @@ def compile_sampler(
     from the cache.
 
     ``processes`` > 1 shares the work between that many fresh processes: the serial twins
-    and the multithreaded kernels apart (``hyst compile``: 250 CPU-s, 160 s of wall time on
+    and the multithreaded kernels apart (``hyst compile``: 268 CPU-s, 141 s of wall time on
     two cores, 2026-11-27), or the groups of one mode dealt out between them (the job
     server's serial twins, :data:`TWO_SHARES`). Each group's kernels are its own; the few
     kernels groups share, the draws, compile in each process.
