@@ -78,53 +78,43 @@ def slopes(ctx) -> list:
     rows, notes = [], {}
     names = [o.name for o in catalogue.analysed() if o.scaling.power_law]
     fits = _pooled_fits(ctx, names)
-    for study, ana in ctx.analyses.items():
+    for study, ana, obs, idx, at, sel, k, dk in _pooled_exponents(ctx, names):
         ds = ctx.datasets.get(study)
-        for obs in names:
-            var = f"{obs}_pooled_exponent"
-            if var not in ana:
-                continue
-            values = ana[var]
-            errs = ana.get(f"{var}_stderr", values * np.nan)
-            paper_da = ana.get(f"{obs}_paper_slope")
-            for idx in np.ndindex(values.shape):
-                at = dict(zip(values.dims, idx, strict=True))
-                sel = {d: str(values[d].values[i]) for d, i in at.items()}
-                p = catalogue.paper_slope(obs, **sel)
-                if paper_da is not None:
-                    pv = paper_da.isel({d: i for d, i in at.items() if d in paper_da.dims})
-                    p = float(pv.values)
-                if not np.isfinite(p):
-                    continue
-                k, dk = float(values.values[idx]), float(errs.values[idx])
-                drawn = (
-                    slope_in_range(ds, obs, sel, low, high)
-                    if ds is not None and obs in ds and "NJ0" in ds
-                    else None
-                )
-                verdict, disagrees = _slope_row_verdict(p, k, dk, drawn)
-                # a fit not determined, or too uncertain to decide: the presets that sample more
-                for word in ("not determined", "undetermined"):
-                    if verdict.startswith(word) or f"fit {word}" in verdict:
-                        verdict = verdict.replace(word, word + larger_presets(study, ds), 1)
-                        break
-                local, window = _window_columns(ana, obs, idx, k, dk)
-                row = (
-                    f"`{study}`",
-                    catalogue.symbol(obs),
-                    ensemble_text(sel),
-                    _slope_text(p),
-                    f"{pm(k, dk)} (local {local})" if np.isfinite(k) else "—",
-                    window,
-                    _drawn_text(drawn),
-                    verdict,
-                )
-                if disagrees:
-                    key = (study, obs, row[3:])
-                    if key not in notes:
-                        notes[key] = (study, ds, obs, sel, p, k, dk, drawn)
-                    row = (*row[:-1], f"{verdict}, explained below")
-                rows.append(row)
+        paper_da = ana.get(f"{obs}_paper_slope")
+        p = catalogue.paper_slope(obs, **sel)
+        if paper_da is not None:
+            pv = paper_da.isel({d: i for d, i in at.items() if d in paper_da.dims})
+            p = float(pv.values)
+        if not np.isfinite(p):
+            continue
+        drawn = (
+            slope_in_range(ds, obs, sel, low, high)
+            if ds is not None and obs in ds and "NJ0" in ds
+            else None
+        )
+        verdict, disagrees = _slope_row_verdict(p, k, dk, drawn)
+        # a fit not determined, or too uncertain to decide: the presets that sample more
+        for word in ("not determined", "undetermined"):
+            if verdict.startswith(word) or f"fit {word}" in verdict:
+                verdict = verdict.replace(word, word + larger_presets(study, ds), 1)
+                break
+        local, window = _window_columns(ana, obs, idx, k, dk)
+        row = (
+            f"`{study}`",
+            catalogue.symbol(obs),
+            ensemble_text(sel),
+            _slope_text(p),
+            f"{pm(k, dk)} (local {local})" if np.isfinite(k) else "—",
+            window,
+            _drawn_text(drawn),
+            verdict,
+        )
+        if disagrees:
+            key = (study, obs, row[3:])
+            if key not in notes:
+                notes[key] = (study, ds, obs, sel, p, k, dk, drawn)
+            row = (*row[:-1], f"{verdict}, explained below")
+        rows.append(row)
     if not rows:
         return [Paragraph("_No analysed study is bound to this section._")]
     rows = _merge_rules(rows)
@@ -219,8 +209,17 @@ def _pooled_fits(ctx, names) -> dict:
     point)]}: the small-coupling fit of every ensemble of every bound analysis, so that the
     evidence of a slope can name the same ensemble sampled by another study."""
     out: dict = {}
+    for study, _ana, obs, _idx, _at, sel, k, dk in _pooled_exponents(ctx, names):
+        if np.isfinite(k) and np.isfinite(dk):
+            samples = _samples(ctx.datasets.get(study))
+            out.setdefault((obs, _ensemble_key(sel)), []).append((study, k, dk, samples))
+    return out
+
+
+def _pooled_exponents(ctx, names):
+    """(study, analysis, observable, index, {dim: position}, {dim: label}, exponent, stderr)
+    of every ensemble of every pooled small-coupling fit of the bound analyses."""
     for study, ana in ctx.analyses.items():
-        samples = _samples(ctx.datasets.get(study))
         for obs in names:
             var = f"{obs}_pooled_exponent"
             if var not in ana:
@@ -228,11 +227,10 @@ def _pooled_fits(ctx, names) -> dict:
             values = ana[var]
             errs = ana.get(f"{var}_stderr", values * np.nan)
             for idx in np.ndindex(values.shape):
-                sel = {d: str(values[d].values[i]) for d, i in zip(values.dims, idx, strict=True)}
+                at = dict(zip(values.dims, idx, strict=True))
+                sel = {d: str(values[d].values[i]) for d, i in at.items()}
                 k, dk = float(values.values[idx]), float(errs.values[idx])
-                if np.isfinite(k) and np.isfinite(dk):
-                    out.setdefault((obs, _ensemble_key(sel)), []).append((study, k, dk, samples))
-    return out
+                yield study, ana, obs, idx, at, sel, k, dk
 
 
 def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn, same=()) -> list:
