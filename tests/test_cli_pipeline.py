@@ -12,7 +12,7 @@ from hyst.cli.main import main
 def test_config_check_reports_and_rejects(tmp_path, capsys):
     assert main(["config", "check", "config/quick.yaml"]) == 0
     out = capsys.readouterr().out
-    assert "valid; 26 studies" in out and "37 figures; 7 comparison sections" in out
+    assert "valid; 27 studies" in out and "37 figures; 8 comparison sections" in out
     assert "study n2_pairs (pairs): 3 jobs" in out and "study loops (loops): 3 jobs" in out
     assert "8 networks" in out  # one job for the 13 distinct (d1, d2) panels, 7 N of chains
     assert "comparison ill_defined_table (ill_defined_table): ensembles_by_rule" in out
@@ -90,7 +90,7 @@ def test_config_check_counts_jobs_consistently_and_estimates_the_cost(capsys):
     assert "core-hours at the rates measured on" in cost and "benchmarks/rates.json" in cost
     expected = next(ln for ln in out.splitlines() if ln.startswith("expected: "))
     assert re.match(
-        r"expected: about (\d+ min )?\d+ s of wall time on \d+ cores?; 167 jobs, ", expected
+        r"expected: about (\d+ min )?\d+ s of wall time on \d+ cores?; 170 jobs, ", expected
     )
     assert "warning" not in out
     assert main(["config", "check", "config/quick.yaml", "--warn-core-hours", "1e-6"]) == 0

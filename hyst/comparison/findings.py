@@ -3,7 +3,8 @@ say, gathered from the page's own verdicts and datasets, each item linked to its
 further down the page.
 
 * the small-coupling exponents that differ from the guide lines the paper draws (a slope row
-  whose verdict is a finding: the paper's slope is the local slope of the crossover);
+  whose verdict is a finding: the paper's slope is the local slope of the crossover; or a
+  slope that disagrees where nothing accounts for the difference: hyst's exponent stated);
 * the counterexamples to the paper's statements (a bound or count of a statement's row that
   instances fall outside of, explained below its table);
 * the maxima of the large-N curves that do not lie where the paper places them (a peak row
@@ -19,6 +20,7 @@ import numpy as np
 from hyst.catalogue import paper
 from hyst.comparison.data import ensemble_text, ensembles, point
 from hyst.comparison.page import Heading, Paragraph, Table, anchor
+from hyst.comparison.values import FOUND_EXPONENT
 
 TITLE = "What hyst finds that the paper does not say"
 
@@ -59,6 +61,15 @@ def findings(blocks, datasets: dict) -> list:
                 f"({_cell(table, row, 'window')}); the paper's slope "
                 f"{_cell(table, row, 'paper')} is the local slope of the crossover, "
                 f"{_cell(table, row, 'slope at')} ({_link(title)})."
+            )
+    for title, table, row in _rows(blocks):
+        if _cell(table, row, "verdict").endswith(FOUND_EXPONENT):
+            items.append(
+                f"**{_cell(table, row, 'quantity')}, {_cell(table, row, 'ensemble')}**: "
+                f"the small-coupling exponent is {_cell(table, row, 'small-coupling fit')} "
+                f"({_cell(table, row, 'window')}) where the paper draws slope "
+                f"{_cell(table, row, 'paper')}; neither the fit window, the N pooled nor "
+                f"another study accounts for the difference ({_link(title)})."
             )
     for title, table, row in _rows(blocks):
         verdict = _cell(table, row, "verdict")

@@ -182,11 +182,9 @@ def _peak_rows(ds, name, sel, claim):
             f"{claim.power:g} ± {EXPONENT_TOLERANCE}"
         )
     if far:
-        fit += (
-            f"; J0_max = {min(r for _, r in far.values()):.3g}–"
-            f"{max(r for _, r in far.values()):.3g} × N^{claim.power:g} at N = "
-            f"{', '.join(map(str, far))}"
-        )
+        lo, hi = min(r for _, r in far.values()), max(r for _, r in far.values())
+        span = f"{lo:.3g}" if f"{lo:.3g}" == f"{hi:.3g}" else f"{lo:.3g}–{hi:.3g}"
+        fit += f"; J0_max = {span} × N^{claim.power:g} at N = {', '.join(map(str, far))}"
         offs = [off for off, _ in far.values()]
         ratios = [ratio for _, ratio in far.values()]
         failed.append(

@@ -69,6 +69,14 @@ SECTION_TYPES: dict[str, SectionType] = {
             Need("a points study swept over N and N J0 (analysed)", sweep="NJ0"),
         ),
         SectionType(
+            "large_coupling",
+            f"{_VALUES}:large_coupling",
+            "Self-loop-free systems at large coupling",
+            "the paper's statements about 1 - P_sl versus N at N J0 = 100 (it decays "
+            "monotonously, for large enough N), judged on the N the bound studies sample",
+            Need("a points study swept over N and N J0", sweep="NJ0"),
+        ),
+        SectionType(
             "claims",
             f"{_CLAIMS}:claims",
             "Statements about distributions and limits",

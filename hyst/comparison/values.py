@@ -73,7 +73,8 @@ def slopes(ctx) -> list:
     """The paper's small-coupling slopes against hyst's asymptotic exponents (the pooled fits
     of the analyses) and the local slopes of the same curves where the paper draws its guide
     lines (N J0 in ``paper.DRAWN_RANGE``), with a verdict saying which of the two the
-    paper's slope matches, and the evidence below the table for every disagreement."""
+    paper's slope matches, and the evidence below the table for every disagreement (the
+    statements about 1 − P_sl at large coupling are the section ``large_coupling``)."""
     low, high = paper.DRAWN_RANGE
     rows, notes = [], {}
     names = [o.name for o in catalogue.analysed() if o.scaling.power_law]
@@ -112,8 +113,13 @@ def slopes(ctx) -> list:
         if disagrees:
             key = (study, obs, row[3:])
             if key not in notes:
-                notes[key] = (study, ds, obs, sel, p, k, dk, drawn)
-            row = (*row[:-1], f"{verdict}, explained below")
+                same = [f for f in fits.get((obs, _ensemble_key(sel)), []) if f[0] != study]
+                notes[key] = slope_disagreement(study, ds, obs, sel, p, k, dk, drawn, same)
+            evidence, stated = notes[key]
+            # no window, N or other study accounts for the difference: hyst's exponent is
+            # stated as what it finds (and gathered in the page's opening section)
+            said = f"{verdict}, explained below" + (f": {FOUND_EXPONENT}" if stated else "")
+            row = (*row[:-1], said)
         rows.append(row)
     if not rows:
         return [Paragraph("_No analysed study is bound to this section._")]
@@ -153,10 +159,17 @@ def slopes(ctx) -> list:
             tuple(rows),
         ),
     ]
-    for study, ds, obs, sel, p, k, dk, drawn in notes.values():
-        same = [f for f in fits.get((obs, _ensemble_key(sel)), []) if f[0] != study]
-        blocks += slope_disagreement(study, ds, obs, sel, p, k, dk, drawn, same)
-    return blocks + plateaus(ctx)
+    for evidence, _stated in notes.values():
+        blocks += evidence
+    return blocks
+
+
+def large_coupling(ctx) -> list:
+    """The large-coupling statements about 1 − P_sl versus N (N J0 = 100) against the bound
+    N sweeps (:func:`plateaus`)."""
+    return plateaus(ctx) or [
+        Paragraph("_No bound study samples P_sl at N J0 = 100 over three or more N._")
+    ]
 
 
 def _slope_row_verdict(p: float, k: float, dk: float, drawn) -> tuple[str, bool]:
@@ -233,12 +246,17 @@ def _pooled_exponents(ctx, names):
                 yield study, ana, obs, idx, at, sel, k, dk
 
 
-def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn, same=()) -> list:
-    """The evidence for a slope that disagrees with the paper's: the per-N fits and their
-    windows, the fit without the top of each window, the trend of the exponents with N, the
-    slopes in the drawn range, the same ensemble's fit in other studies (``same``: (study,
-    exponent, stderr, samples per point)), and the cause these numbers point to (or hyst's
-    exponent stated as a finding where none accounts for the difference)."""
+#: The verdict's words for a slope that disagrees where nothing accounts for the difference.
+FOUND_EXPONENT = "hyst's exponent is a finding"
+
+
+def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn, same=()) -> tuple[list, bool]:
+    """The evidence for a slope that disagrees with the paper's (blocks), and whether hyst's
+    exponent is stated as a finding: the per-N fits and their windows, the fit without the
+    top of each window, the trend of the exponents with N, the slopes in the drawn range, the
+    same ensemble's fit in other studies (``same``: (study, exponent, stderr, samples per
+    point)), and the cause these numbers point to (or hyst's exponent stated as a finding
+    where none accounts for the difference)."""
     low, high = paper.DRAWN_RANGE
     head = (
         f"**{catalogue.symbol(obs)}, {ensemble_text(sel)} (study `{study}`): the paper's "
@@ -246,7 +264,7 @@ def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn, same=()) -> list:
         f"{low:g}–{high:g} {_drawn_text(drawn)}.**"
     )
     if ds is None or obs not in ds:
-        return [Paragraph(f"{head} _The dataset is not bound to this section._")]
+        return [Paragraph(f"{head} _The dataset is not bound to this section._")], False
     ev = window_evidence(ds, obs, sel)
     lower, trend, pooled = ev["lower"], ev["trend"], ev["pooled"]
     causes = []
@@ -302,7 +320,8 @@ def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn, same=()) -> list:
             + (larger_presets(study, ds) or "")
             + f"; the slope at N J0 {low:g}–{high:g} is measured, and it is not the paper's."
         )
-    elif not causes:
+    stated = np.isfinite(k) and not causes
+    if stated:
         causes.append(
             "Neither the top of the windows, their low end nor the N pooled account for the "
             "difference (without the top point: "
@@ -340,7 +359,7 @@ def slope_disagreement(study, ds, obs, sel, p, k, dk, drawn, same=()) -> list:
             ),
             tuple(rows),
         ),
-    ]
+    ], bool(stated)
 
 
 def _plateau_statement(sel: dict):
