@@ -293,19 +293,27 @@ def test_peak_positions_against_the_papers_one_over_N_and_J0_of_one():
     # maxima scattered by ±0.75 decades about 1/N: the slope's error bar reaches inside
     # and outside the band, so the verdict is neither agrees nor disagrees
     scatter = {16: 0.75, 64: -0.75, 256: 0.75}
-    noisy = points(
+    _ds, out, row = period_peaks(
+        lambda c, s, r, N, x: bump(x, 10 ** scatter[N] / N, 1.0), J0, Ns, lambda *a: 0.01
+    )
+    assert row.split(" | ")[3] == "undetermined", row
+    assert "it is undetermined when the two standard errors reach both inside and outside" in out
+
+
+def period_peaks(period, J0, Ns, stderr):
+    """(dataset, peaks section text, the <T> row) of symmetric couplings whose <T> curves are
+    ``period(couplings, spans, rule, N, J0)`` with standard errors ``stderr``."""
+    ds = points(
         x="J0",
         xs=J0,
         couplings=("symmetric",),
         Ns=Ns,
         study="large",
-        period=lambda c, s, r, N, x: bump(x, 10 ** scatter[N] / N, 1.0),
-        period_stderr=lambda *a: 0.01,
+        period=period,
+        period_stderr=stderr,
     )
-    out = text(large.peaks(Context({"large": noisy}, {}, {"large": noisy})))
-    row = next(ln for ln in out.splitlines() if "<T> reaches a maximum" in ln)
-    assert row.split(" | ")[3] == "undetermined", row
-    assert "it is undetermined when the two standard errors reach both inside and outside" in out
+    out = text(large.peaks(Context({"large": ds}, {}, {"large": ds})))
+    return ds, out, next(ln for ln in out.splitlines() if "<T> reaches a maximum" in ln)
 
 
 def test_maxima_far_from_the_papers_position_disagree_whatever_the_exponents_error():
@@ -323,17 +331,7 @@ def test_maxima_far_from_the_papers_position_disagree_whatever_the_exponents_err
     def far(c, s, r, N, x):
         return bump(x, 10 ** (1.45 + scatter[N]) / N)
 
-    ds = points(
-        x="J0",
-        xs=J0,
-        couplings=("symmetric",),
-        Ns=Ns,
-        study="large",
-        period=far,
-        period_stderr=lambda *a: 0.01,
-    )
-    out = text(large.peaks(Context({"large": ds}, {}, {"large": ds})))
-    row = next(ln for ln in out.splitlines() if "<T> reaches a maximum" in ln)
+    _ds, out, row = period_peaks(far, J0, Ns, lambda *a: 0.01)
     assert row.split(" | ")[3] == "disagrees, explained below", row
     fit = re.search(r"N\^(-?[\d.]+) ± ([\d.]+)", row)
     p, dp = float(fit.group(1)), float(fit.group(2))
@@ -359,18 +357,8 @@ def test_a_flat_curve_is_left_out_of_the_exponent_and_a_plateau_is_no_maximum():
         return 1.0 if N == 16 else 1 + 0.05 * (x > 1.0 / N)
 
     def section(period):
-        ds = points(
-            x="J0",
-            xs=J0,
-            couplings=("symmetric",),
-            Ns=Ns,
-            study="large",
-            period=period,
-            period_stderr=lambda c, s, r, N, x: 0.0 if N == 16 else 0.002,
-        )
-        out = text(large.peaks(Context({"large": ds}, {}, {"large": ds})))
+        ds, out, row = period_peaks(period, J0, Ns, lambda c, s, r, N, x: 0.0 if N == 16 else 0.002)
         page = build_page({"peaks": {"type": "peaks", "studies": ["large"]}}, {"large": ds}, {})
-        row = next(ln for ln in out.splitlines() if "<T> reaches a maximum" in ln)
         return out, row, page.markdown()
 
     out, row, md = section(peaked)
