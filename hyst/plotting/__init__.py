@@ -60,7 +60,7 @@ def save(fig, stem, *, dpi: int = 200, formats: Sequence[str] = ("png", "pdf")) 
     layout) and finds its tight bounding box; the layout is then frozen and the box shared
     by every format, so each format costs one rendering (``bbox_inches="tight"`` with a
     layout engine would lay the figure out and draw it twice per format). The figure keeps
-    the frozen layout.
+    the frozen layout and no layout engine.
     """
     import matplotlib as mpl
 
@@ -75,7 +75,10 @@ def save(fig, stem, *, dpi: int = 200, formats: Sequence[str] = ("png", "pdf")) 
         bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(
             mpl.rcParams["savefig.pad_inches"]
         )
-        fig.set_layout_engine("none")
+        # no layout engine from here on: with one (even "none", a placeholder) savefig would
+        # draw the figure once more before rendering it
+        with mpl.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+            fig.set_layout_engine(None)
         for ext in formats:
             path = stem.with_name(f"{stem.name}.{ext}")
 
