@@ -8,7 +8,7 @@ from pathlib import Path
 
 from hyst.plotting import render, save
 from hyst.plotting.registry import FIGURE_TYPES
-from hyst.provenance.files import read_datasets, write_log
+from hyst.provenance.files import opened_datasets, read_datasets, write_log
 
 
 def preload() -> None:
@@ -39,14 +39,16 @@ def preload() -> None:
 def run(sm) -> None:
     """The figure ``sm.wildcards.figure`` from its studies' datasets and analyses."""
     binding, files = json.loads(sm.params.binding), json.loads(sm.params.files)
+    # the datasets read whole (a figure draws most of their variables, selection by
+    # selection), the analyses opened lazily (it reads a few of their ~430 variables)
     datasets = read_datasets(binding["studies"], sm.input.datasets)
-    analyses = read_datasets(sm.params.analysed, sm.input.analysis)
-    fig = render(
-        binding["type"],
-        list(datasets.values()),
-        analysis=analyses or None,
-        **binding.get("params", {}),
-    )
+    with opened_datasets(sm.params.analysed, sm.input.analysis) as analyses:
+        fig = render(
+            binding["type"],
+            list(datasets.values()),
+            analysis=analyses or None,
+            **binding.get("params", {}),
+        )
     formats = ("png", *files["formats"])
     paths = save(fig, Path(sm.output.png).with_suffix(""), dpi=files["dpi"], formats=formats)
     write_log(sm.log[0], f"{sm.wildcards.figure} ({binding['type']}): {', '.join(map(str, paths))}")
