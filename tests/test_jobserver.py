@@ -145,9 +145,7 @@ import sys
 import numpy as np
 import xarray as xr
 from hyst.pipeline import jobserver
-from hyst.pipeline.tasks import figure
-jobserver._read_and_write_a_dataset()
-figure.preload()
+jobserver.preload_tasks()
 ds = xr.Dataset(
     {"p": (("N", "NJ0"), np.array([[0.1, np.nan], [0.2, 0.3]]))},
     coords={"N": [4, 8], "NJ0": [0.5, 5.0]},
@@ -169,10 +167,11 @@ print(" ".join(sorted(set(sys.modules) - before)))
 
 
 def test_the_servers_preload_leaves_a_job_nothing_to_import_to_read_write_and_draw(tmp_path):
-    """What the server loads before forking (its dataset round trip, the figure task's small
-    figure) leaves a forked job no module to import for reading, writing and hashing a
-    dataset and drawing and saving a figure: otherwise each job imports them again (xarray's
-    optional array libraries alone are 250 modules, 0.2 to 0.3 s of CPU a job)."""
+    """What the server loads before forking (:func:`jobserver.preload_tasks`: its dataset
+    round trip, the figure task's small figure) leaves a forked job no module to import for
+    reading, writing and hashing a dataset and drawing and saving a figure: otherwise each
+    job imports them again (xarray's optional array libraries alone are 250 modules, 0.2 to
+    0.3 s of CPU a job)."""
     proc = subprocess.run(
         [sys.executable, "-c", _WARM_CHECK, str(tmp_path)],
         capture_output=True,

@@ -387,14 +387,10 @@ def _read_and_write_a_dataset() -> None:
     back["p"].where(back["ok"]).sel(N=2).mean("NJ0").values  # noqa: B018
 
 
-def preload() -> None:
+def preload_tasks() -> None:
     """Import every task's modules and what its jobs load lazily (each task's ``preload``),
-    then load the sampler's serial kernels: a job's child only runs them. On a first run
-    (no kernel in numba's cache) they are compiled first, in two fresh processes at once
-    (:func:`hyst.sampling.warm.compile_sampler`), and then loaded from the cache."""
-    from hyst.pipeline.console import kernels_cached
-    from hyst.sampling.warm import compile_sampler
-
+    and read and write a small dataset (:func:`_read_and_write_a_dataset`): all a job's
+    child needs but the sampler's kernels."""
     for task in TASKS:
         module = task_module(task)
         if hasattr(module, "preload"):
@@ -403,6 +399,17 @@ def preload() -> None:
     # a job's child unpickles the ``snakemake`` object Snakemake made for its script: the
     # module of its class once here, not in every child (0.2 s of CPU a job)
     importlib.import_module("snakemake.script")
+
+
+def preload() -> None:
+    """:func:`preload_tasks`, then load the sampler's serial kernels: a job's child only
+    runs them. On a first run (no kernel in numba's cache) they are compiled first, in two
+    fresh processes at once (:func:`hyst.sampling.warm.compile_sampler`), and then loaded
+    from the cache."""
+    from hyst.pipeline.console import kernels_cached
+    from hyst.sampling.warm import compile_sampler
+
+    preload_tasks()
     if not kernels_cached():
         processes = min(2, os.cpu_count() or 1)
         print(
