@@ -56,14 +56,15 @@ def save(fig, stem, *, dpi: int = 200, formats: Sequence[str] = ("png", "pdf")) 
     """Write ``stem.<format>`` for every format (the raster ones at ``dpi``) in the house
     style, each atomically (see :func:`hyst.provenance.files.atomic_write`); returns the paths.
 
-    One draw without rendering lays the figure out (its layout engine, e.g. constrained
-    layout) and finds its tight bounding box; the layout is then frozen and the box shared
-    by every format, so each format costs one rendering (``bbox_inches="tight"`` with a
-    layout engine would lay the figure out and draw it twice per format). The figure keeps
-    the frozen layout.
+    The figure is laid out once without drawing (:func:`hyst.plotting.placement.lay_out`:
+    its layout engine, e.g. constrained layout) and its tight bounding box found; the layout
+    is then frozen and the box shared by every format, so each format costs one rendering
+    (``bbox_inches="tight"`` with a layout engine would lay the figure out and draw it
+    twice per format). The figure keeps the frozen layout and no layout engine.
     """
     import matplotlib as mpl
 
+    from hyst.plotting.placement import lay_out
     from hyst.plotting.style import style
     from hyst.provenance.files import atomic_write
 
@@ -71,11 +72,14 @@ def save(fig, stem, *, dpi: int = 200, formats: Sequence[str] = ("png", "pdf")) 
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = []
     with style():
-        fig.draw_without_rendering()  # the layout and text extents, no pixels
+        lay_out(fig)  # the layout, no drawing
         bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(
             mpl.rcParams["savefig.pad_inches"]
         )
-        fig.set_layout_engine("none")
+        # no layout engine from here on: with one (even "none", a placeholder) savefig would
+        # draw the figure once more before rendering it
+        with mpl.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+            fig.set_layout_engine(None)
         for ext in formats:
             path = stem.with_name(f"{stem.name}.{ext}")
 

@@ -11,6 +11,22 @@ import numpy as np
 from matplotlib.transforms import Bbox, TransformedBbox
 
 
+def lay_out(fig) -> None:
+    """Place the axes of ``fig`` (and their insets) where a draw would put them: each axes at
+    its locator's place, then the figure's layout engine (constrained layout), without
+    drawing the artists. Text extents, tight boxes and insets are measured on it; it is
+    what ``fig.draw_without_rendering()`` does before it draws every artist with rendering
+    off, which costs as much again and changes no position."""
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        for axes in (ax, *ax.child_axes):
+            locator = axes.get_axes_locator()
+            axes.apply_aspect(locator(axes, renderer) if locator else None)
+    engine = fig.get_layout_engine()
+    if fig.axes and engine is not None:
+        engine.execute(fig)
+
+
 def place_label(ax, note, anchors=None) -> None:
     """Put the annotation ``note`` at the first of ``anchors`` ((xy in data units, offset in
     points, ha, va), kept on the note for a later call) where its text lies inside the
@@ -184,7 +200,7 @@ def make_room(ax, legend, margin: float = 4.0, below: bool = False) -> None:
     fig = ax.get_figure(root=True)
     renderer = fig.canvas.get_renderer()
     if isinstance(legend, mpl.axes.Axes):
-        fig.draw_without_rendering()  # the inset's labels where the layout puts them
+        lay_out(fig)  # the inset's labels where the layout puts them
         box = legend.get_tightbbox(renderer)
     else:
         box = legend.get_window_extent(renderer)
@@ -277,7 +293,7 @@ def keep_inside(ax, inset, bounds, pad: float = 2.5) -> tuple:
     of its tick marks (``pad`` points more); returns the new bounds. The figure is laid out
     first (its layout engine), so the shift holds in the saved figure."""
     fig = ax.get_figure(root=True)
-    fig.draw_without_rendering()
+    lay_out(fig)
     renderer = fig.canvas.get_renderer()
     ticks = max(mpl.rcParams["xtick.major.size"], mpl.rcParams["ytick.major.size"])
     inner = ax.get_window_extent(renderer).padded(-(ticks + pad) * fig.dpi / 72)
