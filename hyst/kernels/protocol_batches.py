@@ -11,9 +11,10 @@ written before it is read, so the result does not depend on the split into block
 
 from __future__ import annotations
 
+import numpy as np
 from numba import prange
 
-from hyst.kernels.codes import INF
+from hyst.kernels.codes import FORM_DENSE, INF
 from hyst.kernels.jit import batch_kernel, jit
 from hyst.kernels.protocols import (
     SS_RPM,
@@ -27,7 +28,7 @@ from hyst.kernels.protocols import (
     sweep_summary,
     sweep_work,
 )
-from hyst.kernels.relaxation import view_of
+from hyst.kernels.relaxation import SystemView, view_of
 
 
 @jit
@@ -44,6 +45,71 @@ def sweep_one(k, systems, rule, max_cycles, first_only, out, w, rows, snaps, has
     if o[SS_SATURATION] < INF:
         o[SS_RPM] = nested_rpm(v, o[SS_SATURATION], rule, w)
     return rows, snaps, hashes
+
+
+@jit
+def sweep_system(h_plus, h_minus, couplings, rule, max_cycles, first_only, nested, out):
+    """The amplitude sweep of one system given as plain arrays: h_plus, h_minus int64 (N,)
+    and couplings int64 (N, N), c[i, j] = c_ij, all C-contiguous (quanta). The entry for a
+    single system: plain arrays of one dtype and layout are typed by numba's dispatcher at
+    a fraction of the cost of a ``SystemBatch``, and the kernels it calls are those of
+    ``sweep_batch``, compiled for the same types. Fills out = ``SWEEP_SUMMARY_COLUMNS``
+    as ``sweep_batch`` does for the system (return-point memory on the nested protocol
+    only with ``nested``; else −1) and returns the rows ``SWEEP_COLUMNS`` of the amplitudes
+    driven (those of ``protocols.sweep``)."""
+    N = h_plus.shape[0]
+    w = sweep_work(N, FORM_DENSE)
+    rows, snaps, hashes = sweep_arrays(N)
+    ct = w.buf  # ct[j, i] = c_ij, as ``view_of`` lays out the dense form
+    for i in range(N):
+        for j in range(N):
+            ct[j, i] = couplings[i, j]
+    v = SystemView(h_plus, h_minus, np.int64(FORM_DENSE), ct, np.empty(0, np.int64))
+    n, preamble, ties, rows, snaps, hashes = sweep_rows(
+        v, rule, max_cycles, first_only, w.summary, w, rows, snaps, hashes
+    )
+    sweep_summary(rows[:n], preamble, ties, out)
+    out[SS_RPM] = -1
+    if nested and out[SS_SATURATION] < INF:
+        out[SS_RPM] = nested_rpm(v, out[SS_SATURATION], rule, w)
+    return rows[:n]
+
+
+@jit
+def sweep_fields(
+    h_plus, h_minus, couplings, limit, scale, max_threshold, rule, max_cycles, first_only, out
+):
+    """``sweep_system`` of one system given in field units (float64, C-contiguous: h_plus,
+    h_minus (N,), couplings (N, N)), checked and quantised here as the public API checks
+    and quantises a batch (``hyst.api.batch``, ``hyst.model.systems``): every value finite
+    with |value| < limit, a zero diagonal, q = rint(value · scale) (scale = 1 / QUANTUM),
+    and the bound of exact int64 thresholds max|h| + (N − 1) max|c| < max_threshold
+    (quanta). Returns False, out untouched, where a check fails (the caller then names
+    what failed), else True with out = ``SWEEP_SUMMARY_COLUMNS`` (return-point memory
+    included)."""
+    N = h_plus.shape[0]
+    hp = np.empty(N, np.int64)
+    hm = np.empty(N, np.int64)
+    c = np.empty((N, N), np.int64)
+    bound = np.int64(0)
+    largest = np.int64(0)
+    for i in range(N):
+        a, b = h_plus[i], h_minus[i]
+        if not (abs(a) < limit and abs(b) < limit) or couplings[i, i] != 0:
+            return False
+        hp[i] = np.int64(np.rint(a * scale))
+        hm[i] = np.int64(np.rint(b * scale))
+        bound = max(bound, abs(hp[i]), abs(hm[i]))
+        for j in range(N):
+            x = couplings[i, j]
+            if not abs(x) < limit:
+                return False
+            c[i, j] = np.int64(np.rint(x * scale))
+            largest = max(largest, abs(c[i, j]))
+    if bound + (N - 1) * largest >= max_threshold:
+        return False
+    sweep_system(hp, hm, c, rule, max_cycles, first_only, True, out)
+    return True
 
 
 @jit
