@@ -15,36 +15,67 @@ import numpy as np
 from numba import prange
 
 from hyst.kernels.codes import FORM_DENSE, INF
-from hyst.kernels.jit import batch_kernel, jit
+from hyst.kernels.jit import batch_kernel, inline_twin, jit
 from hyst.kernels.protocols import (
     SS_RPM,
     SS_SATURATION,
     cycles,
+    fill_nested_legs,
     fill_symmetric_cycle,
+    grown_sweep,
     nested_rpm,
+    path,
+    periods_met,
     saturate,
     sweep_arrays,
+    sweep_from_in,
+    sweep_in,
     sweep_rows,
     sweep_summary,
     sweep_work,
 )
-from hyst.kernels.relaxation import SystemView, view_of
+from hyst.kernels.relaxation import SystemView, system_view, view_of
+
+#: The view of system k of a batch, inlined into the borrowing loop over the systems (no
+#: reference counts on the views: ``jit(borrow=True)``).
+view_in = inline_twin(view_of, system_view=inline_twin(system_view))
+#: The sweep of one system and its nested protocol, inlined into that loop with the kernels
+#: they call once per system: a call passes the ``SweepWork`` (two dozen arrays) by value.
+saturate_inline = inline_twin(saturate)
+sweep_in_inline = inline_twin(
+    sweep_in,
+    saturate=saturate_inline,
+    sweep_from_in=inline_twin(sweep_from_in),
+)
+nested_rpm_inline = inline_twin(
+    nested_rpm,
+    saturate=saturate_inline,
+    path=inline_twin(path),
+    fill_nested_legs=inline_twin(fill_nested_legs),
+)
+sweep_summary_inline = inline_twin(sweep_summary, periods_met=inline_twin(periods_met))
 
 
-@jit
-def sweep_one(k, systems, rule, max_cycles, first_only, out, w, rows, snaps, hashes):
-    """System k of ``sweep_batch``, on the ``SweepWork`` w, rows, snaps and hashes (returned,
-    grown where they were too small)."""
-    v = view_of(k, systems, w.buf)
-    n, preamble, ties, rows, snaps, hashes = sweep_rows(
-        v, rule, max_cycles, first_only, w.summary, w, rows, snaps, hashes
-    )
-    o = out[k]
-    sweep_summary(rows[:n], preamble, ties, o)
-    o[SS_RPM] = -1
-    if o[SS_SATURATION] < INF:
-        o[SS_RPM] = nested_rpm(v, o[SS_SATURATION], rule, w)
-    return rows, snaps, hashes
+@jit(borrow=True)
+def sweep_systems(k0, blocks, systems, rule, max_cycles, first_only, out, w, rows, snaps, hashes):
+    """The systems k0, k0 + blocks, … of ``sweep_batch`` on the ``SweepWork`` w, rows,
+    snaps and hashes: out[k] = ``SWEEP_SUMMARY_COLUMNS``. Returns (the number of systems,
+    0) when all are done, or (k, ``ROWS_FULL`` / ``VISITS_FULL``) for the system k whose
+    sweep needs larger rows or snaps (``sweep_block`` grows them and calls again from k)."""
+    n = systems.h_plus.shape[0]
+    for k in range(k0, n, blocks):
+        v = view_in(k, systems, w.buf)
+        m, preamble, ties = sweep_in_inline(
+            v, rule, max_cycles, first_only, w.summary, w, rows, snaps, hashes
+        )
+        if m < 0:
+            return k, m
+        o = out[k]
+        sweep_summary_inline(rows[:m], preamble, ties, o)
+        o[SS_RPM] = -1
+        if o[SS_SATURATION] < INF:
+            o[SS_RPM] = nested_rpm_inline(v, o[SS_SATURATION], rule, w)
+    return n, 0
 
 
 @jit
@@ -114,14 +145,21 @@ def sweep_fields(
 
 @jit
 def sweep_block(b, blocks, systems, rule, max_cycles, first_only, out):
-    """The systems b, b + blocks, … of ``sweep_batch`` on one set of work arrays."""
+    """The systems b, b + blocks, … of ``sweep_batch`` on one set of work arrays, grown
+    where a system's sweep needs them larger (``sweep_systems``: the loop over the systems
+    runs without reference counts)."""
     N = systems.h_plus.shape[1]
+    n = systems.h_plus.shape[0]
     w = sweep_work(N, systems.form)
     rows, snaps, hashes = sweep_arrays(N)
-    for k in range(b, systems.h_plus.shape[0], blocks):
-        rows, snaps, hashes = sweep_one(
-            k, systems, rule, max_cycles, first_only, out, w, rows, snaps, hashes
-        )
+    k = np.int64(b)  # one type from both twins (prange's index is unsigned): one compile
+    while k < n:
+        k, full = sweep_systems(
+            k, np.int64(blocks), systems, rule, max_cycles, first_only, out, w, rows, snaps,
+            hashes,
+        )  # fmt: skip
+        if k < n:
+            rows, snaps, hashes = grown_sweep(full, rows, snaps, hashes)
 
 
 @batch_kernel
