@@ -30,7 +30,6 @@ from hyst.kernels.protocols import (
     sweep_arrays,
     sweep_from_in,
     sweep_in,
-    sweep_rows,
     sweep_summary,
     sweep_work,
 )
@@ -57,6 +56,29 @@ sweep_summary_inline = inline_twin(sweep_summary, periods_met=inline_twin(period
 
 
 @jit(borrow=True)
+def sweep_view(v, rule, max_cycles, first_only, nested, out, w, rows, snaps, hashes):
+    """The sweep of the ``SystemView`` v on the ``SweepWork`` w, rows, snaps and hashes: out
+    = ``SWEEP_SUMMARY_COLUMNS`` (return-point memory on the nested protocol with
+    ``nested``, else −1). Returns the number of rows filled, or ``ROWS_FULL`` /
+    ``VISITS_FULL`` where rows or snaps are too small (out then unfinished: grow them and
+    call again)."""
+    m, preamble, ties = sweep_in_inline(
+        v, rule, max_cycles, first_only, w.summary, w, rows, snaps, hashes
+    )
+    if m < 0:
+        return m
+    sweep_summary_inline(rows[:m], preamble, ties, out)
+    out[SS_RPM] = -1
+    if nested and out[SS_SATURATION] < INF:
+        out[SS_RPM] = nested_rpm_inline(v, out[SS_SATURATION], rule, w)
+    return m
+
+
+#: ``sweep_view`` inlined into the batch's loop over systems.
+sweep_view_inline = inline_twin(sweep_view)
+
+
+@jit(borrow=True)
 def sweep_systems(k0, blocks, systems, rule, max_cycles, first_only, out, w, rows, snaps, hashes):
     """The systems k0, k0 + blocks, … of ``sweep_batch`` on the ``SweepWork`` w, rows,
     snaps and hashes: out[k] = ``SWEEP_SUMMARY_COLUMNS``. Returns (the number of systems,
@@ -65,16 +87,9 @@ def sweep_systems(k0, blocks, systems, rule, max_cycles, first_only, out, w, row
     n = systems.h_plus.shape[0]
     for k in range(k0, n, blocks):
         v = view_in(k, systems, w.buf)
-        m, preamble, ties = sweep_in_inline(
-            v, rule, max_cycles, first_only, w.summary, w, rows, snaps, hashes
-        )
+        m = sweep_view_inline(v, rule, max_cycles, first_only, True, out[k], w, rows, snaps, hashes)
         if m < 0:
             return k, m
-        o = out[k]
-        sweep_summary_inline(rows[:m], preamble, ties, o)
-        o[SS_RPM] = -1
-        if o[SS_SATURATION] < INF:
-            o[SS_RPM] = nested_rpm_inline(v, o[SS_SATURATION], rule, w)
     return n, 0
 
 
@@ -83,8 +98,8 @@ def sweep_system(h_plus, h_minus, couplings, rule, max_cycles, first_only, neste
     """The amplitude sweep of one system given as plain arrays: h_plus, h_minus int64 (N,)
     and couplings int64 (N, N), c[i, j] = c_ij, all C-contiguous (quanta). The entry for a
     single system: plain arrays of one dtype and layout are typed by numba's dispatcher at
-    a fraction of the cost of a ``SystemBatch``, and the kernels it calls are those of
-    ``sweep_batch``, compiled for the same types. Fills out = ``SWEEP_SUMMARY_COLUMNS``
+    a fraction of the cost of a ``SystemBatch``; the sweep is ``sweep_view``, which
+    ``sweep_batch`` inlines. Fills out = ``SWEEP_SUMMARY_COLUMNS``
     as ``sweep_batch`` does for the system (return-point memory on the nested protocol
     only with ``nested``; else −1) and returns the rows ``SWEEP_COLUMNS`` of the amplitudes
     driven (those of ``protocols.sweep``)."""
@@ -96,13 +111,11 @@ def sweep_system(h_plus, h_minus, couplings, rule, max_cycles, first_only, neste
         for j in range(N):
             ct[j, i] = couplings[i, j]
     v = SystemView(h_plus, h_minus, np.int64(FORM_DENSE), ct, np.empty(0, np.int64))
-    n, preamble, ties, rows, snaps, hashes = sweep_rows(
-        v, rule, max_cycles, first_only, w.summary, w, rows, snaps, hashes
-    )
-    sweep_summary(rows[:n], preamble, ties, out)
-    out[SS_RPM] = -1
-    if nested and out[SS_SATURATION] < INF:
-        out[SS_RPM] = nested_rpm(v, out[SS_SATURATION], rule, w)
+    while True:
+        n = sweep_view(v, rule, max_cycles, first_only, nested, out, w, rows, snaps, hashes)
+        if n >= 0:
+            break
+        rows, snaps, hashes = grown_sweep(n, rows, snaps, hashes)
     return rows[:n]
 
 
