@@ -74,10 +74,6 @@ def sweep_view(v, rule, max_cycles, first_only, nested, out, w, rows, snaps, has
     return m
 
 
-#: ``sweep_view`` inlined into the batch's loop over systems.
-sweep_view_inline = inline_twin(sweep_view)
-
-
 @jit(borrow=True)
 def sweep_systems(k0, blocks, systems, rule, max_cycles, first_only, out, w, rows, snaps, hashes):
     """The systems k0, k0 + blocks, … of ``sweep_batch`` on the ``SweepWork`` w, rows,
@@ -87,9 +83,16 @@ def sweep_systems(k0, blocks, systems, rule, max_cycles, first_only, out, w, row
     n = systems.h_plus.shape[0]
     for k in range(k0, n, blocks):
         v = view_in(k, systems, w.buf)
-        m = sweep_view_inline(v, rule, max_cycles, first_only, True, out[k], w, rows, snaps, hashes)
+        m, preamble, ties = sweep_in_inline(
+            v, rule, max_cycles, first_only, w.summary, w, rows, snaps, hashes
+        )
         if m < 0:
             return k, m
+        o = out[k]  # as ``sweep_view`` (inlined one level deep: a second level compiles longer)
+        sweep_summary_inline(rows[:m], preamble, ties, o)
+        o[SS_RPM] = -1
+        if o[SS_SATURATION] < INF:
+            o[SS_RPM] = nested_rpm_inline(v, o[SS_SATURATION], rule, w)
     return n, 0
 
 
@@ -99,7 +102,7 @@ def sweep_system(h_plus, h_minus, couplings, rule, max_cycles, first_only, neste
     and couplings int64 (N, N), c[i, j] = c_ij, all C-contiguous (quanta). The entry for a
     single system: plain arrays of one dtype and layout are typed by numba's dispatcher at
     a fraction of the cost of a ``SystemBatch``; the sweep is ``sweep_view``, which
-    ``sweep_batch`` inlines. Fills out = ``SWEEP_SUMMARY_COLUMNS``
+    ``sweep_batch``'s loop over systems repeats inline. Fills out = ``SWEEP_SUMMARY_COLUMNS``
     as ``sweep_batch`` does for the system (return-point memory on the nested protocol
     only with ``nested``; else −1) and returns the rows ``SWEEP_COLUMNS`` of the amplitudes
     driven (those of ``protocols.sweep``)."""
