@@ -239,24 +239,6 @@ def batch_kernel(fn):
     return kernel
 
 
-def inline_twin(kernel, **callees):
-    """A twin of ``kernel`` that numba inlines (IR level) into every kernel that calls it,
-    for a small kernel of another module on a hot path (the original stays a call for its
-    other callers, and its module's cached kernels are not recompiled). Compiled from a copy
-    of the function named ``<name>_inline`` (as ``batch_kernel``'s serial twin), with the
-    original's ``borrow``; ``callees`` replace the kernels of those names that it calls
-    (their own inline twins, say)."""
-    fn = kernel.py_func
-    scope = {**fn.__globals__, **callees} if callees else fn.__globals__
-    twin = types.FunctionType(
-        fn.__code__, scope, fn.__name__ + "_inline", fn.__defaults__, fn.__closure__
-    )
-    twin.__qualname__ = fn.__qualname__ + "_inline"
-    twin.__module__ = fn.__module__
-    twin.__doc__ = f"``{fn.__name__}``, inlined into its callers."
-    return jit(twin, inline=True, borrow=borrows(kernel))
-
-
 def on_threads(kernel, parallel: bool):
     """A ``batch_kernel`` on all numba threads (``parallel``) or on the calling thread."""
     return kernel if parallel else kernel.serial

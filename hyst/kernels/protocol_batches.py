@@ -15,7 +15,8 @@ import numpy as np
 from numba import prange
 
 from hyst.kernels.codes import FORM_DENSE, INF
-from hyst.kernels.jit import batch_kernel, inline_twin, jit
+from hyst.kernels.inlining import inline_twin
+from hyst.kernels.jit import batch_kernel, jit
 from hyst.kernels.protocols import (
     SS_RPM,
     SS_SATURATION,

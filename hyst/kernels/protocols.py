@@ -42,7 +42,8 @@ from hyst.kernels.codes import (
     UNDEFINED,
 )
 from hyst.kernels.drive import _loop_exit
-from hyst.kernels.jit import inline_twin, jit
+from hyst.kernels.inlining import inline_twin
+from hyst.kernels.jit import jit
 from hyst.kernels.relaxation import (
     Spins,
     earlier_visit,
