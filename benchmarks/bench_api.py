@@ -7,8 +7,10 @@ peer's (lower is better) of
 
 - ``hyst.System(...).amplitude_sweep(first_only=True)``, one call per system (a system
   built and a dataset of its amplitudes returned each time);
+- ``hyst.amplitude_sweeps(...)`` on one system per call, a dataset of one system returned;
 - ``hyst.amplitude_sweeps(..., dataset=False)`` on one system per call (the light path for
-  one system: arrays in, a dict of one-element arrays out, no xarray objects);
+  one system: float arrays in, checked and quantised in the compiled kernel, a dict of
+  one-element arrays out, no xarray objects);
 - ``hyst.amplitude_sweeps(...)`` on all the systems in one call, one thread (the batch
   form);
 - the peer's ``amplitude_sweep``, one call per system (its table of all states computed
@@ -56,6 +58,10 @@ def rates_at(N: int, NJ0: float, samples: int, seed: int) -> dict[str, float]:
         for k in range(n):
             hyst.System(hp[k], hm[k], c[k]).amplitude_sweep(first_only=True)
 
+    def dataset_calls():
+        for k in range(n):
+            hyst.amplitude_sweeps(hp[k], hm[k], c[k], first_only=True, threads=1)
+
     def light_calls():
         for k in range(n):
             hyst.amplitude_sweeps(hp[k], hm[k], c[k], first_only=True, threads=1, dataset=False)
@@ -70,10 +76,11 @@ def rates_at(N: int, NJ0: float, samples: int, seed: int) -> dict[str, float]:
             except hy.StabilityError:
                 pass
 
-    for fn in (system_calls, light_calls, batch, peer_calls):  # compile, warm
+    for fn in (system_calls, dataset_calls, light_calls, batch, peer_calls):  # compile, warm
         fn()
     return {
         "hyst.System(...).amplitude_sweep, a call each": timed(system_calls, n),
+        "hyst.amplitude_sweeps, a call each": timed(dataset_calls, n),
         "hyst.amplitude_sweeps(dataset=False), a call each": timed(light_calls, n),
         "hyst.amplitude_sweeps, all in one call": timed(batch, n),
         "peer hysteron amplitude_sweep, a call each": timed(peer_calls, n),

@@ -22,11 +22,15 @@ systems, the cost per system is the drive's own. A single system is a batch of o
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import xarray as xr
 
 from hyst.catalogue.variables import describe_single
 from hyst.kernels.codes import ILL_DEFINED, INF, SELF_LOOP
+from hyst.kernels.protocols import SWEEP_SUMMARY_COLUMNS
+from hyst.model.batch import amplitude_sweep_fields
 from hyst.model.protocols import MAX_CYCLES, outcome_name, sweep_batch, symmetric_batch
 from hyst.model.systems import MAX_THRESHOLD, QUANTUM, RULES, Systems, dequantize, quantize
 
@@ -58,6 +62,26 @@ def _systems(h_plus, h_minus, couplings) -> Systems:
     size = n * N
     return Systems(
         q[:size].reshape(n, N), q[size : 2 * size].reshape(n, N), q[2 * size :].reshape(n, N, N)
+    )
+
+
+def _one_system(h_plus, h_minus, couplings):
+    """(h_plus, h_minus, couplings) of a single system given as (N,), (N,) and (N, N)
+    arrays of real numbers: float64, C-contiguous and writeable, the one layout the
+    single-system kernel is compiled for; None for anything else (a batch, or arrays that
+    ``_systems`` then checks and refuses with its message)."""
+    try:
+        hp, hm, c = (np.asarray(a, dtype=np.float64) for a in (h_plus, h_minus, couplings))
+    except (TypeError, ValueError):
+        return None
+    if hp.ndim != 1 or c.ndim != 2:
+        return None
+    N = hp.shape[0]
+    if N < 1 or hm.shape != (N,) or c.shape != (N, N):
+        return None
+    return tuple(
+        a if a.flags.c_contiguous and a.flags.writeable else np.array(a, order="C")
+        for a in (hp, hm, c)
     )
 
 
@@ -136,7 +160,7 @@ def _parallel(threads, n: int) -> bool:
 def _field(values, none=None) -> np.ndarray:
     """Quanta to field units; ±INF, and where ``none`` is True, as NaN."""
     v = np.asarray(values)
-    out = dequantize(v).astype(np.float64)
+    out = dequantize(v)  # a new float64 array
     out[np.abs(v) >= INF] = np.nan
     if none is not None:
         out[none] = np.nan
@@ -144,18 +168,32 @@ def _field(values, none=None) -> np.ndarray:
 
 
 def _amplitude(values) -> np.ndarray:
-    """An amplitude column (quanta; −1: none) in field units, NaN for none."""
+    """Amplitudes (quanta; −1: none) in field units, NaN for none (and for INF), as
+    ``_field(v, v < 0)``: the same float64 products q · QUANTUM."""
     v = np.asarray(values)
-    return _field(v, v < 0)
+    if v.size <= 8:  # a single system's few values: Python floats cost less than numpy's steps
+        values = [float(q) * QUANTUM if 0 <= q < INF else np.nan for q in v.ravel().tolist()]
+        return np.array(values, np.float64).reshape(v.shape)
+    out = v * QUANTUM
+    out[(v < 0) | (v >= INF)] = np.nan
+    return out
 
 
 #: The amplitude columns of the sweep's summary (quanta; −1: none).
 _AMPLITUDES = ("critical_amplitude", "loop_amplitude", "ill_amplitude", "saturation_field")
 
 
+@functools.cache
+def _one_outcome(code: int, cyclic: bool) -> np.ndarray:
+    """The outcome name of ``code`` as a one-element array (``_outcomes`` of one system)."""
+    return np.array([outcome_name(code, cyclic=cyclic)])
+
+
 def _outcomes(codes, cyclic: bool) -> np.ndarray:
     """The outcome names (``outcome_name``) of an array of outcome codes, named once per
     distinct code."""
+    if len(codes) == 1:  # a single system: its name's array made once, copied
+        return _one_outcome(int(codes[0]), cyclic).copy()
     if len(codes) <= 16:  # a few systems: naming each costs less than finding the distinct
         return np.array([outcome_name(int(x), cyclic=cyclic) for x in codes])
     distinct, where = np.unique(codes, return_inverse=True)
@@ -173,6 +211,45 @@ def _dataset(variables: dict, rule: str, what: str, dataset: bool = True):
     )
     ds.attrs.update({"rule": rule, "protocol": what})
     return describe_single(ds)
+
+
+_FIELD = {"units": "1"}
+#: The sweep's summary variables in their order, with their attributes.
+_SWEEP_VARIABLES = {
+    "preamble": {"long_name": "outcome of the rise from saturation to H = 0"},
+    "amplitudes": {"long_name": "amplitudes driven"},
+    "critical_amplitude": {
+        "long_name": "smallest amplitude with period T > 1 (NaN: none)",
+        **_FIELD,
+    },
+    "critical_period": {"long_name": "its period T"},
+    "largest_period": {"long_name": "largest period T"},
+    "loop_amplitude": {"long_name": "smallest amplitude a self-loop stopped (NaN: none)", **_FIELD},
+    "loop_L": {"long_name": "L of that self-loop"},
+    "loop_n_e": {"long_name": "n_e of that self-loop"},
+    "ill_amplitude": {
+        "long_name": "smallest amplitude stopped by a race condition (rule 0)",
+        **_FIELD,
+    },
+    "unconverged": {"long_name": "amplitudes with no orbit found"},
+    "saturation_field": {
+        "long_name": "amplitude from which both turning points saturate",
+        **_FIELD,
+    },
+    "rpm": {"long_name": "return-point memory (1 holds, 0 fails, -1 undefined)"},
+    "ties": {"long_name": "ties met"},
+}
+#: The column of each of the sweep's variables in the kernel's summary row (−1: the amplitude
+#: columns, converted to field units together, ``_AMPLITUDE_INDEX``).
+_SWEEP_COLUMNS = {
+    name: -1 if name in _AMPLITUDES else SWEEP_SUMMARY_COLUMNS.index(name)
+    for name in _SWEEP_VARIABLES
+}
+#: Where the amplitude columns are in the kernel's summary row, in the order of
+#: ``_SWEEP_VARIABLES`` (the order ``amplitude_sweeps`` reads them back in).
+_AMPLITUDE_INDEX = [
+    SWEEP_SUMMARY_COLUMNS.index(name) for name in _SWEEP_VARIABLES if name in _AMPLITUDES
+]
 
 
 def symmetric_drives(
@@ -314,50 +391,30 @@ def amplitude_sweeps(
         Return an ``xarray.Dataset``; False: a dict of NumPy arrays.
     """
     rule = _check_rule(rule)
-    systems = _systems(h_plus, h_minus, couplings)
-    out = sweep_batch(
-        systems, rule, max_cycles, bool(first_only), parallel=_parallel(threads, systems.samples)
-    )
-    field = {"units": "1"}
+    one = _one_system(h_plus, h_minus, couplings)
+    # a single system: plain float arrays to a kernel that checks and quantises them, no
+    # ``Systems`` (None: a check failed, and ``_systems`` names it)
+    out = None
+    if one is not None:
+        _parallel(threads, 1)  # the argument checked; one system runs on the calling thread
+        out = amplitude_sweep_fields(*one, RULES[rule], int(max_cycles), bool(first_only))
+    if out is None:
+        systems = _systems(h_plus, h_minus, couplings)
+        parallel = _parallel(threads, systems.samples)
+        out = sweep_batch(systems, rule, max_cycles, bool(first_only), parallel=parallel)
     # the amplitude columns in field units in one conversion (one row each)
-    critical, loop, ill, saturation = _amplitude(
-        np.ascontiguousarray(out.array[:, [out.names.index(a) for a in _AMPLITUDES]].T)
-    )
+    rows = iter(_amplitude(np.ascontiguousarray(out.array[:, _AMPLITUDE_INDEX].T)))
+    values = {}
+    for name, column in _SWEEP_COLUMNS.items():
+        if column < 0:
+            values[name] = next(rows)
+        else:
+            values[name] = out.array[:, column]
+    values["preamble"] = _outcomes(values["preamble"], cyclic=False)
+    if not dataset:  # the light path: no xarray objects (a few µs, not 0.3 ms)
+        return values
     return _dataset(
-        {
-            "preamble": (
-                _outcomes(out["preamble"], cyclic=False),
-                {"long_name": "outcome of the rise from saturation to H = 0"},
-            ),
-            "amplitudes": (out["amplitudes"], {"long_name": "amplitudes driven"}),
-            "critical_amplitude": (
-                critical,
-                {"long_name": "smallest amplitude with period T > 1 (NaN: none)", **field},
-            ),
-            "critical_period": (out["critical_period"], {"long_name": "its period T"}),
-            "largest_period": (out["largest_period"], {"long_name": "largest period T"}),
-            "loop_amplitude": (
-                loop,
-                {"long_name": "smallest amplitude a self-loop stopped (NaN: none)", **field},
-            ),
-            "loop_L": (out["loop_L"], {"long_name": "L of that self-loop"}),
-            "loop_n_e": (out["loop_n_e"], {"long_name": "n_e of that self-loop"}),
-            "ill_amplitude": (
-                ill,
-                {"long_name": "smallest amplitude stopped by a race condition (rule 0)", **field},
-            ),
-            "unconverged": (out["unconverged"], {"long_name": "amplitudes with no orbit found"}),
-            "saturation_field": (
-                saturation,
-                {"long_name": "amplitude from which both turning points saturate", **field},
-            ),
-            "rpm": (
-                out["rpm"],
-                {"long_name": "return-point memory (1 holds, 0 fails, -1 undefined)"},
-            ),
-            "ties": (out["ties"], {"long_name": "ties met"}),
-        },
+        {name: (values[name], attrs) for name, attrs in _SWEEP_VARIABLES.items()},
         rule,
         "amplitude sweep",
-        dataset,
     )

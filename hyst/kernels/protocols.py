@@ -42,6 +42,7 @@ from hyst.kernels.codes import (
     UNDEFINED,
 )
 from hyst.kernels.drive import _loop_exit
+from hyst.kernels.inlining import inline_twin
 from hyst.kernels.jit import jit
 from hyst.kernels.relaxation import (
     Spins,
@@ -55,6 +56,12 @@ from hyst.kernels.relaxation import (
     transpose_buffer,
     up_mask,
 )
+
+# The drive's per-event helpers of ``relaxation``, inlined into the legs and cycles below
+# (a call per event and per state x cost more than their work at small N).
+next_switch = inline_twin(next_switch)
+state_hash = inline_twin(state_hash)
+earlier_visit = inline_twin(earlier_visit)
 
 #: Summary of a drive (one int64 row).
 DRIVE_COLUMNS = (
@@ -156,7 +163,7 @@ SWEEP_SUMMARY_COLUMNS = (
 PERIOD_MASK_OVERFLOW = 63
 
 
-@jit(borrow=True)
+@jit(borrow=True, inline=True)
 def leg(st, v, q, target, direction, rule, ws, res, events, summary):
     """Leg q: move H in ``direction`` to ``target`` (reached at target ± 0⁺), relaxing the
     ``Spins`` st of the ``SystemView`` v at every switching field met. Events are logged in
@@ -214,7 +221,7 @@ def loop_range(st, v, rule, ws, copy, summary):
     summary[DR_LOOP_EXIT] = _loop_exit(direction, summary[DR_L], copy, v, Hc, rule, ws[1])
 
 
-@jit(borrow=True)
+@jit(borrow=True, inline=True)
 def start_summary(summary):
     """The summary row of a drive before its first leg."""
     for q in range(summary.shape[0]):
@@ -229,7 +236,7 @@ def start_summary(summary):
     summary[DR_NEXT_AMPLITUDE] = INF
 
 
-@jit(borrow=True)
+@jit(borrow=True, inline=True)
 def run_legs(st, v, legs, q0, rule, ws, res, events, states, copy, summary):
     """Drive the ``Spins`` st along the rows of ``legs`` ((field, direction), or (field,
     direction, amplitude leg 0/1)), numbered from q0; with rows in ``states``, states[q]
@@ -342,6 +349,11 @@ def cycles_from(
             return n
 
 
+#: ``cycles_from`` inlined into the amplitude sweep's loop over amplitudes
+#: (``sweep_from_in``); ``cycles`` calls it.
+cycles_from_inline = inline_twin(cycles_from)
+
+
 @jit(borrow=True)
 def saturate(st, v, sign):
     """Set the ``Spins`` st to the saturated state s_i = sign and fill its local fields."""
@@ -352,7 +364,7 @@ def saturate(st, v, sign):
     init_fields(s, f, v.form, v.ct, v.d)
 
 
-@jit(borrow=True)
+@jit(borrow=True, inline=True)
 def copy_spins(src, dst):
     """dst = src (``Spins``)."""
     for i in range(src.s.shape[0]):
@@ -361,7 +373,7 @@ def copy_spins(src, dst):
         dst.f[i] = src.f[i]
 
 
-@jit(borrow=True)
+@jit(borrow=True, inline=True)
 def fill_symmetric_cycle(A, cycle):
     """Write into ``cycle`` (3, 3) the legs of one cycle of the symmetric drive of
     amplitude A: up to +A, down to −A (both amplitude legs), up to 0."""
@@ -559,7 +571,7 @@ def sweep_from_in(x0, v, rule, max_cycles, first_only, summary, ties, w, rows, s
         copy_spins(x0, st)
         fill_symmetric_cycle(A, w.cycle)
         start_summary(summary)  # ``cycles_start`` without a preamble leg
-        ns = cycles_from(
+        ns = cycles_from_inline(
             st, v, w.cycle, 0, rule, max_cycles, w.ws, w.res, w.no_events, w.copy, summary,
             snaps, hashes, 0,
         )  # fmt: skip

@@ -22,6 +22,7 @@ kernel pass to its kernel.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -43,7 +44,7 @@ from hyst.kernels import protocols as drive_protocols
 from hyst.kernels.jit import on_threads
 from hyst.kernels.operands import EnumerationArrays, SaturatedLoopArrays, SystemBatch
 from hyst.model.flip_times import kernel_rule
-from hyst.model.systems import Systems, rule_code
+from hyst.model.systems import MAX_THRESHOLD, QUANTUM, QUANTUM_BITS, Systems, rule_code
 
 #: Distinct L = 4 self-loops of two elements recorded per system (the count is always exact).
 L4_PER_SYSTEM = 16
@@ -72,6 +73,12 @@ def runs(*kernels: Callable) -> Callable:
     return declare
 
 
+@functools.cache
+def _column_index(names: tuple[str, ...]) -> dict[str, int]:
+    """Where each name of ``names`` is (``Columns``; built once per tuple of names)."""
+    return {name: k for k, name in enumerate(names)}
+
+
 class Columns:
     """A 2-D (or 3-D) integer kernel output read by column name: ``out["outcome"]``."""
 
@@ -80,7 +87,7 @@ class Columns:
             raise ValueError(f"Columns: {array.shape[-1]} columns for {len(names)} names")
         self.array = array
         self.names = names
-        self._index = {name: k for k, name in enumerate(names)}
+        self._index = _column_index(names)
 
     def __getitem__(self, name: str) -> np.ndarray:
         return self.array[..., self._index[name]]
@@ -365,6 +372,56 @@ def amplitude_sweep_batch(
     code, first = rule_code(rule), bool(first_only)
     blocks = work_blocks(systems.samples, parallel)
     kernel(systems.kernel_batch(), code, int(max_cycles), first, blocks, out)
+    return Columns(out, drive_protocols.SWEEP_SUMMARY_COLUMNS)
+
+
+@runs(protocol_batches.sweep_system)
+def amplitude_sweep_one(
+    h_plus: np.ndarray,
+    h_minus: np.ndarray,
+    couplings: np.ndarray,
+    rule: int,
+    max_cycles: int = MAX_CYCLES,
+    first_only: bool = False,
+    nested: bool = True,
+) -> tuple[Columns, np.ndarray]:
+    """The amplitude sweep of one system given as plain quantised arrays (int64, C-contiguous:
+    h_plus, h_minus (N,), couplings (N, N), zero diagonal, already checked against
+    overflow as ``Systems`` checks; ``rule`` a kernel rule code), on the calling thread:
+    the summary row (1, ``SWEEP_SUMMARY_COLUMNS``) of ``amplitude_sweep_batch``, the
+    return-point memory on the nested protocol only with ``nested`` (else −1), and the
+    rows ``hyst.kernels.protocols.SWEEP_COLUMNS`` of the amplitudes driven. No
+    ``Systems`` and no ``SystemBatch`` are built: the single-system path of the public
+    API, a few µs of dispatch instead of tens."""
+    out = np.empty((1, len(drive_protocols.SWEEP_SUMMARY_COLUMNS)), np.int64)
+    rows = protocol_batches.sweep_system(
+        h_plus, h_minus, couplings, rule, max_cycles, first_only, nested, out[0]
+    )
+    return Columns(out, drive_protocols.SWEEP_SUMMARY_COLUMNS), rows
+
+
+@runs(protocol_batches.sweep_fields)
+def amplitude_sweep_fields(
+    h_plus: np.ndarray,
+    h_minus: np.ndarray,
+    couplings: np.ndarray,
+    rule: int,
+    max_cycles: int = MAX_CYCLES,
+    first_only: bool = False,
+) -> Columns | None:
+    """The amplitude sweep of one system given in field units (float64, C-contiguous:
+    h_plus, h_minus (N,), couplings (N, N)), checked and quantised in the kernel exactly as
+    ``Systems.from`` the public API's arrays (``hyst.api.batch``): the summary row (1,
+    ``SWEEP_SUMMARY_COLUMNS``) of ``amplitude_sweep_batch``, or None where a check fails
+    (a value not finite or too large, a self-coupling, thresholds that could overflow):
+    the caller then checks the arrays itself and names what failed."""
+    out = np.empty((1, len(drive_protocols.SWEEP_SUMMARY_COLUMNS)), np.int64)
+    limit = MAX_THRESHOLD * QUANTUM / h_plus.shape[0]
+    if not protocol_batches.sweep_fields(
+        h_plus, h_minus, couplings, limit, 2.0**QUANTUM_BITS, MAX_THRESHOLD, rule, max_cycles,
+        first_only, out[0],
+    ):  # fmt: skip
+        return None
     return Columns(out, drive_protocols.SWEEP_SUMMARY_COLUMNS)
 
 

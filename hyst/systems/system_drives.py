@@ -161,6 +161,12 @@ def amplitude_sweep(
     ``amplitude_sweep`` gives the same A_c where it applies (rule 1, no self-loop;
     ``tests/test_peer_protocols.py``).
 
+    Building the dataset costs more than the sweep of a small system (about 0.3 ms against
+    a few µs at N = 3): for a loop over many single systems, :func:`hyst.amplitude_sweeps`
+    with ``dataset=False`` returns the sweep's summary (A_c, its period, the first
+    self-loop, …) as NumPy arrays at a tenth of the cost or less, and a batch of systems in
+    one call costs less again.
+
     Parameters
     ----------
     rule : {"0", "1", "1p", "2"}, default "1"
