@@ -187,8 +187,9 @@ def _peak_rows(ds, name, sel, claim):
         fit += f"; J0_max = {span} × N^{claim.power:g} at N = {', '.join(map(str, far))}"
         offs = [off for off, _ in far.values()]
         ratios = [ratio for _, ratio in far.values()]
+        lo, hi = f"{min(offs):.2f}", f"{max(offs):.2f}"
         failed.append(
-            f"at N = {', '.join(map(str, far))} J0_max lies {min(offs):.2f}–{max(offs):.2f} "
+            f"at N = {', '.join(map(str, far))} J0_max lies {lo if lo == hi else f'{lo}–{hi}'} "
             f"decades from N^{claim.power:g} (J0_max / N^{claim.power:g} = "
             f"{', '.join(f'{r:.3g}' for r in ratios)}), beyond {DECADES:g} decade and the "
             f"J0 grid's half step ({margin:.3g} decade): decided by the grid, whatever the "
