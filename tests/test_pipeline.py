@@ -310,9 +310,17 @@ def test_presets_bind_every_figure_type_and_use_the_papers_sample_counts():
         assert presets[name]["studies"].keys() == presets["config.yaml"]["studies"].keys()
         assert presets[name]["figures"] == presets["config.yaml"]["figures"]
     paper = presets["config.yaml"]
-    for study in paper["studies"].values():  # the paper's Monte Carlo: 10^5 per point, N <= 10
+    # the paper's Monte Carlo: 10^5 systems per point, N <= 10, on N J0 = 10^-1 ... 10^2 at 4
+    # points a decade; a study of hyst's own on another grid (where the paper's sizes leave a
+    # fit undetermined) samples at least as many
+    paper_grid = {"start": 0.1, "stop": 100, "per_decade": 4}
+    for name, study in paper["studies"].items():
         if study.get("kind", "points") == "points" and max(study["N"]) <= 10:
-            assert study["samples"] == 100_000
+            if study.get("NJ0") == paper_grid:
+                assert study["samples"] == 100_000, name
+            else:
+                assert study["samples"] >= 100_000, name
+    assert sum(s.get("NJ0") == paper_grid for s in paper["studies"].values()) >= 8
 
 
 def test_renaming_a_bound_study_fails_at_validation_with_one_line(tmp_path):
