@@ -25,8 +25,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from scipy import sparse
-from scipy.optimize import linprog
 
 #: A Farkas residual |A^T y|_max above this (for Σ y = 1) rejects a certificate.
 CERTIFICATE_TOLERANCE = 1e-7
@@ -90,6 +88,8 @@ def solve(strict: np.ndarray, weak: np.ndarray, fixes: dict | None = None) -> LP
     cost = np.zeros(nvar + 1)
     cost[nvar] = 1.0
     bounds = [(None, None)] * nvar + [(0, None)]
+    from scipy.optimize import linprog  # here: the workflow imports this module to plan
+
     res = linprog(cost, A_ub=a_ub, b_ub=b_ub, bounds=bounds, method="highs")
     if res.status != 0:
         return LPAnswer(False, False, None, None, np.inf, f"status {res.status}: {res.message}")
@@ -115,6 +115,9 @@ def solve_many(problems: list) -> list[LPAnswer]:
 
 
 def _solve_stack(problems) -> list[LPAnswer]:
+    from scipy import sparse  # here: the workflow imports this module to plan
+    from scipy.optimize import linprog
+
     if len(problems) == 1:
         return [solve(*problems[0])]
     blocks, rhs, costs, bounds, homogs = [], [], [], [], []

@@ -32,7 +32,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from hyst.model import seeds
 from hyst.model.general import order_columns, order_statistics
@@ -93,6 +92,8 @@ class Share:
     @property
     def upper(self) -> float:
         """The upper end of the exact 95 % Clopper-Pearson interval of the share (1 when k = m)."""
+        from scipy import stats  # here, not at the top: the workflow imports this module to plan
+
         return float(stats.beta.ppf(0.975, self.k + 1, self.m - self.k)) if self.k < self.m else 1.0
 
     def text(self) -> str:

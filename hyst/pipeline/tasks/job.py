@@ -7,6 +7,7 @@ and in the log, no traceback."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import time
@@ -20,9 +21,13 @@ CONSOLE_SECONDS = 20
 
 
 def preload() -> None:
-    """Every study kind's module."""
+    """Every study kind's module, and the parts of scipy that the loop and t-graph kinds
+    import only when they solve (the workflow imports the kinds to plan, without them)."""
     for name in KINDS:
         KINDS[name]  # noqa: B018 (imports the kind's module)
+    importlib.import_module("scipy.optimize")
+    importlib.import_module("scipy.sparse")
+    importlib.import_module("scipy.stats")
 
 
 def run(sm) -> None:
