@@ -137,3 +137,12 @@ def test_symmetric_drive_agrees_with_the_peer_on_10000_instances():
     tally = run(10_000, 29, states=True, selected=500)
     print(dict(sorted(tally.items())))
     assert tally["instances"] == 10_000
+
+
+def test_the_peers_compiled_search_and_sweep_load_from_numbas_cache():
+    """The peer's amplitude search and sweep are kept in numba's on-disk cache (its package
+    does not ask for it), so that each test process loads them instead of compiling them."""
+    from numba.core.caching import FunctionCache
+
+    assert isinstance(peer._hy.possible_amplitudes._cache, FunctionCache)
+    assert isinstance(peer._hy.amplitude_sweep._cache, FunctionCache)

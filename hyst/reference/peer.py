@@ -61,6 +61,22 @@ DEGENERACY_ERROR = "DegeneracyError"
 _MAX_EXACT = 2.0**53
 
 
+def _cache_compiled_peer() -> None:
+    """Keep the peer's amplitude search and sweep in numba's on-disk cache, as hyst keeps its
+    own kernels: the package compiles them in every process that calls them (about 7 s
+    each), since its decorators do not ask for the cache. Its ramp with a recorder
+    (``run_event_extended_fast``) takes a jitclass, which numba cannot cache: it still
+    compiles once per process. Without a writable cache folder, they compile as before."""
+    for dispatcher in (_hy.possible_amplitudes, _hy.amplitude_sweep):
+        try:
+            dispatcher.enable_caching()
+        except RuntimeError:  # numba found no folder to cache in
+            pass
+
+
+_cache_compiled_peer()
+
+
 def _state_vector(S, n):
     return np.array([1.0 if (S >> i) & 1 else -1.0 for i in range(n)], dtype=np.float64)
 
