@@ -1,6 +1,7 @@
 """The landing page of the Snakemake report: what the run was (its configuration file, its
 studies with their kinds and samples, its figures) and the verdicts of the comparison with
-the paper, as reStructuredText.
+the paper, as reStructuredText; and the captions the report reads from files
+(:class:`CaptionFile`).
 
 ``workflow/report/workflow.rst`` renders :class:`RunSummary`, a parameter of the rule
 ``figure``: Snakemake renders the report's workflow description with Jinja and hands it the
@@ -8,6 +9,10 @@ report's files, each with its job's parameters. The summary is read when the rep
 made (the verdicts from ``paper_comparison.md``); its ``repr`` and its ``str`` (what the
 report lists among a figure's parameters) never change, so that Snakemake's parameter
 trigger never re-runs a figure because of it.
+
+Both are parameters of jobs, so each job's process unpickles them before it does anything
+else: this module imports nothing heavy at its top (a figure's job would otherwise import
+xarray to read its own parameters).
 """
 
 from __future__ import annotations
@@ -15,8 +20,6 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-
-from hyst.studies import kind_of
 
 #: The line of ``paper_comparison.md`` that counts the verdicts (hyst.comparison).
 VERDICTS = re.compile(r"^\*\*(Verdicts of .*)\*\*\s*$", re.M)
@@ -36,6 +39,8 @@ def verdict_line(results) -> str | None:
 
 def _samples(study: dict) -> str:
     """A study's kind and sample count, in words ("points, 4,000 samples per point")."""
+    from hyst.studies import kind_of  # here: see the module's docstring
+
     kind = kind_of(study).name
     samples = study.get("samples")
     if samples is None:
@@ -47,6 +52,24 @@ def _samples(study: dict) -> str:
 def _literal(text: str) -> str:
     """``text`` as an inline literal of reStructuredText."""
     return f"``{text}``"
+
+
+class CaptionFile:
+    """A caption read from a file when the report is built.
+
+    Used as a rule parameter: its ``repr`` is the path (so Snakemake's params
+    trigger never sees a change), its ``str`` the file's current text.
+    """
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __repr__(self):
+        return f"CaptionFile({self.path!r})"
+
+    def __str__(self):
+        p = Path(self.path)
+        return p.read_text() if p.exists() else f"(caption {self.path} not rendered yet)"
 
 
 class RunSummary:

@@ -4,31 +4,12 @@ fitted small-coupling exponents next to the paper's slopes (all from the dataset
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 
 from hyst import catalogue
 from hyst.analysis.power_laws import MIN_EVENTS, PLATEAU_FRACTION
 from hyst.studies import kind_of
-
-
-class CaptionFile:
-    """A caption read from a file when the report is built.
-
-    Used as a rule parameter: its ``repr`` is the path (so Snakemake's params
-    trigger never sees a change), its ``str`` the file's current text.
-    """
-
-    def __init__(self, path):
-        self.path = str(path)
-
-    def __repr__(self):
-        return f"CaptionFile({self.path!r})"
-
-    def __str__(self):
-        p = Path(self.path)
-        return p.read_text() if p.exists() else f"(caption {self.path} not rendered yet)"
 
 
 def quoted_observables() -> list[str]:

@@ -10,10 +10,9 @@ import yaml
 from snakemake.utils import update_config
 
 from hyst.pipeline.config import ConfigError, config_warnings, result_config, validate
-from hyst.pipeline.landing import RunSummary
+from hyst.pipeline.landing import CaptionFile, RunSummary
 from hyst.pipeline.manifest import result_files
 from hyst.pipeline.rule_code import rule_fingerprints
-from hyst.plotting.captions import CaptionFile
 from hyst.plotting.registry import FIGURE_TYPES
 from hyst.studies import KINDS, kind_of, plan
 from hyst.studies.base import StudyKind
