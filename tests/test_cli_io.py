@@ -177,15 +177,24 @@ def test_atomic_write_and_provenance(tmp_path):
     assert not provenance_matches(back, PointSpec(other, 300, groups, 1).provenance())
 
 
-def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
+@pytest.mark.parametrize("writer", ["_write_plain", "_write_with_xarray"])
+def test_failed_write_leaves_nothing(tmp_path, monkeypatch, writer):
+    """A write that fails halfway (a partial file, then an error) leaves no file, whichever
+    way the dataset is written: netCDF4 directly (a point's dataset) or through xarray."""
+    from hyst.provenance import files
+
     point = Point("columns", "equal", "0", 4, 1.0)
     ds, _ = _dataset(point, 100)
+    if writer == "_write_with_xarray":  # a text coordinate: only xarray writes it
+        ds = ds.expand_dims(couplings=["columns"])
 
-    def boom(*a, **k):
+    def boom(_ds, tmp, _encoding):
+        with open(tmp, "wb") as fh:
+            fh.write(b"half a file")
         raise OSError("disk full")
 
-    monkeypatch.setattr(xr.Dataset, "to_netcdf", boom)
-    with pytest.raises(OSError):
+    monkeypatch.setattr(files, writer, boom)
+    with pytest.raises(OSError, match="disk full"):
         write_dataset(ds, tmp_path / "p.nc")
     assert os.listdir(tmp_path) == []
 

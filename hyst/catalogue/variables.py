@@ -468,10 +468,10 @@ def describe(ds: xr.Dataset) -> xr.Dataset:
     (``long_name``, ``description``, ``units`` where one applies: the catalogue's, over
     any the variable has; its other attributes are kept), and the dataset
     ``Conventions``; returns ``ds`` (changed in place)."""
-    for name in ds.variables:
+    for name, var in ds.variables.items():  # the variables themselves, no DataArray built
         v = variable(str(name))
         if v is not None:
-            ds[name].attrs = {**ds[name].attrs, **v.attrs()}
+            var.attrs = {**var.attrs, **v.attrs()}
     ds.attrs["Conventions"] = CONVENTIONS
     ds.attrs["field_unit"] = FIELD_UNIT
     return ds

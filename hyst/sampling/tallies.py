@@ -210,34 +210,36 @@ def tally_to_dataset(tally: Tally, groups, attrs: dict | None = None) -> xr.Data
     groups = set(groups)
     data = {}
     c = tally.counts
+    scalar = xr.Variable  # plain variables: a DataArray each would cost several times more
     for o in OBSERVABLES:
         requested = bool(groups & set(o.groups))
         if o.kind == PROBABILITY and requested:
             count, trials = c.get(o.name, 0), c.get(f"{o.name}_trials", 0)
             p, err = binomial(count, trials)
-            data[o.name] = xr.DataArray(p, attrs=_attrs(o))
-            data[f"{o.name}_count"] = xr.DataArray(np.int64(count))
-            data[f"{o.name}_trials"] = xr.DataArray(np.int64(trials))
-            data[f"{o.name}_stderr"] = xr.DataArray(err)
+            data[o.name] = scalar((), p, _attrs(o))
+            data[f"{o.name}_count"] = scalar((), np.int64(count))
+            data[f"{o.name}_trials"] = scalar((), np.int64(trials))
+            data[f"{o.name}_stderr"] = scalar((), err)
         elif o.kind == MEAN and requested:
             n, s, s2 = tally.sums.get(o.name, (0, 0.0, 0.0))
             m, err = mean_stderr(n, s, s2)
-            data[o.name] = xr.DataArray(m, attrs=_attrs(o))
-            data[f"{o.name}_trials"] = xr.DataArray(np.int64(n))
-            data[f"{o.name}_stderr"] = xr.DataArray(err)
-            data[f"{o.name}_sum"] = xr.DataArray(s)
-            data[f"{o.name}_sumsq"] = xr.DataArray(s2)
+            data[o.name] = scalar((), m, _attrs(o))
+            data[f"{o.name}_trials"] = scalar((), np.int64(n))
+            data[f"{o.name}_stderr"] = scalar((), err)
+            data[f"{o.name}_sum"] = scalar((), s)
+            data[f"{o.name}_sumsq"] = scalar((), s2)
         elif o.kind == HISTOGRAM and o.name in tally.hists:
             h = tally.hists[o.name]
+            # a DataArray with its coordinate: histograms sharing a dimension (T) are aligned
             data[o.name] = xr.DataArray(
                 h, dims=(o.dim,), coords={o.dim: np.arange(h.size)}, attrs=_attrs(o)
             )
         elif o.kind == COUNT and o.name in c:
-            data[o.name] = xr.DataArray(np.int64(c[o.name]), attrs={"long_name": o.description})
+            data[o.name] = scalar((), np.int64(c[o.name]), {"long_name": o.description})
         elif o.kind == RECORDS and o.name in tally.records:
             for k, v in tally.records[o.name].items():
                 if k != KEY:
-                    data[f"{o.name}_{k}"] = xr.DataArray(np.asarray(v), dims=(o.dim,))
+                    data[f"{o.name}_{k}"] = xr.Variable((o.dim,), np.asarray(v))
     ds = xr.Dataset(data)
     ds.attrs.update(attrs or {})
     return describe(ds)

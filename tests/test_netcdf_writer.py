@@ -1,0 +1,180 @@
+"""The two ways ``write_dataset`` writes NetCDF: a plain dataset (numbers, dimension
+coordinates, text and number attributes: a point file) with netCDF4 directly, any other
+through xarray. The direct files must read back as the xarray-written ones do: the same
+variables, values, attributes, dtypes, fill values, compression and unlimited dimensions."""
+
+from __future__ import annotations
+
+import netCDF4
+import numpy as np
+import pytest
+import xarray as xr
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hyst.provenance import files
+from hyst.provenance.files import (
+    _plain,
+    _write_with_xarray,
+    compressed_encoding,
+    content_hash,
+    read_dataset,
+    write_dataset,
+)
+from hyst.sampling.sampler import Point, sample_point
+from hyst.sampling.tallies import tally_to_dataset
+from hyst.studies.points import PointSpec
+
+
+def _both(ds, tmp_path, name="d"):
+    """``ds`` written by ``write_dataset`` and by xarray alone: the two paths."""
+    direct = write_dataset(ds, tmp_path / f"{name}-direct.nc")
+    by_xarray = tmp_path / f"{name}-xarray.nc"
+    _write_with_xarray(ds, by_xarray, compressed_encoding(ds))
+    return direct, by_xarray
+
+
+def _storage(path) -> dict:
+    """What netCDF4 sees in a file: per variable its dtype, dimensions, attributes (fill
+    value included), filters and chunking; the dimensions with their sizes and whether
+    unlimited; the global attributes."""
+    with netCDF4.Dataset(path) as nc:
+        nc.set_auto_mask(False)
+        out = {
+            "dims": {d: (len(v), v.isunlimited()) for d, v in nc.dimensions.items()},
+            "attrs": {k: _plain_value(nc.getncattr(k)) for k in nc.ncattrs()},
+        }
+        for name, var in nc.variables.items():
+            out[name] = (
+                str(var.dtype),
+                var.dimensions,
+                {k: _plain_value(var.getncattr(k)) for k in var.ncattrs()},
+                var.filters(),
+                var.chunking(),
+                _plain_value(var[...]),
+            )
+    return out
+
+
+def _plain_value(x):
+    """A value comparable with ``==`` (NaN equal to NaN, arrays as lists, dtypes kept)."""
+    a = np.asarray(x)
+    if a.dtype.kind == "f":
+        return (str(a.dtype), np.where(np.isnan(a), "nan", a.astype(str)).tolist())
+    return (str(a.dtype), a.tolist())
+
+
+def _same(direct, by_xarray):
+    a, b = read_dataset(direct), read_dataset(by_xarray)
+    xr.testing.assert_identical(a, b)
+    for name in a.variables:
+        ea = {k: v for k, v in a[name].encoding.items() if k != "source"}
+        eb = {k: v for k, v in b[name].encoding.items() if k != "source"}
+        assert str(ea) == str(eb), name
+    assert a.encoding.get("unlimited_dims") == b.encoding.get("unlimited_dims")
+    assert _storage(direct) == _storage(by_xarray)
+    assert content_hash(a) == content_hash(b)
+
+
+def test_a_point_file_is_written_directly_and_reads_as_xarray_writes_it(tmp_path):
+    """A point's dataset from a real tally, probabilities, means, histograms and records:
+    the direct file and xarray's agree in every variable, attribute and encoding."""
+    point = Point("random", "hysteron", "1", 5, 10.0)
+    spec = PointSpec(point, 600, ("transitions", "avalanche", "cyclic"), 7, (("l4", 50),))
+    tally = sample_point(point, 600, 7, spec.groups, records=dict(spec.records))
+    ds = tally_to_dataset(tally, spec.groups, spec.attrs())
+    assert _plain(ds, compressed_encoding(ds))
+    assert any(v.ndim for v in ds.data_vars.values())  # histograms or records among them
+    _same(*_both(ds, tmp_path))
+
+
+def test_the_direct_writer_is_the_one_used_for_a_plain_dataset(tmp_path, monkeypatch):
+    """``write_dataset`` takes the direct path for a plain dataset, xarray's for others."""
+    calls = []
+    monkeypatch.setattr(files, "_write_with_xarray", lambda *a: calls.append(a) or None)
+    plain = xr.Dataset({"p": ((), 0.5), "h": ("bin", np.arange(3))})
+    write_dataset(plain, tmp_path / "plain.nc")
+    assert calls == []
+    labelled = xr.Dataset({"p": ("couplings", [0.5, 0.25])}, coords={"couplings": ["a", "b"]})
+    write_dataset(labelled, tmp_path / "labelled.nc")
+    assert len(calls) == 1
+
+
+@pytest.mark.parametrize(
+    "ds",
+    [
+        xr.Dataset({"p": ("x", [0.5, 0.25])}, coords={"x": ["a", "b"]}),  # text coordinate
+        xr.Dataset({"b": ("x", np.array([True, False]))}),  # bool (xarray stores int8)
+        xr.Dataset({"p": ((), 0.5)}, coords={"n": 4}),  # a coordinate of no dimension
+        xr.Dataset({"p": ((), 0.5, {"flag": True})}),  # a bool attribute
+        xr.Dataset({"p": ((), 0.5, {"list": ["a", "b"]})}),  # a list of text
+        xr.Dataset({"t": ("x", np.array(["2020-01-01"], "datetime64[ns]"))}),
+    ],
+)
+def test_anything_else_goes_through_xarray(ds):
+    assert not _plain(ds, compressed_encoding(ds))
+
+
+def test_encodings_beyond_dtype_and_fill_value_go_through_xarray():
+    ds = xr.Dataset({"p": ("x", [0.5, 0.25])})
+    ds["p"].encoding = {"dtype": "float32"}
+    assert not _plain(ds, compressed_encoding(ds))
+    ds["p"].encoding = {"scale_factor": 0.1}
+    assert not _plain(ds, compressed_encoding(ds))
+    ds["p"].encoding = {"dtype": np.dtype("float64"), "_FillValue": None}
+    assert _plain(ds, compressed_encoding(ds))
+
+
+_DTYPES = st.sampled_from(["int8", "int16", "int32", "int64", "uint8", "float32", "float64"])
+_NUMBER_ATTR = st.one_of(
+    st.integers(-(2**40), 2**40),
+    st.floats(allow_nan=False, width=64),
+    st.lists(st.integers(-1000, 1000), min_size=1, max_size=4),
+)
+_ATTRS = st.dictionaries(
+    st.text("abcdefghij_", min_size=1, max_size=8),
+    st.one_of(st.text(max_size=30), _NUMBER_ATTR),
+    max_size=3,
+)
+
+
+@st.composite
+def plain_datasets(draw):
+    """Small plain datasets: scalars and arrays over up to three dimensions, some of length
+    0 (netCDF makes them unlimited), some large enough to be compressed, NaNs in floats,
+    index coordinates, a fill value of None in some encodings."""
+    sizes = draw(
+        st.dictionaries(
+            st.sampled_from(["x", "y", "z"]),
+            st.one_of(st.integers(0, 4), st.just(700)),
+            max_size=3,
+        )
+    )
+    data = {}
+    for k in range(draw(st.integers(1, 5))):
+        dims = tuple(d for d in sizes if draw(st.booleans()))
+        shape = tuple(sizes[d] for d in dims)
+        if np.prod(shape, dtype=np.int64) > 2000:
+            dims, shape = dims[:1], shape[:1]
+        dtype = np.dtype(draw(_DTYPES))
+        rng = np.random.default_rng(draw(st.integers(0, 2**31)))
+        if dtype.kind == "f":
+            values = rng.normal(size=shape).astype(dtype)
+            values[rng.random(shape) < 0.2] = np.nan
+        else:
+            info = np.iinfo(dtype)
+            values = rng.integers(info.min, info.max, size=shape, dtype=dtype, endpoint=True)
+        data[f"v{k}"] = xr.Variable(dims, values, draw(_ATTRS))
+        if draw(st.booleans()) and dtype.kind == "f":
+            data[f"v{k}"].encoding = {"_FillValue": None}
+    coords = {d: np.arange(n) for d, n in sizes.items() if draw(st.booleans())}
+    ds = xr.Dataset(data, coords=coords)
+    ds.attrs.update(draw(_ATTRS))
+    return ds
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(plain_datasets())
+def test_any_plain_dataset_reads_back_as_xarray_writes_it(tmp_path, ds):
+    assert _plain(ds, compressed_encoding(ds))
+    _same(*_both(ds, tmp_path))
