@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hyst.kernels.codes import FORM_DENSE, FORM_DENSE_T
 from hyst.model.ensembles import (
     COUPLING_ENSEMBLES,
     SPAN_ENSEMBLES,
@@ -148,3 +149,37 @@ def test_systems_reject_malformed_compact_data():
         Systems(z, z)
     with pytest.raises(ValueError, match="overflow"):
         Systems(z, z, form="columns", packed=np.full((2, 4), 2**58, np.int64))
+
+
+def _kernel_values(batch):
+    """A kernel batch as plain comparable values: the form code and each array's couplings
+    read in one layout (c[k][i, j] = c_ij for the dense forms, transposed ones included)."""
+    hp, hm, form, c, packed = batch
+    matrix = np.transpose(c, (0, 2, 1)) if form == FORM_DENSE_T else c
+    return hp.tolist(), hm.tolist(), matrix.tolist(), packed.tolist()
+
+
+@given(
+    N=st.integers(2, 7),
+    seed=seeds,
+    kind=st.sampled_from(list(COUPLING_ENSEMBLES)),
+    alpha=st.sampled_from([0.0, 0.5]),
+    index=st.integers(-4, 3),
+)
+def test_one_systems_kernel_batch_is_that_of_the_system_taken_alone(N, seed, kind, alpha, index):
+    """``Systems.kernel_batch_of(k)`` (views of one row, what a single drive or relaxation
+    takes) holds the values of ``systems[k].kernel_batch()`` (a new batch of that system),
+    in every coupling form, direction-dependent couplings included; contiguous arrays;
+    an index beyond the batch raises IndexError as for a list."""
+    rng = np.random.default_rng(seed)
+    alpha = alpha if kind in ("random", "symmetric") else 0.0
+    systems = sample_systems(kind, "hysteron", N, 3.0, 4, rng, direction_asymmetry=alpha)
+    one = systems.kernel_batch_of(index)
+    alone = systems[index].kernel_batch()
+    assert _kernel_values(one) == _kernel_values(alone)
+    assert one.form == alone.form or {one.form, alone.form} == {FORM_DENSE, FORM_DENSE_T}
+    assert all(a.flags.c_contiguous for a in one if isinstance(a, np.ndarray))
+    with pytest.raises(IndexError):
+        systems.kernel_batch_of(4)
+    with pytest.raises(IndexError):
+        systems.kernel_batch_of(-5)

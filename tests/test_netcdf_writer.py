@@ -173,7 +173,9 @@ def plain_datasets(draw):
     return ds
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(plain_datasets())
 def test_any_plain_dataset_reads_back_as_xarray_writes_it(tmp_path, ds):
     assert _plain(ds, compressed_encoding(ds))

@@ -64,7 +64,7 @@ def addressability(
     N = systems.N
     if N > ka.ADDRESSABLE_MAX_N:
         raise ValueError(f"N: {N} is not allowed (addressability: N <= {ka.ADDRESSABLE_MAX_N})")
-    one = systems[index].kernel_batch()
+    one = systems.kernel_batch_of(index)
     v = view_of(0, one, transpose_buffer(one.form, N))
     row = np.zeros(len(ka.ADDRESS_COLUMNS), np.int64)
     code = rule_code(rule)

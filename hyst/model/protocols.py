@@ -137,7 +137,7 @@ class _One:
     """One system's view and work arrays for the protocol kernels."""
 
     def __init__(self, systems: Systems, index: int):
-        one = systems[index].kernel_batch()
+        one = systems.kernel_batch_of(index)
         self.N = N = systems.N
         self.v = view_of(0, one, transpose_buffer(one.form, N))
         s, neg, f, self.res, self.ws = system_state(N)

@@ -153,7 +153,7 @@ def relax_spins(systems: Systems, spins, field: tuple[int, int], rule, index: in
     f = np.empty(N, np.int64)
     neg = np.empty(N, np.int64)
     relaxation.up_mask(s, neg)
-    one = systems[index].kernel_batch()
+    one = systems.kernel_batch_of(index)
     form = one.form
     ct, dk = relaxation.system_view(0, one, relaxation.transpose_buffer(form, N))
     relaxation.init_fields(s, f, form, ct, dk)
