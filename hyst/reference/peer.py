@@ -95,17 +95,16 @@ def peer_arrays(hp, hm, c, scale=1.0):
     interactions[j, i] = c[i][j] * scale, Hon = hp * scale, Hoff = hm * scale.
     Raises ValueError if the float conversion could be inexact (all local
     fields must be exactly representable so that peer and naive agree)."""
+    # the integers as they are (object arrays keep any size) for the bound, exactly
+    hp, hm, c = (np.asarray(a, dtype=object) for a in (hp, hm, c))
     n = len(hp)
-    vals = [abs(x) for x in hp] + [abs(x) for x in hm] + [abs(x) for row in c for x in row]
-    biggest = max(vals) if vals else 0
+    biggest = max((np.abs(a).max() for a in (hp, hm, c) if a.size), default=0)
     if biggest * abs(scale) * (n + 2) >= _MAX_EXACT:
         raise ValueError("parameters too large for exact float64 arithmetic in the peer")
-    interactions = np.zeros((n, n), dtype=np.float64)
-    for i in range(n):
-        for j in range(n):
-            interactions[j, i] = float(c[i][j]) * scale
-    Hon = np.array([float(x) * scale for x in hp], dtype=np.float64)
-    Hoff = np.array([float(x) * scale for x in hm], dtype=np.float64)
+    # below 2^53 every integer is a float64 exactly; each product is float(x) * scale
+    interactions = np.ascontiguousarray(c.reshape(n, n).astype(np.float64).T) * scale
+    Hon = hp.astype(np.float64) * scale
+    Hoff = hm.astype(np.float64) * scale
     return interactions, Hon, Hoff
 
 
