@@ -9,7 +9,13 @@ of the point, as the paper preset's points carry them):
 - client, xarray's lock: ``Dataset.to_netcdf`` under the client, as write_dataset did
   before it took a lock of its own process (xarray then takes a ``distributed.Lock`` of
   the scheduler around each variable's write);
-- client, write_dataset: write_dataset under the client.
+- client, through xarray: ``to_netcdf`` under the client with the lock of this process,
+  as write_dataset wrote every dataset before it wrote plain ones (a point's) with netCDF4
+  directly;
+- client, write_dataset: write_dataset under the client (a point's dataset: netCDF4
+  directly).
+
+It also times building the point's dataset from its tally (``tally_to_dataset``).
 
 Wall and CPU time per file (CPU: this process, the in-process scheduler's thread included).
 
@@ -23,7 +29,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from hyst.provenance.files import atomic_write, compressed_encoding, write_dataset
+from hyst.provenance.files import (
+    _write_with_xarray,
+    atomic_write,
+    compressed_encoding,
+    write_dataset,
+)
 from hyst.sampling.cluster import client
 from hyst.sampling.sampler import Point, resolve_groups, sample_point
 from hyst.sampling.tallies import tally_to_dataset
@@ -34,6 +45,13 @@ def xarray_lock_write(ds, path):
     """The write as it was: ``to_netcdf`` with xarray's choice of lock."""
     encoding = compressed_encoding(ds)
     return atomic_write(path, lambda tmp: ds.to_netcdf(tmp, engine="netcdf4", encoding=encoding))
+
+
+def xarray_write(ds, path):
+    """The write through xarray, with the lock of this process (``write_dataset`` before it
+    wrote plain datasets with netCDF4 directly)."""
+    encoding = compressed_encoding(ds)
+    return atomic_write(path, lambda tmp: _write_with_xarray(ds, tmp, encoding))
 
 
 def timed(write, ds, folder: Path, files: int) -> tuple[float, float]:
@@ -67,6 +85,9 @@ def main(argv=None):
                 ("client, xarray's lock", timed(xarray_lock_write, ds, root / "lock", args.files))
             )
             rows.append(
+                ("client, through xarray", timed(xarray_write, ds, root / "xr", args.files))
+            )
+            rows.append(
                 ("client, write_dataset", timed(write_dataset, ds, root / "own", args.files))
             )
         contents = {p.read_bytes() for p in (root / "plain").glob("*.nc")}
@@ -75,6 +96,10 @@ def main(argv=None):
     for name, (wall, cpu) in rows:
         print(f"{name:<24}{wall * 1e3:>10.1f} ms{cpu * 1e3:>10.1f} ms")
     print("files identical:", len(contents) == 1)
+    cpu = time.process_time()
+    for _ in range(args.files):
+        tally_to_dataset(tally, groups, PointSpec(point, 1000, groups, 1).attrs())
+    print(f"tally_to_dataset: {(time.process_time() - cpu) / args.files * 1e3:.1f} ms CPU a point")
 
 
 if __name__ == "__main__":
