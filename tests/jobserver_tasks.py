@@ -15,6 +15,8 @@ class Job:
     def __init__(self, folder, **params):
         self.rule = "test"
         self.wildcards = {"case": Path(folder).name}
+        if "kind" in params:  # a study kind's job
+            self.wildcards["kind"] = params["kind"]
         self.log = [str(Path(folder) / "job.log")]
         self.params = params
 
@@ -42,3 +44,10 @@ def exits(job):
 def sleeps(job):
     Path(job.params["pid"]).write_text(str(os.getpid()))
     time.sleep(120)
+
+
+def stamps(job):
+    """Write when it started and ended (time.time()) to ``<out>``, a while apart."""
+    start = time.time()
+    time.sleep(job.params["seconds"])
+    Path(job.params["out"]).write_text(f"{start} {time.time()}")

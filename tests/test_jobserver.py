@@ -181,3 +181,96 @@ def test_the_servers_preload_leaves_a_job_nothing_to_import_to_read_write_and_dr
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == []
     assert (tmp_path / "f.png").stat().st_size > 0
+
+
+def _spans(tmp_path, env, jobs, gap=0.3):
+    """Start a client per (name, kind, seconds), ``gap`` seconds apart; when all have ended,
+    each job's (start, end) in its child."""
+    clients = []
+    for name, kind, seconds in jobs:
+        folder = tmp_path / name
+        folder.mkdir()
+        out = str(folder / "span")
+        cmd, env_ = _client(
+            "jobserver_tasks:stamps", folder, env, kind=kind, seconds=seconds, out=out
+        )
+        clients.append(subprocess.Popen(cmd, env=env_, cwd=folder))
+        time.sleep(gap)
+    for client in clients:
+        assert client.wait(60) == 0
+    return {
+        name: tuple(map(float, (tmp_path / name / "span").read_text().split())) for name, *_ in jobs
+    }
+
+
+@pytest.mark.parametrize("first_run", [True, False])
+def test_on_a_first_run_a_kinds_first_job_runs_before_the_rest_of_its_kind(
+    tmp_path, monkeypatch, first_run
+):
+    """On a first run, the first job of a study kind compiles the kind's kernels: the kind's
+    other jobs wait for it to end, then run side by side; other kinds and jobs of no kind
+    (a figure) run at once, and the points kind, whose kernels the server loaded itself, is
+    never held. On a later run nothing waits."""
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])
+    )
+    srv = jobserver.JobServer(preload=False, first_run=first_run)
+    try:
+        env = dict(os.environ)
+        spans = _spans(
+            tmp_path,
+            env,
+            [
+                ("pairs1", "pairs", 2.0),
+                ("pairs2", "pairs", 0.5),
+                ("pairs3", "pairs", 0.5),
+                ("networks1", "networks", 0.5),
+                ("figure", None, 0.5),
+                ("points1", "points", 2.0),
+                ("points2", "points", 0.5),
+            ],
+        )
+    finally:
+        srv.stop()
+    first_end = spans["pairs1"][1]
+    held = [spans[name][0] >= first_end for name in ("pairs2", "pairs3")]
+    assert held == [first_run, first_run]
+    if first_run:  # released together, side by side
+        assert abs(spans["pairs2"][0] - spans["pairs3"][0]) < 0.3
+    for name in ("networks1", "figure", "points2"):
+        assert spans[name][0] < first_end, name
+    assert spans["points2"][0] < spans["points1"][1]
+
+
+def test_a_held_job_whose_client_goes_never_runs(tmp_path, monkeypatch):
+    """A job held behind its kind's first job (a first run) whose client goes (Snakemake
+    cancelled it) is dropped: it never runs; the kind's other held jobs still do."""
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])
+    )
+    srv = jobserver.JobServer(preload=False, first_run=True)
+    try:
+        env = dict(os.environ)
+        clients = {}
+        for name, seconds in (("first", 2.0), ("cancelled", 0.2), ("kept", 0.2)):
+            folder = tmp_path / name
+            folder.mkdir()
+            cmd, env_ = _client(
+                "jobserver_tasks:stamps",
+                folder,
+                env,
+                kind="pairs",
+                seconds=seconds,
+                out=str(folder / "span"),
+            )
+            clients[name] = subprocess.Popen(cmd, env=env_, cwd=folder)
+            time.sleep(0.3)
+        clients["cancelled"].send_signal(signal.SIGTERM)
+        clients["cancelled"].wait(10)
+        assert clients["first"].wait(60) == 0 and clients["kept"].wait(60) == 0
+        time.sleep(0.5)
+        assert not (tmp_path / "cancelled" / "span").exists()
+        assert (tmp_path / "kept" / "span").exists()
+        assert srv.process.poll() is None  # the server serves on
+    finally:
+        srv.stop()

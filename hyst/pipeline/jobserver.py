@@ -14,7 +14,10 @@ preset's science is a minute. The job server pays that once per run:
   environment) and its standard output and error (the file descriptors themselves) over a
   Unix socket; the server forks a child that runs the task with everything already
   imported, and answers with the child's exit status and resource usage;
-- without a server (a SLURM job, a script run by hand) the client runs the task itself.
+- without a server (a SLURM job, a script run by hand) the client runs the task itself;
+- on a first run (the sampler's kernels not in numba's cache yet) the first job of each
+  other study kind runs before the rest of its kind (:data:`PRELOADED_KINDS`), so that its
+  kernels compile once, not in every job of the kind that starts beside it.
 
 What a job computes does not depend on where it runs: the same task function, the same
 code (the server imports the run's code once, at the start, as Snakemake reads the
@@ -59,6 +62,12 @@ TASKS = {
     "comparison": "hyst.pipeline.tasks.comparison",
     "manifest": "hyst.pipeline.tasks.manifest",
 }
+#: The study kinds whose kernels the server loads (compiles on a first run) itself before any
+#: job runs: the sampler's, which the points kind's jobs run. On a first run the first job of
+#: any other kind runs before the rest of its kind: it compiles the kind's kernels into
+#: numba's cache, from which the others load them, instead of each job that starts beside
+#: it compiling them too (two pair-statistics jobs of the quick preset: 15 CPU-s each).
+PRELOADED_KINDS = ("points",)
 #: Seconds between two checks for finished children and a vanished parent.
 POLL_SECONDS = 0.02
 #: Seconds a client waits for the server to come up before it runs the task itself.
@@ -174,6 +183,7 @@ def run_task(task: str, sm) -> None:
     with sock:
         job = " ".join([sm.rule, *(f"{k}={v}" for k, v in sm.wildcards.items())])
         header = {"task": task, "job": job, "cwd": os.getcwd(), "env": dict(os.environ)}
+        header["kind"] = dict(sm.wildcards).get("kind")  # a study kind's job: its kind
         _send(sock, header, pickle.dumps(sm), fds=(1, 2))
         try:
             reply, _payload, _fds = _recv_message(sock)
@@ -231,13 +241,18 @@ def _child(header: dict, payload: bytes, fds: list[int]) -> None:
 class _Server:
     """The server's loop (see the module docstring)."""
 
-    def __init__(self, folder: str, parent: int, table: str | None):
+    def __init__(self, folder: str, parent: int, table: str | None, first_run: bool = False):
         self.folder = Path(folder)
         self.parent = parent
         self.table = table
         self.running: dict[int, tuple[socket.socket, dict, float]] = {}  # pid -> (conn, header, t0)
         self.selector = selectors.DefaultSelector()
         self.stopping = False
+        # a first run: each study kind's first job compiles the kind's kernels alone
+        self.first_run = first_run
+        self.compiling: dict[str, int] = {}  # kind -> the pid of its first job, running
+        self.compiled: set[str] = set(PRELOADED_KINDS)  # kinds whose first job has ended
+        self.held: dict[str, list] = {}  # kind -> [(conn, header, payload, fds)] waiting
 
     def serve(self) -> None:
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -273,11 +288,29 @@ class _Server:
                 os.close(fd)
             conn.close()
             return
+        kind = header.get("kind")
+        if self.first_run and kind and kind not in self.compiled:
+            if kind in self.compiling:  # its first job compiles the kernels: wait for it
+                conn.setblocking(False)
+                self.held.setdefault(kind, []).append((conn, header, payload, fds))
+                self.selector.register(conn, selectors.EVENT_READ, ("held", kind))
+                return
+            self.compiling[kind] = self._start(conn, header, payload, fds)
+            return
+        self._start(conn, header, payload, fds)
+
+    def _start(self, conn, header: dict, payload: bytes, fds: list[int]) -> int:
+        """Fork the job's child; its pid."""
         pid = os.fork()
         if pid == 0:  # the child
             self.listener.close()
             for other, _h, _t in self.running.values():
                 other.close()
+            for waiting in self.held.values():
+                for other, _h, _p, other_fds in waiting:
+                    other.close()
+                    for fd in other_fds:
+                        os.close(fd)
             conn.close()
             _child(header, payload, fds)
         for fd in fds:
@@ -285,15 +318,35 @@ class _Server:
         conn.setblocking(False)
         self.running[pid] = (conn, header, time.monotonic())
         self.selector.register(conn, selectors.EVENT_READ, pid)
+        return pid
 
-    def _client_event(self, conn, pid: int) -> None:
-        """A client's connection readable while its child runs: the client has gone."""
+    def _release(self, kind: str) -> None:
+        """The first job of ``kind`` has ended (its kernels are in numba's cache, or it
+        failed): the jobs of the kind held for it start."""
+        del self.compiling[kind]
+        self.compiled.add(kind)
+        for conn, header, payload, fds in self.held.pop(kind, []):
+            self.selector.unregister(conn)
+            self._start(conn, header, payload, fds)
+
+    def _client_event(self, conn, pid) -> None:
+        """A client's connection readable while its child runs or while its job is held:
+        the client has gone."""
         try:
             data = conn.recv(1)
         except BlockingIOError:
             return
         except OSError:
             data = b""
+        if not data and isinstance(pid, tuple):  # a held job: dropped
+            waiting = self.held.get(pid[1], [])
+            for entry in [e for e in waiting if e[0] is conn]:
+                waiting.remove(entry)
+                for fd in entry[3]:
+                    os.close(fd)
+            self.selector.unregister(conn)
+            conn.close()
+            return
         if not data and pid in self.running:
             try:
                 os.kill(pid, signal.SIGTERM)
@@ -325,6 +378,9 @@ class _Server:
             except OSError:
                 pass
             conn.close()
+            kind = header.get("kind")
+            if self.compiling.get(kind) == pid:
+                self._release(kind)
 
     def _record(self, header: dict, reply: dict) -> None:
         if not self.table:
@@ -342,6 +398,11 @@ class _Server:
             )
 
     def _shutdown(self) -> None:
+        for waiting in self.held.values():
+            for conn, _header, _payload, fds in waiting:
+                conn.close()
+                for fd in fds:
+                    os.close(fd)
         for pid in list(self.running):
             try:
                 os.kill(pid, signal.SIGTERM)
@@ -401,16 +462,17 @@ def preload_tasks() -> None:
     importlib.import_module("snakemake.script")
 
 
-def preload() -> None:
+def preload() -> bool:
     """:func:`preload_tasks`, then load the sampler's serial kernels: a job's child only
     runs them. On a first run (no kernel in numba's cache) they are compiled first, in two
     fresh processes at once (:func:`hyst.sampling.warm.compile_sampler`), and then loaded
-    from the cache."""
+    from the cache. Returns whether this is a first run."""
     from hyst.pipeline.console import kernels_cached
     from hyst.sampling.warm import compile_sampler
 
     preload_tasks()
-    if not kernels_cached():
+    first_run = not kernels_cached()
+    if first_run:
         processes = min(2, os.cpu_count() or 1)
         print(
             f"hyst: the job server compiles the sampler's kernels ({processes} processes) "
@@ -420,6 +482,7 @@ def preload() -> None:
         )
         compile_sampler(parallel=(False,), processes=processes)
     compile_sampler(parallel=(False,))
+    return first_run
 
 
 def _threads_started() -> bool:
@@ -438,11 +501,15 @@ def main(argv=None) -> None:
     parser.add_argument("--parent", type=int, required=True)
     parser.add_argument("--table", default=None)
     parser.add_argument("--no-preload", action="store_true", help="import nothing first")
+    parser.add_argument(
+        "--first-run", action="store_true", help="as on a first run: one first job per kind"
+    )
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     t0 = time.perf_counter()
+    first_run = args.first_run
     if not args.no_preload:
-        preload()
+        first_run = preload() or first_run
     if _threads_started():  # a fork would leave the children a pool without threads
         raise RuntimeError("numba's thread pool started in the job server while preloading")
     # the objects imported so far live as long as the server: frozen out of the garbage
@@ -456,13 +523,13 @@ def main(argv=None) -> None:
         file=sys.stderr,
         flush=True,
     )
-    _Server(args.folder, args.parent, args.table).serve()
+    _Server(args.folder, args.parent, args.table, first_run=first_run).serve()
 
 
 class JobServer:
     """A started server: its folder (``HYST_JOB_SERVER``) and its process."""
 
-    def __init__(self, table: str | None = None, preload: bool = True):
+    def __init__(self, table: str | None = None, preload: bool = True, first_run: bool = False):
         import subprocess
         import tempfile
 
@@ -476,6 +543,8 @@ class JobServer:
             command += ["--table", table]
         if not preload:
             command.append("--no-preload")
+        if first_run:  # as on a first run whatever numba's cache holds (tests)
+            command.append("--first-run")
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL)
         pid_file.write_text(str(self.process.pid))
         os.environ[ENV] = self.folder
