@@ -46,8 +46,12 @@ def sleeps(job):
     time.sleep(120)
 
 
-def stamps(job):
-    """Write when it started and ended (time.time()) to ``<out>``, a while apart."""
-    start = time.time()
-    time.sleep(job.params["seconds"])
-    Path(job.params["out"]).write_text(f"{start} {time.time()}")
+def waits(job):
+    """Mark that it started (``<out>.started``), wait for the file ``release``, then mark that
+    it ended (``<out>.ended``)."""
+    out, release = Path(job.params["out"]), Path(job.params["release"])
+    out.with_suffix(".started").touch()
+    deadline = time.monotonic() + 120
+    while not release.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    out.with_suffix(".ended").touch()

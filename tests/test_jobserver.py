@@ -183,24 +183,12 @@ def test_the_servers_preload_leaves_a_job_nothing_to_import_to_read_write_and_dr
     assert (tmp_path / "f.png").stat().st_size > 0
 
 
-def _spans(tmp_path, env, jobs, gap=0.3):
-    """Start a client per (name, kind, seconds), ``gap`` seconds apart; when all have ended,
-    each job's (start, end) in its child."""
-    clients = []
-    for name, kind, seconds in jobs:
-        folder = tmp_path / name
-        folder.mkdir()
-        out = str(folder / "span")
-        cmd, env_ = _client(
-            "jobserver_tasks:stamps", folder, env, kind=kind, seconds=seconds, out=out
-        )
-        clients.append(subprocess.Popen(cmd, env=env_, cwd=folder))
-        time.sleep(gap)
-    for client in clients:
-        assert client.wait(60) == 0
-    return {
-        name: tuple(map(float, (tmp_path / name / "span").read_text().split())) for name, *_ in jobs
-    }
+def _wait_for(condition, what: str, seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {seconds:.0f} s for {what}")
+        time.sleep(0.02)
 
 
 @pytest.mark.parametrize("first_run", [True, False])
@@ -208,38 +196,50 @@ def test_on_a_first_run_a_kinds_first_job_runs_before_the_rest_of_its_kind(
     tmp_path, monkeypatch, first_run
 ):
     """On a first run, the first job of a study kind compiles the kind's kernels: the kind's
-    other jobs wait for it to end, then run side by side; other kinds and jobs of no kind
-    (a figure) run at once, and the points kind, whose kernels the server loaded itself, is
-    never held. On a later run nothing waits."""
+    other jobs wait until it has ended, then run side by side; other kinds, jobs of no kind
+    (a figure) and the points kind, whose kernels the server loaded itself, run at once.
+    On a later run nothing waits. (Each job here runs until the test releases it.)"""
     monkeypatch.setenv(
         "PYTHONPATH", os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])
     )
+    release = tmp_path / "release"
     srv = jobserver.JobServer(preload=False, first_run=first_run)
+    clients, marks = [], {}
     try:
         env = dict(os.environ)
-        spans = _spans(
-            tmp_path,
-            env,
-            [
-                ("pairs1", "pairs", 2.0),
-                ("pairs2", "pairs", 0.5),
-                ("pairs3", "pairs", 0.5),
-                ("networks1", "networks", 0.5),
-                ("figure", None, 0.5),
-                ("points1", "points", 2.0),
-                ("points2", "points", 0.5),
-            ],
-        )
+        jobs = [("pairs1", "pairs"), ("pairs2", "pairs"), ("pairs3", "pairs")]
+        jobs += [("networks", "networks"), ("figure", None), ("points1", "points")]
+        jobs += [("points2", "points")]
+        for name, kind in jobs:
+            folder = tmp_path / name
+            folder.mkdir()
+            out = folder / "job"
+            marks[name] = out
+            cmd, env_ = _client(
+                "jobserver_tasks:waits", folder, env, kind=kind, out=str(out), release=str(release)
+            )
+            clients.append(subprocess.Popen(cmd, env=env_, cwd=folder))
+
+        def started(name):
+            return marks[name].with_suffix(".started").exists()
+
+        pairs = ("pairs1", "pairs2", "pairs3")
+        others = ("networks", "figure", "points1", "points2")
+        _wait_for(lambda: all(map(started, others)), "the jobs of other kinds to start")
+        if first_run:  # one job of the kind runs, whichever came first; the others wait
+            _wait_for(lambda: any(map(started, pairs)), "a first pair job")
+            time.sleep(1.0)
+            assert sum(map(started, pairs)) == 1
+            release.touch()
+            _wait_for(lambda: all(map(started, pairs)), "the held pair jobs")
+        else:  # all at once
+            _wait_for(lambda: all(map(started, pairs)), "every pair job")
+            release.touch()
+        for client in clients:
+            assert client.wait(60) == 0
     finally:
+        release.touch()
         srv.stop()
-    first_end = spans["pairs1"][1]
-    held = [spans[name][0] >= first_end for name in ("pairs2", "pairs3")]
-    assert held == [first_run, first_run]
-    if first_run:  # released together, side by side
-        assert abs(spans["pairs2"][0] - spans["pairs3"][0]) < 0.3
-    for name in ("networks1", "figure", "points2"):
-        assert spans[name][0] < first_end, name
-    assert spans["points2"][0] < spans["points1"][1]
 
 
 def test_a_held_job_whose_client_goes_never_runs(tmp_path, monkeypatch):
@@ -248,29 +248,35 @@ def test_a_held_job_whose_client_goes_never_runs(tmp_path, monkeypatch):
     monkeypatch.setenv(
         "PYTHONPATH", os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])
     )
+    release = tmp_path / "release"
     srv = jobserver.JobServer(preload=False, first_run=True)
     try:
         env = dict(os.environ)
         clients = {}
-        for name, seconds in (("first", 2.0), ("cancelled", 0.2), ("kept", 0.2)):
+        for name in ("first", "cancelled", "kept"):
             folder = tmp_path / name
             folder.mkdir()
             cmd, env_ = _client(
-                "jobserver_tasks:stamps",
+                "jobserver_tasks:waits",
                 folder,
                 env,
                 kind="pairs",
-                seconds=seconds,
-                out=str(folder / "span"),
+                out=str(folder / "job"),
+                release=str(release),
             )
             clients[name] = subprocess.Popen(cmd, env=env_, cwd=folder)
-            time.sleep(0.3)
+            if name == "first":  # the kind's first job, before the others come
+                _wait_for((folder / "job.started").exists, "the first job")
+        time.sleep(1.0)  # both others held by now
         clients["cancelled"].send_signal(signal.SIGTERM)
         clients["cancelled"].wait(10)
+        time.sleep(0.5)
+        release.touch()
         assert clients["first"].wait(60) == 0 and clients["kept"].wait(60) == 0
         time.sleep(0.5)
-        assert not (tmp_path / "cancelled" / "span").exists()
-        assert (tmp_path / "kept" / "span").exists()
+        assert not (tmp_path / "cancelled" / "job.started").exists()
+        assert (tmp_path / "kept" / "job.ended").exists()
         assert srv.process.poll() is None  # the server serves on
     finally:
+        release.touch()
         srv.stop()
