@@ -329,17 +329,17 @@ class _Server:
             self.selector.unregister(conn)
             self._start(conn, header, payload, fds)
 
-    def _client_event(self, conn, pid) -> None:
-        """A client's connection readable while its child runs or while its job is held:
-        the client has gone."""
+    def _client_event(self, conn, key) -> None:
+        """A client's connection readable while its child runs (``key``: the child's pid) or
+        while its job is held (``key``: ("held", kind)): the client has gone."""
         try:
             data = conn.recv(1)
         except BlockingIOError:
             return
         except OSError:
             data = b""
-        if not data and isinstance(pid, tuple):  # a held job: dropped
-            waiting = self.held.get(pid[1], [])
+        if not data and isinstance(key, tuple):  # a held job: dropped
+            waiting = self.held.get(key[1], [])
             for entry in [e for e in waiting if e[0] is conn]:
                 waiting.remove(entry)
                 for fd in entry[3]:
@@ -347,9 +347,9 @@ class _Server:
             self.selector.unregister(conn)
             conn.close()
             return
-        if not data and pid in self.running:
+        if not data and key in self.running:
             try:
-                os.kill(pid, signal.SIGTERM)
+                os.kill(key, signal.SIGTERM)
             except ProcessLookupError:
                 pass
 
