@@ -13,6 +13,7 @@ from hyst.pipeline.config import ConfigError, config_warnings, result_config, va
 from hyst.pipeline.landing import CaptionFile, RunSummary
 from hyst.pipeline.manifest import result_files
 from hyst.pipeline.rule_code import rule_fingerprints
+from hyst.pipeline.scheduler import coalesce_reevaluations
 from hyst.plotting.registry import FIGURE_TYPES
 from hyst.studies import KINDS, kind_of, plan
 from hyst.studies.base import StudyKind
@@ -32,6 +33,10 @@ except ConfigError as err:
 
 for _line in config_warnings(CONFIG):
     sys.stderr.write(f"hyst: warning: {_line}\n")
+
+# Snakemake's scheduler evaluates its waiting jobs once a second per job that has ended;
+# one pending evaluation at a time does the same work (hyst/pipeline/scheduler.py)
+coalesce_reevaluations()
 
 RESULTS = CONFIG["results"]
 STUDIES = CONFIG["studies"]
