@@ -40,9 +40,8 @@ def cross_check(sy, tally: Counter, states: bool):
     assert mids == theirs.tolist()
     tally["same distinct amplitudes"] += 1
     periods = []  # the peer's period at each midpoint, None where it raised
-    for j, m in enumerate(mids):
+    for j, t in enumerate(peer.peer_cycles_at(hp, hm, c, mids)):
         A = int(ours[j])
-        t = peer.peer_cycles(hp, hm, c, m)
         if t == peer.STABILITY_ERROR:
             d = protocols.symmetric_drive(sy, A, "1")
             if d.outcome == "self_loop":
