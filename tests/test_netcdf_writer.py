@@ -88,6 +88,29 @@ def test_a_point_file_is_written_directly_and_reads_as_xarray_writes_it(tmp_path
     _same(*_both(ds, tmp_path))
 
 
+def test_a_point_reads_back_with_its_attributes_unless_they_are_known(tmp_path):
+    """``read_point``: every data variable's values and dimensions as written, its
+    attributes as written (no fill value), and none for the variables already known (a
+    study's collection reads them from the first point that has them)."""
+    from hyst.studies.point_jobs import read_point
+
+    point = Point("random", "hysteron", "1", 4, 10.0)
+    spec = PointSpec(point, 300, ("transitions", "avalanche"), 3, ())
+    ds = tally_to_dataset(sample_point(point, 300, 3, spec.groups), spec.groups, spec.attrs())
+    path = write_dataset(ds, tmp_path / "p.nc")
+    values, dims, attrs = read_point(path)
+    assert set(values) == set(dims) == set(attrs) == set(ds.data_vars)
+    for name, var in ds.data_vars.items():
+        np.testing.assert_array_equal(values[name], var.values)
+        assert dims[name] == var.dims
+        assert attrs[name] == {k: v for k, v in var.attrs.items()}, name
+    known = set(list(ds.data_vars)[::2])
+    again, dims_again, some = read_point(path, known)
+    assert set(some) == set(ds.data_vars) - known
+    assert set(again) == set(values) and dims_again == dims
+    assert all(attrs[name] == some[name] for name in some)
+
+
 def test_the_direct_writer_is_the_one_used_for_a_plain_dataset(tmp_path, monkeypatch):
     """``write_dataset`` takes the direct path for a plain dataset, xarray's for others."""
     calls = []

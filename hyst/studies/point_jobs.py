@@ -7,8 +7,10 @@ import numpy as np
 from hyst.catalogue import ENUMERATION_MAX_N
 
 
-def read_point(path) -> tuple[dict, dict, dict]:
-    """(values, dimensions, attributes) of every data variable of a point file."""
+def read_point(path, known=frozenset()) -> tuple[dict, dict, dict]:
+    """(values, dimensions, attributes) of every data variable of a point file, the
+    attributes only of the variables not in ``known`` (a study's points share them: its
+    collection reads them from the first point that has the variable)."""
     import netCDF4
 
     values, dims, attrs = {}, {}, {}
@@ -19,7 +21,8 @@ def read_point(path) -> tuple[dict, dict, dict]:
                 continue
             values[name] = var[...]
             dims[name] = var.dimensions
-            attrs[name] = {k: var.getncattr(k) for k in var.ncattrs() if k != "_FillValue"}
+            if name not in known:
+                attrs[name] = {k: var.getncattr(k) for k in var.ncattrs() if k != "_FillValue"}
     return values, dims, attrs
 
 

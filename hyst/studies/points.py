@@ -528,7 +528,11 @@ class PointsKind(StudyKind):
         coords = {a: sorted({labels[a] for labels, _spec in specs}) for a in names}
         index = {a: {v: i for i, v in enumerate(coords[a])} for a in names}
         shape = tuple(len(coords[a]) for a in names)
-        points = [(labels, *read_point(spec.path(results))) for labels, spec in specs]
+        points, known = [], set()  # the attributes of a variable from its first point
+        for labels, spec in specs:
+            values, dims, attrs = read_point(spec.path(results), known)
+            known.update(values)
+            points.append((labels, values, dims, attrs))
         # records (catalogue kind RECORDS): concatenated along their dimension, with labels
         record_dims = {o.dim: o.name for o in observables(RECORDS)}
         data, var_dims, var_attrs = {}, {}, {}
