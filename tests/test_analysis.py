@@ -419,6 +419,55 @@ def test_collapse_quality_definition():
     assert math.isnan(r["a_best"]) and "fewer than two" in r["reason"]
 
 
+def reference_quality(prepared, a: float) -> tuple[float, float, int]:
+    """Q(a), D and the pair terms one exponent at a time, point by point: the definition of
+    ``collapse_quality`` written out plainly."""
+    num, dof, terms = 0.0, 0.0, 0
+    for i, (lni, lxi, vi, si, _) in enumerate(prepared):
+        acc, cnt = np.zeros(lxi.size), np.zeros(lxi.size)
+        for j, (lnj, lxj, vj, sj, fj) in enumerate(prepared):
+            if j == i:
+                continue
+            t = lxi + (a - 1.0) * (lni - lnj)
+            inside = (t >= lxj[0]) & (t <= lxj[-1])
+            if not inside.any():
+                continue
+            ti = t[inside]
+            vint = fj(ti)
+            sint2 = np.interp(ti, lxj, sj) ** 2 + (vint - np.interp(ti, lxj, vj)) ** 2
+            acc[inside] += (vi[inside] - vint) ** 2 / (si[inside] ** 2 + sint2)
+            cnt[inside] += 1
+        has = cnt > 0
+        num += float(np.sum(acc[has] / (cnt[has] + 1)))
+        dof += float(np.sum(cnt[has] / (cnt[has] + 1)))
+        terms += int(cnt.sum())
+    if len(prepared) < 2 or dof == 0:
+        return math.nan, 0.0, 0
+    return num / dof, dof, terms
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_collapse_scan_over_exponents_equals_each_exponent_alone(seed):
+    """Q, D and the pair terms on a whole grid of exponents at once are, bit for bit, those
+    of each exponent on its own (random curves on their own grids, some barely
+    overlapping, one with a single partner at most)."""
+    from hyst.analysis.fits import _prepare_collapse, _qualities
+
+    rng = np.random.default_rng(seed)
+    curves = []
+    for N in rng.choice([2, 3, 4, 6, 8, 12], size=int(rng.integers(2, 6)), replace=False):
+        x = np.sort(10 ** rng.uniform(-2 + seed % 3, 2, size=int(rng.integers(2, 12))))
+        y = 10 ** rng.uniform(-3, 0, size=x.size)
+        curves.append((float(N), x, y, y * rng.uniform(0.01, 0.3, size=x.size)))
+    prepared = _prepare_collapse(curves, None)
+    grid = np.concatenate([np.linspace(0.0, 2.0, 81), rng.uniform(-1, 3, size=20)])
+    q, dof, terms = _qualities(prepared, grid)
+    for k, a in enumerate(grid):
+        want = reference_quality(prepared, float(a))
+        assert (q[k], dof[k], terms[k]) == want or (math.isnan(q[k]) and math.isnan(want[0]))
+        assert want[1:] == (dof[k], terms[k])
+
+
 # ----------------------------------------------------------------- whole study
 
 

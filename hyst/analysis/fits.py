@@ -133,16 +133,30 @@ def _prepare_collapse(curves, max_value):
 
 def _quality(prepared, a: float) -> tuple[float, float, int]:
     """(Q, effective dof D, number of pair terms) at exponent a."""
-    m = len(prepared)
+    q, dof, terms = _qualities(prepared, [a])
+    return float(q[0]), float(dof[0]), int(terms[0])
+
+
+def _qualities(prepared, exponents) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(Q, effective dof D, number of pair terms) at each of ``exponents`` at once: for each
+    exponent the same floating-point operations, in the same order, as on its own (each
+    pair of curves is compared at every exponent in one pass, the sums stay per exponent)."""
+    a = np.asarray(exponents, float).reshape(-1, 1)
+    n, m = a.shape[0], len(prepared)
+    q = np.full(n, math.nan)
+    dof = np.zeros(n)
+    terms = np.zeros(n, np.int64)
     if m < 2:
-        return math.nan, 0.0, 0
-    num = 0.0
-    dof = 0.0
-    terms = 0
+        return q, dof, terms
+    num = [0.0] * n
+    den = [0.0] * n
+    count = [0] * n
     for i in range(m):
         lni, lxi, vi, si, _ = prepared[i]
-        acc = np.zeros(lxi.size)
-        cnt = np.zeros(lxi.size)
+        acc = np.zeros((n, lxi.size))
+        cnt = np.zeros((n, lxi.size))
+        vi_all = np.broadcast_to(vi, acc.shape)
+        si_all = np.broadcast_to(si, acc.shape)
         for j in range(m):
             if j == i:
                 continue
@@ -159,15 +173,18 @@ def _quality(prepared, a: float) -> tuple[float, float, int]:
             # (zero on the nodes), so that rescalings which put curve i between
             # the sampled x of curve j are not penalised for j's sparse sampling
             sint2 = np.interp(ti, lxj, sj) ** 2 + (vint - np.interp(ti, lxj, vj)) ** 2
-            acc[inside] += (vi[inside] - vint) ** 2 / (si[inside] ** 2 + sint2)
+            acc[inside] += (vi_all[inside] - vint) ** 2 / (si_all[inside] ** 2 + sint2)
             cnt[inside] += 1
-        has = cnt > 0
-        num += float(np.sum(acc[has] / (cnt[has] + 1)))
-        dof += float(np.sum(cnt[has] / (cnt[has] + 1)))
-        terms += int(cnt.sum())
-    if dof == 0:
-        return math.nan, 0.0, 0
-    return num / dof, dof, terms
+        for r in range(n):
+            row, seen = acc[r], cnt[r]
+            has = seen > 0
+            num[r] += float(np.sum(row[has] / (seen[has] + 1)))
+            den[r] += float(np.sum(seen[has] / (seen[has] + 1)))
+            count[r] += int(seen.sum())
+    for r in range(n):
+        if den[r] != 0:
+            q[r], dof[r], terms[r] = num[r] / den[r], den[r], count[r]
+    return q, dof, terms
 
 
 def collapse_quality(curves, a: float, *, max_value: float | None = None) -> float:
@@ -263,7 +280,7 @@ def collapse_fit(
     if len(prepared) < 2:
         out["reason"] = "fewer than two curves with two positive points"
         return out
-    q_grid = np.array([_quality(prepared, a)[0] for a in grid])
+    q_grid = _qualities(prepared, grid)[0]
     out["q_grid"] = q_grid
     if not np.isfinite(q_grid).any():
         out["reason"] = "curves never overlap"
@@ -307,7 +324,7 @@ def collapse_fit(
     wl = wl if np.isfinite(wl) else lo_b
     wr = wr if np.isfinite(wr) else hi_b
     aa = np.linspace(wl, wr, 15)
-    qq = np.array([f(a) for a in aa])
+    qq = _qualities(prepared, aa)[0]
     ok = np.isfinite(qq)
     if ok.sum() >= 3 and wr > wl:
         c2 = np.polyfit(aa[ok] - a_best, qq[ok], 2)[0]
