@@ -331,6 +331,106 @@ def test_a_failed_point_lets_the_jobs_other_points_complete_and_be_written(tmp_p
     assert leftovers(tmp_path / "two") == []
 
 
+def test_a_job_of_one_thread_samples_without_a_cluster_and_writes_the_same_files(tmp_path):
+    """A job of one thread and no ``dask:`` cluster runs its chunks in its own thread
+    (``sampling_client`` gives no client); its point files are byte for byte those of the
+    same job on a LocalCluster of two threads, and its log has the same progress lines."""
+    from hyst.sampling import cluster
+
+    with cluster.sampling_client({}, 1) as c:
+        assert c is None
+    specs = [
+        PointSpec(Point("random", "hysteron", "1", n, 1.0), samples, ("avalanche",), 7)
+        for n, samples in ((8, 3000), (64, 40), (5, 200))
+    ]
+    job = Job("points", "inline", {"points": [s.identity() for s in specs]})
+    logs = {}
+    for threads in (1, 2):
+        logs[threads] = []
+        KIND.run(job, tmp_path / str(threads), config={}, threads=threads, log=logs[threads].append)
+    for spec in specs:
+        here, cluster_file = (spec.path(tmp_path / str(t)) for t in (1, 2))
+        assert here.read_bytes() == cluster_file.read_bytes(), spec.point
+    chunk_lines = [
+        [line.split(" (")[0] for line in logs[t] if line.startswith("chunk ")] for t in (1, 2)
+    ]
+    assert sorted(chunk_lines[0]) == sorted(chunk_lines[1])
+    assert len(chunk_lines[0]) >= len(specs)
+
+
+def test_a_configured_cluster_is_used_by_a_job_of_one_thread(monkeypatch):
+    """With ``dask:`` naming a cluster, a job of one thread still submits to it."""
+    import contextlib
+
+    from hyst.sampling import cluster
+
+    asked = []
+
+    def job_client(config, threads):
+        asked.append((config["dask"], threads))
+        return contextlib.nullcontext("a client")
+
+    monkeypatch.setattr(cluster, "job_client", job_client)
+    for dask in ({"scheduler_file": "scheduler.json"}, {"address": "tcp://host:8786"}):
+        with cluster.sampling_client({"dask": dask}, 1) as c:
+            assert c == "a client"
+    assert asked == [({"scheduler_file": "scheduler.json"}, 1), ({"address": "tcp://host:8786"}, 1)]
+
+
+def test_a_point_out_of_memory_in_a_job_of_one_thread_fails_alone_in_one_line(
+    tmp_path, monkeypatch
+):
+    """Without a cluster (one thread) a chunk that runs out of memory fails its point with
+    the line a cluster gives; the job's other points complete and are written (the same
+    bytes as a job that never failed), then the job stops."""
+    from hyst.sampling import chunks
+
+    the_real_task = chunks._chunk_task
+
+    def chunk_task(job, chunk, size):
+        if job.point.N in (64, 128):
+            raise MemoryError(f"Unable to allocate the chunk at N = {job.point.N}")
+        return the_real_task(job, chunk, size)
+
+    monkeypatch.setattr(chunks, "_chunk_task", chunk_task)
+    fails = PointSpec(Point("random", "hysteron", "1", 64, 1.0), 64, ("avalanche",), 7)
+    fails_too = PointSpec(Point("random", "hysteron", "1", 128, 1.0), 64, ("avalanche",), 7)
+    completes = PointSpec(Point("random", "hysteron", "1", 8, 1.0), 3000, ("avalanche",), 7)
+    results = tmp_path / "results"
+    lines = []
+    job = Job("points", "faults", {"points": [fails.identity(), completes.identity()]})
+    with pytest.raises(SamplingFailed) as failed_job:
+        KIND.run(job, results, config={}, threads=1, log=lines.append)
+    message = str(failed_job.value)
+    assert re.fullmatch(
+        r"chunk 0 of the point \(random couplings, hysteron spans, rule 1, N = 64, NJ0 = 1\) "
+        r"ran out of memory \(MemoryError: Unable to allocate the chunk at N = 64\): a process "
+        r"sampling a chunk at N = 64 needs about [0-9.]+ [KMG]iB \(raise resources.mem_mb or "
+        r"the workers' memory\)",
+        message,
+    ), message
+    assert leftovers(results) == [str(completes.path(results).relative_to(results))]
+    assert any(line.endswith("; the job's 1 other unfinished points go on") for line in lines)
+    quiet = write_dataset(completes.sample(), tmp_path / "quiet.nc")
+    assert completes.path(results).read_bytes() == quiet.read_bytes()
+
+    job = Job("points", "faults", {"points": [s.identity() for s in (fails, fails_too)]})
+    with pytest.raises(SamplingFailed) as failed_job:
+        KIND.run(job, tmp_path / "two", config={}, threads=1, log=lambda line: None)
+    assert str(failed_job.value).endswith(" (and 1 more of the job's points failed: see its log)")
+    assert leftovers(tmp_path / "two") == []
+
+
+def test_a_memory_error_without_a_message_still_gives_one_line():
+    """A MemoryError without text (Python's own, when an allocation fails) still gives the
+    one line, naming the error alone."""
+    from hyst.sampling.chunks import failure_text
+
+    line = failure_text(Point("random", "hysteron", "1", 64, 1.0), 3, MemoryError(), set())
+    assert line.startswith("chunk 3 of the point (random couplings, hysteron spans, rule 1, ")
+    assert "ran out of memory (MemoryError): a process sampling" in line and "\n" not in line
+
+
 def test_a_killed_worker_message_names_the_memory_limits_the_job_saw():
     """The limits in a KilledWorker message are those of the workers the job saw, the job's
     start included: when the chunk fails, the workers it killed may all be restarting

@@ -5,7 +5,9 @@ each of its chunks. Every chunk of every point is one task
 (:func:`hyst.sampling.sampler.sample_chunk`, serial: the worker threads run chunks side by
 side); each point's chunk tallies are
 merged in chunk order, so the outcome never depends on the cluster or the scheduling.
-The client comes from :mod:`hyst.sampling.cluster`.
+The client comes from :mod:`hyst.sampling.cluster`; without one (a job of one thread and no
+cluster configured: :func:`hyst.sampling.cluster.sampling_client`) the chunks run in the
+calling thread, in the same order and merged the same way, so the tallies are the same.
 
 Faults of the cluster. A worker that dies (killed, its node lost) takes its running and
 queued chunks with it; the scheduler gives them to the other workers (or to a worker that
@@ -74,8 +76,10 @@ def failure_text(point: Point, chunk: int, err: BaseException, limits: set[int])
             f"workers' memory limits: {have} (give them more, e.g. dask worker "
             "--memory-limit or hyst cluster --memory, or see the workers' logs)"
         )
+    detail = (str(err).splitlines() or [""])[0]
+    error = f"{type(err).__name__}: {detail}" if detail else type(err).__name__
     return (
-        f"{what} ran out of memory ({type(err).__name__}: {str(err).splitlines()[0]}): "
+        f"{what} ran out of memory ({error}): "
         f"{need} (raise resources.mem_mb or the workers' memory)"
     )
 
@@ -95,7 +99,11 @@ def sample_points(
     A chunk the cluster cannot compute (see the module docstring) fails its point: its other
     chunks are cancelled, the other points are completed, and then :class:`SamplingFailed`
     is raised with the first failure's line. Any other exception cancels every chunk.
+
+    ``dask_client`` None: every chunk runs in this thread (:func:`_sample_here`).
     """
+    if dask_client is None:
+        return _sample_here(jobs, log, point_done)
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
@@ -161,6 +169,54 @@ def sample_points(
         raise
     if failures:
         first, *more = failures.values()
+        also = f" (and {len(more)} more of the job's points failed: see its log)" if more else ""
+        raise SamplingFailed(first + also)
+    return tallies
+
+
+def _sample_here(
+    jobs: list[SamplingJob],
+    log: Callable[[str], None],
+    point_done: Callable[[int, Tally], None] | None,
+) -> list[Tally]:
+    """:func:`sample_points` without a cluster: each point's chunks in this thread, one after
+    the other, merged in chunk order (the tallies a cluster gives), ``point_done`` called as
+    each point completes, the same progress lines. A chunk that runs out of memory fails its
+    point; the job's other points are completed, then :class:`SamplingFailed` is raised.
+
+    For a job of one thread this is the whole of the work: an in-process cluster of one
+    worker thread would run the same chunks one after the other, and its scheduler and
+    event loop cost about a fifth of the kernels' own CPU time (the quick preset's sampling
+    jobs: 82 -> 69 CPU-s)."""
+    total = sum(len(chunk_bounds(j.samples, chunk_size(j.point.N))) for j in jobs)
+    t0 = time.perf_counter()
+    done = samples_done = 0
+    tallies: list[Tally | None] = [None] * len(jobs)
+    failures: list[str] = []
+    for j, spec in enumerate(jobs):
+        job = spec.sampling_job()
+        tally = Tally()
+        for k, size in chunk_bounds(job.samples, chunk_size(job.point.N)):
+            try:
+                tally.merge(_chunk_task(job, k, size))
+            except MemoryError as err:
+                failures.append(failure_text(job.point, k, err, set()))
+                left = len(jobs) - j - 1
+                going_on = f"; the job's {left} other unfinished points go on" if left else ""
+                log(failures[-1] + going_on)
+                tally = None
+                break
+            done += 1
+            samples_done += size
+            rate = samples_done / max(time.perf_counter() - t0, 1e-9)
+            log(f"chunk {done}/{total} done ({samples_done} samples, {rate:,.0f} samples/s)")
+        if tally is None:
+            continue
+        tallies[j] = tally
+        if point_done is not None:
+            point_done(j, tally)
+    if failures:
+        first, *more = failures
         also = f" (and {len(more)} more of the job's points failed: see its log)" if more else ""
         raise SamplingFailed(first + also)
     return tallies

@@ -1,7 +1,8 @@
 """The Dask clusters of the pipeline: every Dask client of hyst is built here.
 
-By default a job starts an in-process ``LocalCluster``: one worker with one
-thread per core. The kernels release the GIL (``nogil``) and run serially on
+By default a job of several threads starts an in-process ``LocalCluster``: one
+worker with one thread per core (a sampling job of one thread runs its chunks
+itself: :func:`sampling_client`). The kernels release the GIL (``nogil``) and run serially on
 each worker thread, so threads compute in parallel without process start-up
 or per-process numba loading. With ``scheduler_file`` or ``address`` (the
 configuration's ``dask:``) a job submits to an existing cluster instead, which
@@ -57,6 +58,20 @@ def job_client(config: dict, threads: int):
     memory is bounded where the job runs, by ``resources.mem_mb``)."""
     dask = config.get("dask", {})
     return client(dask.get("scheduler_file"), dask.get("address"), threads)
+
+
+@contextlib.contextmanager
+def sampling_client(config: dict, threads: int):
+    """The client of a job that samples points (:func:`hyst.sampling.chunks.sample_points`):
+    the configuration's ``dask:`` cluster if it names one, else an in-process LocalCluster
+    of ``threads`` threads when ``threads`` > 1, else None: the chunks run in the job's own
+    thread, as a cluster of one thread would run them, without its scheduler."""
+    dask = config.get("dask", {})
+    if threads <= 1 and not dask.get("scheduler_file") and not dask.get("address"):
+        yield None
+        return
+    with job_client(config, threads) as c:
+        yield c
 
 
 @contextlib.contextmanager

@@ -470,7 +470,7 @@ class PointsKind(StudyKind):
         :class:`hyst.sampling.chunks.SamplingFailed` (one line)."""
         from hyst.provenance.files import write_dataset
         from hyst.sampling.chunks import sample_points
-        from hyst.sampling.cluster import job_client
+        from hyst.sampling.cluster import sampling_client
         from hyst.sampling.tallies import tally_to_dataset
 
         specs = [PointSpec.from_identity(d) for d in job.payload["points"]]
@@ -499,7 +499,7 @@ class PointsKind(StudyKind):
                     tally_to_dataset(tally, spec.groups, spec.attrs()), spec.path(results)
                 )
 
-            with job_client(config, threads) as c:
+            with sampling_client(config, threads) as c:
                 t1 = time.perf_counter()
                 sample_points(c, todo, log=log, point_done=save)
                 dt = time.perf_counter() - t1
