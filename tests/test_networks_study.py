@@ -38,12 +38,13 @@ BASE = {
 }
 
 
-def _run(config, results, log=None):
+def _run(config, results, log=None, threads=1):
     p = plan(config)
     lines = []
     for kind, name in sorted({j for needs in p.needs.values() for j in needs}):
         job = p.job(kind, name)
-        run_job(kind, job.payload, name, results, config=config, threads=1, log=log or lines.append)
+        log_to = log or lines.append
+        run_job(kind, job.payload, name, results, config=config, threads=threads, log=log_to)
     return {n: collect(n, s, config, results) for n, s in config["studies"].items()}, lines
 
 
@@ -70,6 +71,18 @@ def test_results_do_not_depend_on_blocks_and_are_reused(tmp_path):
     assert content_hash(a["planes"]) == content_hash(b["planes"])
     _again, lines = _run(validate(copy.deepcopy(BASE)), tmp_path / "a")
     assert sum("reused" in line for line in lines) == 2 + 4  # 2 panels, 2 x 2 chain points
+
+
+def test_a_job_of_one_thread_computes_what_a_cluster_of_two_does(tmp_path):
+    """A job of one thread runs its tasks in its own thread (no Dask cluster); its datasets
+    are those of the same jobs on a LocalCluster of two threads, and it logs every task."""
+    config = validate(copy.deepcopy(BASE))
+    here, lines = _run(config, tmp_path / "here", threads=1)
+    cluster, cluster_lines = _run(config, tmp_path / "cluster", threads=2)
+    for name in here:
+        assert content_hash(here[name]) == content_hash(cluster[name]), name
+    tasks = sorted(line for line in lines if line.startswith("task "))
+    assert tasks and tasks == sorted(line for line in cluster_lines if line.startswith("task "))
 
 
 def test_adding_a_point_computes_only_that(tmp_path):

@@ -110,15 +110,20 @@ def _panels(study: dict) -> dict:
 
 
 def _map(tasks, config, threads, log):
-    """Run (function, args) tasks on a Dask client; results in task order."""
-    from hyst.sampling.cluster import job_client
+    """Run (function, args) tasks on a Dask client, or in this thread where the job has no
+    cluster (one thread: :func:`hyst.sampling.cluster.sampling_client`); results in task
+    order."""
+    from hyst.sampling.cluster import sampling_client
 
-    with job_client(config, threads) as c:
-        futures = [c.submit(f, *args, pure=False) for f, args in tasks]
+    with sampling_client(config, threads) as c:
+        if c is None:
+            results = (f(*args) for f, args in tasks)
+        else:
+            results = (fut.result() for fut in [c.submit(f, *a, pure=False) for f, a in tasks])
         out = []
-        for k, fut in enumerate(futures):
-            out.append(fut.result())
-            log(f"task {k + 1}/{len(futures)} done")
+        for k, result in enumerate(results):
+            out.append(result)
+            log(f"task {k + 1}/{len(tasks)} done")
         return out
 
 
