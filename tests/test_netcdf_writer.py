@@ -88,6 +88,50 @@ def test_a_point_file_is_written_directly_and_reads_as_xarray_writes_it(tmp_path
     _same(*_both(ds, tmp_path))
 
 
+def _histograms_as_dataarrays(tally, groups, attrs):
+    """The reference: a point's dataset with each histogram a DataArray of its own
+    coordinate 0, 1, …, aligned by xarray (an outer join), as the datasets were made first."""
+    from hyst.catalogue import HISTOGRAM, OBSERVABLES
+
+    ds = tally_to_dataset(tally, groups, attrs)
+    data = {}
+    for name, var in ds.variables.items():
+        if name in ds.dims:
+            continue
+        o = next((o for o in OBSERVABLES if o.name == name and o.kind == HISTOGRAM), None)
+        if o is None:
+            data[name] = var
+        else:
+            h = tally.hists[name]
+            data[name] = xr.DataArray(h, dims=(o.dim,), coords={o.dim: np.arange(h.size)})
+            data[name].attrs = var.attrs
+    reference = xr.Dataset(data, attrs=ds.attrs)
+    for dim in ds.dims:
+        reference[dim].attrs = ds[dim].attrs
+    return ds, reference
+
+
+@pytest.mark.parametrize("longer", [0, 3, -2])
+def test_a_points_histograms_share_one_coordinate_a_dimension(longer):
+    """A point's histograms are plain variables with one coordinate per dimension: the
+    dataset a DataArray per histogram gives, variable for variable and in the same order,
+    also where two histograms of one dimension differ in length (the shorter one padded with
+    NaN, as xarray aligns them)."""
+    point = Point("random", "hysteron", "1", 5, 10.0)
+    spec = PointSpec(point, 400, ("transitions", "avalanche", "cyclic"), 7, ())
+    tally = sample_point(point, 400, 7, spec.groups)
+    if longer:  # a second histogram on the dimension of the transients, of another length
+        n = tally.hists["transient_hist"].size + longer
+        tally.hists["largest_transient_hist"] = np.arange(1, n + 1, dtype=np.int64)
+    ds, reference = _histograms_as_dataarrays(tally, spec.groups, spec.attrs())
+    xr.testing.assert_identical(ds, reference)
+    assert list(ds.variables) == list(reference.variables)
+    assert all(ds[v].dtype == reference[v].dtype for v in ds.variables)
+    if longer:
+        padded = "transient_hist" if longer > 0 else "largest_transient_hist"
+        assert ds[padded].dtype == np.float64 and np.isnan(ds[padded].values[-1])
+
+
 def test_a_point_reads_back_with_its_attributes_unless_they_are_known(tmp_path):
     """``read_point``: every data variable's values and dimensions as written, its
     attributes as written (no fill value), and none for the variables already known (a

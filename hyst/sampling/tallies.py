@@ -229,17 +229,36 @@ def tally_to_dataset(tally: Tally, groups, attrs: dict | None = None) -> xr.Data
             data[f"{o.name}_sum"] = scalar((), s)
             data[f"{o.name}_sumsq"] = scalar((), s2)
         elif o.kind == HISTOGRAM and o.name in tally.hists:
-            h = tally.hists[o.name]
-            # a DataArray with its coordinate: histograms sharing a dimension (T) are aligned
-            data[o.name] = xr.DataArray(
-                h, dims=(o.dim,), coords={o.dim: np.arange(h.size)}, attrs=_attrs(o)
-            )
+            data.setdefault(o.dim, None)  # its coordinate, first (_histogram_coords)
+            data[o.name] = xr.Variable((o.dim,), tally.hists[o.name], _attrs(o))
         elif o.kind == COUNT and o.name in c:
             data[o.name] = scalar((), np.int64(c[o.name]), {"long_name": o.description})
         elif o.kind == RECORDS and o.name in tally.records:
             for k, v in tally.records[o.name].items():
                 if k != KEY:
                     data[f"{o.name}_{k}"] = xr.Variable((o.dim,), np.asarray(v))
+    _histogram_coords(data, [o.name for o in OBSERVABLES if o.kind == HISTOGRAM])
     ds = xr.Dataset(data)
     ds.attrs.update(attrs or {})
     return describe(ds)
+
+
+def _histogram_coords(data: dict, names: list) -> None:
+    """Fill in ``data`` the coordinate 0, 1, … of each dimension of the histograms among
+    ``names`` (its key already placed before its first histogram), as long as the longest
+    of them, and pad the shorter histograms of a dimension (if any) with NaN: the
+    variables, in the order, that xarray makes of a DataArray per histogram with its own
+    coordinate (aligned by an outer join). A DataArray per histogram, aligned and merged,
+    cost 2 of the 3.7 ms of a point's dataset."""
+    hists = [name for name in names if name in data]
+    lengths: dict[str, int] = {}
+    for name in hists:
+        dim, size = data[name].dims[0], data[name].size
+        lengths[dim] = max(lengths.get(dim, 0), size)
+    for name in hists:
+        var = data[name]
+        short = lengths[var.dims[0]] - var.size
+        if short:
+            data[name] = xr.DataArray(var).pad({var.dims[0]: (0, short)}).variable
+    for dim, n in lengths.items():
+        data[dim] = xr.Variable((dim,), np.arange(n))
