@@ -281,6 +281,41 @@ def test_a_chunk_out_of_memory_in_the_jobs_own_cluster_is_one_line_and_writes_no
     assert leftovers(results) == []
 
 
+def _one_point_fails_alone(tmp_path, threads: int, chunk: str) -> None:
+    """A job of a point whose chunks fail (N = 64, and N = 128 below: ``_chunk_task``
+    patched by the caller) and one that completes, on ``threads`` threads: the job stops
+    with the failure's one line (the failed chunk matching ``chunk``), after the other
+    point's file is written, the bytes of an undisturbed sampling; two failed points are
+    counted in one line and leave no file."""
+    fails = PointSpec(Point("random", "hysteron", "1", 64, 1.0), 64, ("avalanche",), 7)
+    completes = PointSpec(Point("random", "hysteron", "1", 8, 1.0), 3000, ("avalanche",), 7)
+    results = tmp_path / "results"
+    lines = []
+    job = Job("points", "faults", {"points": [fails.identity(), completes.identity()]})
+    with pytest.raises(SamplingFailed) as failed_job:
+        KIND.run(job, results, config={}, threads=threads, log=lines.append)
+    message = str(failed_job.value)
+    assert re.fullmatch(
+        rf"chunk {chunk} of the point \(random couplings, hysteron spans, rule 1, N = 64, "
+        r"NJ0 = 1\) ran out of memory \(MemoryError: Unable to allocate the chunk at N = 64\): "
+        r"a process sampling a chunk at N = 64 needs about [0-9.]+ [KMG]iB \(raise "
+        r"resources.mem_mb or the workers' memory\)",
+        message,
+    ), message
+    assert leftovers(results) == [str(completes.path(results).relative_to(results))]
+    assert any(line.endswith("; the job's 1 other unfinished points go on") for line in lines)
+    quiet = write_dataset(completes.sample(), tmp_path / "quiet.nc")
+    assert completes.path(results).read_bytes() == quiet.read_bytes()
+
+    fails_too = PointSpec(Point("random", "hysteron", "1", 128, 1.0), 64, ("avalanche",), 7)
+    job = Job("points", "faults", {"points": [s.identity() for s in (fails, fails_too)]})
+    with pytest.raises(SamplingFailed) as failed_job:
+        KIND.run(job, tmp_path / "two", config={}, threads=threads, log=lambda line: None)
+    assert "\n" not in str(failed_job.value)
+    assert str(failed_job.value).endswith(" (and 1 more of the job's points failed: see its log)")
+    assert leftovers(tmp_path / "two") == []
+
+
 def test_a_failed_point_lets_the_jobs_other_points_complete_and_be_written(tmp_path, monkeypatch):
     """A chunk that fails its point (here MemoryError, in the job's own LocalCluster) does
     not take the job's other points with it: they complete and their files are written,
@@ -304,31 +339,7 @@ def test_a_failed_point_lets_the_jobs_other_points_complete_and_be_written(tmp_p
         raise AssertionError("no point failed")
 
     monkeypatch.setattr(chunks, "_chunk_task", chunk_task)
-    fails = PointSpec(Point("random", "hysteron", "1", 64, 1.0), 64, ("avalanche",), 7)
-    completes = PointSpec(Point("random", "hysteron", "1", 8, 1.0), 3000, ("avalanche",), 7)
-    results = tmp_path / "results"
-    lines = []
-    job = Job("points", "faults", {"points": [fails.identity(), completes.identity()]})
-    with pytest.raises(SamplingFailed) as failed_job:
-        KIND.run(job, results, config={}, threads=2, log=lines.append)
-    message = str(failed_job.value)
-    assert re.fullmatch(
-        r"chunk \d+ of the point \(random couplings, hysteron spans, rule 1, N = 64, NJ0 = 1\) "
-        r"ran out of memory \(MemoryError: Unable to allocate the chunk at N = 64\): .*",
-        message,
-    ), message
-    assert leftovers(results) == [str(completes.path(results).relative_to(results))]
-    assert any(line.endswith("; the job's 1 other unfinished points go on") for line in lines)
-    quiet = write_dataset(completes.sample(), tmp_path / "quiet.nc")
-    assert completes.path(results).read_bytes() == quiet.read_bytes()
-
-    fails_too = PointSpec(Point("random", "hysteron", "1", 128, 1.0), 64, ("avalanche",), 7)
-    job = Job("points", "faults", {"points": [s.identity() for s in (fails, fails_too)]})
-    with pytest.raises(SamplingFailed) as failed_job:
-        KIND.run(job, tmp_path / "two", config={}, threads=2, log=lambda line: None)
-    assert "\n" not in str(failed_job.value)
-    assert str(failed_job.value).endswith(" (and 1 more of the job's points failed: see its log)")
-    assert leftovers(tmp_path / "two") == []
+    _one_point_fails_alone(tmp_path, 2, r"\d+")
 
 
 def test_a_job_of_one_thread_samples_without_a_cluster_and_writes_the_same_files(tmp_path):
@@ -393,32 +404,7 @@ def test_a_point_out_of_memory_in_a_job_of_one_thread_fails_alone_in_one_line(
         return the_real_task(job, chunk, size)
 
     monkeypatch.setattr(chunks, "_chunk_task", chunk_task)
-    fails = PointSpec(Point("random", "hysteron", "1", 64, 1.0), 64, ("avalanche",), 7)
-    fails_too = PointSpec(Point("random", "hysteron", "1", 128, 1.0), 64, ("avalanche",), 7)
-    completes = PointSpec(Point("random", "hysteron", "1", 8, 1.0), 3000, ("avalanche",), 7)
-    results = tmp_path / "results"
-    lines = []
-    job = Job("points", "faults", {"points": [fails.identity(), completes.identity()]})
-    with pytest.raises(SamplingFailed) as failed_job:
-        KIND.run(job, results, config={}, threads=1, log=lines.append)
-    message = str(failed_job.value)
-    assert re.fullmatch(
-        r"chunk 0 of the point \(random couplings, hysteron spans, rule 1, N = 64, NJ0 = 1\) "
-        r"ran out of memory \(MemoryError: Unable to allocate the chunk at N = 64\): a process "
-        r"sampling a chunk at N = 64 needs about [0-9.]+ [KMG]iB \(raise resources.mem_mb or "
-        r"the workers' memory\)",
-        message,
-    ), message
-    assert leftovers(results) == [str(completes.path(results).relative_to(results))]
-    assert any(line.endswith("; the job's 1 other unfinished points go on") for line in lines)
-    quiet = write_dataset(completes.sample(), tmp_path / "quiet.nc")
-    assert completes.path(results).read_bytes() == quiet.read_bytes()
-
-    job = Job("points", "faults", {"points": [s.identity() for s in (fails, fails_too)]})
-    with pytest.raises(SamplingFailed) as failed_job:
-        KIND.run(job, tmp_path / "two", config={}, threads=1, log=lambda line: None)
-    assert str(failed_job.value).endswith(" (and 1 more of the job's points failed: see its log)")
-    assert leftovers(tmp_path / "two") == []
+    _one_point_fails_alone(tmp_path, 1, "0")
 
 
 def test_a_memory_error_without_a_message_still_gives_one_line():
