@@ -149,14 +149,12 @@ def sample_points(
                 dask_client.cancel(futures_of[j])
                 results[j] = {}
                 left = len(jobs) - len(failures) - sum(t is not None for t in tallies)
-                going_on = f"; the job's {left} other unfinished points go on" if left else ""
-                log(failures[j] + going_on)
+                log(_failed_line(failures[j], left))
                 continue
             fut.release()  # gathered: a worker lost from now on costs no recomputation
             done += 1
             samples_done += size
-            rate = samples_done / max(time.perf_counter() - t0, 1e-9)
-            log(f"chunk {done}/{total} done ({samples_done} samples, {rate:,.0f} samples/s)")
+            log(_progress_line(done, total, samples_done, t0))
             if len(results[j]) == len(futures_of[j]):
                 tally = Tally()
                 for chunk in range(len(futures_of[j])):
@@ -168,10 +166,26 @@ def sample_points(
         dask_client.cancel(futures)
         raise
     if failures:
-        first, *more = failures.values()
-        also = f" (and {len(more)} more of the job's points failed: see its log)" if more else ""
-        raise SamplingFailed(first + also)
+        raise _job_failed(list(failures.values()))
     return tallies
+
+
+def _progress_line(done: int, total: int, samples_done: int, t0: float) -> str:
+    """The log line of a job's ``done``-th chunk of ``total``, with its samples per second."""
+    rate = samples_done / max(time.perf_counter() - t0, 1e-9)
+    return f"chunk {done}/{total} done ({samples_done} samples, {rate:,.0f} samples/s)"
+
+
+def _failed_line(failure: str, left: int) -> str:
+    """The log line of a failed point, and how many of the job's points go on."""
+    return failure + (f"; the job's {left} other unfinished points go on" if left else "")
+
+
+def _job_failed(failures: list[str]) -> SamplingFailed:
+    """The job's one-line error: the first failure, and how many more points failed."""
+    first, *more = failures
+    also = f" (and {len(more)} more of the job's points failed: see its log)" if more else ""
+    return SamplingFailed(first + also)
 
 
 def _sample_here(
@@ -201,22 +215,17 @@ def _sample_here(
                 tally.merge(_chunk_task(job, k, size))
             except MemoryError as err:
                 failures.append(failure_text(job.point, k, err, set()))
-                left = len(jobs) - j - 1
-                going_on = f"; the job's {left} other unfinished points go on" if left else ""
-                log(failures[-1] + going_on)
+                log(_failed_line(failures[-1], len(jobs) - j - 1))
                 tally = None
                 break
             done += 1
             samples_done += size
-            rate = samples_done / max(time.perf_counter() - t0, 1e-9)
-            log(f"chunk {done}/{total} done ({samples_done} samples, {rate:,.0f} samples/s)")
+            log(_progress_line(done, total, samples_done, t0))
         if tally is None:
             continue
         tallies[j] = tally
         if point_done is not None:
             point_done(j, tally)
     if failures:
-        first, *more = failures
-        also = f" (and {len(more)} more of the job's points failed: see its log)" if more else ""
-        raise SamplingFailed(first + also)
+        raise _job_failed(failures)
     return tallies
