@@ -376,11 +376,13 @@ def test_inlining_compiles_to_the_same_machine_code_with_one_copy_of_the_callee(
     per block."""
     import re
 
+    import numba
     from numba.core import ir
     from numba.core.inline_closurecall import InlineWorker
 
     from hyst.kernels import ir_copies, state_table
 
+    numba.njit(lambda: 0)()  # numba's first inlining in this process installs the copies
     assert ir_copies.installed()
     shared = InlineWorker.inline_ir
     copied = []
@@ -405,3 +407,26 @@ def test_inlining_compiles_to_the_same_machine_code_with_one_copy_of_the_callee(
         assert result == state_table.step.py_func(*_step_arguments())
     assert asm["shared"] == asm["numba"]
     assert 5 * copies["shared"] < copies["numba"]
+
+
+def test_the_shared_copies_are_installed_when_numba_first_inlines_not_at_import():
+    """Importing the kernels leaves numba's inliner unimported (``hyst --help`` does not pay
+    for it); the first compilation installs the shared copies, once."""
+    probe = textwrap.dedent(
+        """
+        import sys
+
+        import numba
+
+        from hyst.kernels import ir_copies, jit
+
+        before = ir_copies.INLINER in sys.modules
+        numba.njit(lambda: 1)()
+        wrapped = sys.modules[ir_copies.INLINER].InlineWorker.inline_ir
+        print(before, ir_copies.installed(), hasattr(wrapped.__wrapped__, "__wrapped__"))
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == ["False", "True", "False"]

@@ -23,15 +23,21 @@ machine code, do not change (``tests/test_jit.py``).
 
 numba compiles under one global lock, so one inlining runs at a time in a process.
 Where numba's module does not copy with ``copy.deepcopy`` (another numba version),
-:func:`install` changes nothing.
+:func:`install` changes nothing. ``hyst.kernels.jit`` installs it when numba first inlines
+(:func:`install_before_inlining`).
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import importlib
+import sys
 
-from numba.core import inline_closurecall
+from numba.core import untyped_passes
+
+#: numba's module that inlines (imported by numba when it first compiles or loads a kernel)
+INLINER = "numba.core.inline_closurecall"
 
 
 class _SharedMemo:
@@ -58,11 +64,12 @@ def _one_memo_per_inlining(inline_ir):
 
     @functools.wraps(inline_ir)
     def inline_ir_sharing_copies(self, *args, **kwargs):
-        inline_closurecall.copy = _SharedMemo()
+        module = sys.modules[INLINER]
+        module.copy = _SharedMemo()
         try:
             return inline_ir(self, *args, **kwargs)
         finally:
-            inline_closurecall.copy = copy
+            module.copy = copy
 
     inline_ir_sharing_copies.hyst_shared_copies = True
     return inline_ir_sharing_copies
@@ -70,14 +77,34 @@ def _one_memo_per_inlining(inline_ir):
 
 def installed() -> bool:
     """Whether numba's inlining copies with one memo per inlining in this process."""
-    return getattr(inline_closurecall.InlineWorker.inline_ir, "hyst_shared_copies", False)
+    module = sys.modules.get(INLINER)
+    inline_ir = module.InlineWorker.inline_ir if module is not None else None
+    return getattr(inline_ir, "hyst_shared_copies", False)
 
 
 def install() -> bool:
     """Make numba's inlining copy a callee's IR with one memo per inlining (once per process;
     nothing where numba's inliner does not copy with ``copy.deepcopy``). Returns
     :func:`installed`."""
-    worker = inline_closurecall.InlineWorker
-    if not installed() and getattr(inline_closurecall, "copy", None) is copy:
-        worker.inline_ir = _one_memo_per_inlining(worker.inline_ir)
+    module = importlib.import_module(INLINER)
+    if not installed() and getattr(module, "copy", None) is copy:
+        module.InlineWorker.inline_ir = _one_memo_per_inlining(module.InlineWorker.inline_ir)
     return installed()
+
+
+def install_before_inlining() -> None:
+    """:func:`install` when numba first inlines in this process (its ``InlineInlinables``
+    pass), not at import: importing numba's inliner takes 50 ms that a process which never
+    compiles (``hyst --help``) need not spend."""
+    if INLINER in sys.modules:
+        install()
+        return
+    inline_pass = untyped_passes.InlineInlinables
+    run_pass = inline_pass.run_pass
+
+    def install_then_run_pass(self, state):
+        inline_pass.run_pass = run_pass
+        install()
+        return run_pass(self, state)
+
+    inline_pass.run_pass = install_then_run_pass

@@ -97,7 +97,7 @@ for _locator in (_InTreeClosureLocator, _UserProvidedClosureLocator):
 
 # numba's inlining of ``jit(inline=True)`` kernels copies the callee's IR once, not once per
 # block (``ir_copies``): the same machine code, a first run's compilation a quarter shorter
-ir_copies.install()
+ir_copies.install_before_inlining()
 
 
 def jit(fn=None, *, parallel: bool = False, inline: bool = False, borrow: bool = False):
