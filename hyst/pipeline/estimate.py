@@ -28,10 +28,12 @@ from dataclasses import dataclass, field
 #: Per-job CPU seconds used where the rates file has no ``pipeline_seconds`` (measured on
 #: the quick preset on the 2-core machine of ``benchmarks/rates.json``).
 #: Keys: the stages, named as the folders of a run's ``benchmarks/`` (a study kind's jobs by
-#: the kind), and the run's fixed ``start`` and first-run ``compile`` (wall seconds).
+#: the kind), and the run's fixed ``start`` and first-run ``compile`` (wall seconds: a fresh
+#: clone's quick run less its warm rerun, 182 s against 124 s once numba's inlining shared its
+#: copies, side by side on 2026-11-28, scaling the 107 s measured before).
 DEFAULT_PIPELINE_SECONDS = {
     "start": 8.0,
-    "compile": 107.0,
+    "compile": 73.0,
     "points": 0.6,
     "pairs": 4.2,
     "networks": 4.4,
