@@ -13,7 +13,10 @@ on a first run, copying them took about two thirds of the time numba spent on th
 (``transitions`` and ``walk_once`` about 20 s of CPU each), most of it in ``deepcopy``.
 
 :func:`install` makes the copies of one inlining share one ``deepcopy`` memo, so that the
-scope and each variable are copied once per copy of the IR, not once per block. The blocks
+scope and each variable are copied once per copy of the IR, not once per block. Only the
+untyped inlining of ``jit(inline=True)`` kernels, which hyst's kernels use, shares its copies;
+the typed inlining of numba's own overloads (``arg_typs`` given), whose copied blocks then
+go through SSA reconstruction and type inference, keeps numba's own copies. The blocks
 numba builds are the same: the same statements and the same variable names, in the same
 order; the copied blocks now share one copy of the callee's scope, as the callee's own
 blocks do, where each had an equal copy of its own. numba gives every inlined variable a
@@ -63,11 +66,16 @@ def _one_memo_per_inlining(inline_ir):
     """``InlineWorker.inline_ir`` with its IR copies sharing one memo."""
 
     @functools.wraps(inline_ir)
-    def inline_ir_sharing_copies(self, *args, **kwargs):
+    def inline_ir_sharing_copies(
+        self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None
+    ):
+        arguments = (caller_ir, block, i, callee_ir, callee_freevars)
+        if arg_typs is not None:  # typed inlining (numba's own overloads): its own copies
+            return inline_ir(self, *arguments, arg_typs=arg_typs)
         module = sys.modules[INLINER]
         module.copy = _SharedMemo()
         try:
-            return inline_ir(self, *args, **kwargs)
+            return inline_ir(self, *arguments)
         finally:
             module.copy = copy
 
