@@ -372,8 +372,8 @@ def test_inlining_compiles_to_the_same_machine_code_with_one_copy_of_the_callee(
     """``ir_copies``: a kernel that inlines the relaxation step compiles to the same machine
     code with numba's own block-by-block copies of the callee's IR and with the copies of
     one inlining sharing one memo (installed by ``hyst.kernels.jit``); the shared copies copy
-    each variable of the callee at most twice (once per copy of its IR), numba's own once
-    per block."""
+    the callee's variables once per copy of its IR, numba's own once per block (more than
+    five times as many copies here)."""
     import re
 
     import numba
