@@ -13,9 +13,15 @@ of the point, as the paper preset's points carry them):
   as write_dataset wrote every dataset before it wrote plain ones (a point's) with netCDF4
   directly;
 - client, write_dataset: write_dataset under the client (a point's dataset: netCDF4
-  directly).
+  directly, one variable per statistic, as point files were written before they were
+  packed);
+- client, write_point: :func:`hyst.studies.point_jobs.write_point` under the client (the
+  variables packed by dtype: what a points job writes).
 
-It also times building the point's dataset from its tally (``tally_to_dataset``).
+It also times reading each file back as a study's collection reads it (the one-variable-
+per-statistic files variable by variable with netCDF4, the packed ones with
+:func:`hyst.studies.point_jobs.read_point`), and building the point's dataset from its
+tally (``tally_to_dataset``).
 
 Wall and CPU time per file (CPU: this process, the in-process scheduler's thread included).
 
@@ -38,6 +44,7 @@ from hyst.provenance.files import (
 from hyst.sampling.cluster import client
 from hyst.sampling.sampler import Point, resolve_groups, sample_point
 from hyst.sampling.tallies import tally_to_dataset
+from hyst.studies.point_jobs import read_point, write_point
 from hyst.studies.points import PointSpec
 
 
@@ -52,6 +59,34 @@ def xarray_write(ds, path):
     wrote plain datasets with netCDF4 directly)."""
     encoding = compressed_encoding(ds)
     return atomic_write(path, lambda tmp: _write_with_xarray(ds, tmp, encoding))
+
+
+def read_variables(path, known=frozenset()):
+    """A point file of one variable per statistic read as collections read it before the
+    files were packed: each variable's values and dimensions, the attributes of those not
+    ``known``."""
+    import netCDF4
+
+    values, attrs = {}, {}
+    with netCDF4.Dataset(path) as nc:
+        nc.set_auto_mask(False)
+        for name, var in nc.variables.items():
+            if name not in nc.dimensions:
+                values[name] = (var[...], var.dimensions)
+                if name not in known:
+                    attrs[name] = {k: var.getncattr(k) for k in var.ncattrs()}
+    return values, None, attrs
+
+
+def read_time(read, folder: Path) -> float:
+    """CPU seconds per file of reading every file of ``folder`` (the attributes once)."""
+    paths = sorted(folder.glob("*.nc"))
+    known: set = set()
+    cpu = time.process_time()
+    for path in paths:
+        values, _dims, _attrs = read(path, known)
+        known.update(values)
+    return (time.process_time() - cpu) / len(paths)
 
 
 def timed(write, ds, folder: Path, files: int) -> tuple[float, float]:
@@ -90,12 +125,22 @@ def main(argv=None):
             rows.append(
                 ("client, write_dataset", timed(write_dataset, ds, root / "own", args.files))
             )
+            rows.append(
+                ("client, write_point", timed(write_point, ds, root / "packed", args.files))
+            )
         contents = {p.read_bytes() for p in (root / "plain").glob("*.nc")}
         contents |= {p.read_bytes() for p in (root / "own").glob("*.nc")}
+        packed = {p.read_bytes() for p in (root / "packed").glob("*.nc")}
+        reads = [
+            ("one variable a statistic", read_time(read_variables, root / "own")),
+            ("packed (read_point)", read_time(read_point, root / "packed")),
+        ]
     print(f"{'variant':<24}{'wall/file':>12}{'CPU/file':>12}")
     for name, (wall, cpu) in rows:
         print(f"{name:<24}{wall * 1e3:>10.1f} ms{cpu * 1e3:>10.1f} ms")
-    print("files identical:", len(contents) == 1)
+    print("files identical:", len(contents) == 1 and len(packed) == 1)
+    for name, cpu in reads:
+        print(f"read back, {name:<26}{cpu * 1e3:>8.1f} ms CPU a file")
     cpu = time.process_time()
     for _ in range(args.files):
         tally_to_dataset(tally, groups, PointSpec(point, 1000, groups, 1).attrs())

@@ -4,7 +4,7 @@ cancelled by SLURM or stopped at its SLURM time limit. Each ends either with res
 identical to an undisturbed run's or with one clear line and no partial file.
 
 Point files are compared byte for byte: a point file is a pure function of its tallies
-and attributes (:func:`hyst.provenance.files.write_dataset` writes netCDF4 with fixed
+and attributes (:func:`hyst.studies.point_jobs.write_point` writes netCDF4 with fixed
 compression, and netCDF-C stores no time stamps), so equal bytes mean the disturbed run
 computed exactly what the undisturbed one did. Datasets of a pipeline run are compared
 with ``xarray.testing.assert_identical`` (data and attributes), as the pipeline tests do.
@@ -26,10 +26,11 @@ import yaml
 from dask_processes import DASK, dask_processes
 from workflow_runs import REPO, slurm_available, snakemake, snakemake_cmd
 
-from hyst.provenance.files import read_dataset, write_dataset
+from hyst.provenance.files import read_dataset
 from hyst.sampling.chunks import SamplingFailed
 from hyst.sampling.sampler import Point
 from hyst.studies.base import Job
+from hyst.studies.point_jobs import write_point
 from hyst.studies.points import KIND, PointSpec
 
 #: A point of 12 chunks of 10,000 systems (N = 12: enumerated transitions, about 0.5 s of
@@ -225,7 +226,7 @@ def test_worker_out_of_memory_fails_in_one_line_and_leaves_only_complete_points(
     results = tmp_path / "results"
     # sampled here first, the kernels are in numba's cache for the workers to load:
     # compiling them takes a worker above the limit, and the small point would fail too
-    quiet = write_dataset(small.sample(), tmp_path / "quiet.nc")
+    quiet = write_point(small.sample(), tmp_path / "quiet.nc")
     no_pause = {"DASK_DISTRIBUTED__WORKER__MEMORY__PAUSE": "False"}
     cluster = dask_processes(tmp_path / "cluster", 2, "--memory-limit", "320MB", env=no_pause)
     with cluster as (sched, *_):
@@ -304,7 +305,7 @@ def _one_point_fails_alone(tmp_path, threads: int, chunk: str) -> None:
     ), message
     assert leftovers(results) == [str(completes.path(results).relative_to(results))]
     assert any(line.endswith("; the job's 1 other unfinished points go on") for line in lines)
-    quiet = write_dataset(completes.sample(), tmp_path / "quiet.nc")
+    quiet = write_point(completes.sample(), tmp_path / "quiet.nc")
     assert completes.path(results).read_bytes() == quiet.read_bytes()
 
     fails_too = PointSpec(Point("random", "hysteron", "1", 128, 1.0), 64, ("avalanche",), 7)

@@ -5,6 +5,8 @@ variables, values, attributes, dtypes, fill values, compression and unlimited di
 
 from __future__ import annotations
 
+import json
+
 import netCDF4
 import numpy as np
 import pytest
@@ -132,27 +134,75 @@ def test_a_points_histograms_share_one_coordinate_a_dimension(longer):
         assert ds[padded].dtype == np.float64 and np.isnan(ds[padded].values[-1])
 
 
-def test_a_point_reads_back_with_its_attributes_unless_they_are_known(tmp_path):
-    """``read_point``: every data variable's values and dimensions as written, its
-    attributes as written (no fill value), and none for the variables already known (a
-    study's collection reads them from the first point that has them)."""
-    from hyst.studies.point_jobs import read_point
+def _a_point(**records):
+    """A point's dataset from a real tally: probabilities, means, counts, histograms of two
+    dimensions, and ``records``."""
+    point = Point("random", "hysteron", "1", 5, 10.0)
+    groups = ("transitions", "avalanche", "cyclic")
+    spec = PointSpec(point, 600, groups, 7, tuple(records.items()))
+    tally = sample_point(point, 600, 7, groups, records=records)
+    return tally_to_dataset(tally, groups, spec.attrs())
 
-    point = Point("random", "hysteron", "1", 4, 10.0)
-    spec = PointSpec(point, 300, ("transitions", "avalanche"), 3, ())
-    ds = tally_to_dataset(sample_point(point, 300, 3, spec.groups), spec.groups, spec.attrs())
-    path = write_dataset(ds, tmp_path / "p.nc")
+
+def test_a_point_reads_back_with_its_attributes_unless_they_are_known(tmp_path):
+    """``read_point``: every data variable's values, dtype and dimensions as written, its
+    attributes as written, and none for the variables already known (a study's collection
+    reads them from the first point that has them); no histogram coordinate."""
+    from hyst.studies.point_jobs import read_point, write_point
+
+    ds = _a_point(l4=40)
+    path = write_point(ds, tmp_path / "p.nc")
     values, dims, attrs = read_point(path)
-    assert set(values) == set(dims) == set(attrs) == set(ds.data_vars)
+    assert list(values) == list(dims) == list(attrs) == list(ds.data_vars)
     for name, var in ds.data_vars.items():
         np.testing.assert_array_equal(values[name], var.values)
+        assert values[name].dtype == var.dtype and values[name].shape == var.shape, name
         assert dims[name] == var.dims
-        assert attrs[name] == {k: v for k, v in var.attrs.items()}, name
+        assert attrs[name] == dict(var.attrs), name
     known = set(list(ds.data_vars)[::2])
     again, dims_again, some = read_point(path, known)
     assert set(some) == set(ds.data_vars) - known
     assert set(again) == set(values) and dims_again == dims
     assert all(attrs[name] == some[name] for name in some)
+
+
+def test_a_point_file_packs_its_variables_by_dtype_and_reads_back_identical(tmp_path):
+    """A point file holds one NetCDF variable per dtype, not one per statistic (HDF5's cost
+    is per variable), compressed where large; read back (``read_point_dataset``) it is the
+    dataset written: variables and coordinates in order, values, dtypes, dimensions and
+    attributes, the provenance as global attributes. The same dataset gives the same bytes,
+    and another value other bytes."""
+    from hyst.studies.point_jobs import LAYOUT, read_point_dataset, write_point
+
+    ds = _a_point(l4=2000)
+    dtypes = {v.dtype.name for v in ds.variables.values()}
+    assert len(ds.variables) > 40 and {"float32", "float64", "int64"} <= dtypes
+    path = write_point(ds, tmp_path / "p.nc")
+    with netCDF4.Dataset(path) as nc:
+        assert set(nc.variables) == {f"{d}_values" for d in dtypes}
+        for var in nc.variables.values():
+            assert var.filters()["zlib"] == (var.size * var.dtype.itemsize >= 4096), var.name
+        assert {e["name"] for e in json.loads(nc.getncattr(LAYOUT))} == set(ds.variables)
+        assert nc.getncattr("point_key") == ds.attrs["point_key"]
+    back = read_point_dataset(path)
+    xr.testing.assert_identical(back, ds)
+    assert list(back.variables) == list(ds.variables)
+    assert all(back[v].dtype == ds[v].dtype for v in ds.variables)
+    assert content_hash(back) == content_hash(ds)
+    assert write_point(ds, tmp_path / "again.nc").read_bytes() == path.read_bytes()
+    changed = ds.copy(deep=True)
+    changed["self_loop_probability_count"] += 1
+    assert write_point(changed, tmp_path / "changed.nc").read_bytes() != path.read_bytes()
+
+
+def test_a_point_of_text_is_refused(tmp_path):
+    """A point file packs numbers: a variable of text is refused by name, nothing written."""
+    from hyst.studies.point_jobs import write_point
+
+    ds = xr.Dataset({"count": ((), np.int64(3)), "label": ((), "random")})
+    with pytest.raises(ValueError, match="label"):
+        write_point(ds, tmp_path / "p.nc")
+    assert not list(tmp_path.iterdir())
 
 
 def test_the_direct_writer_is_the_one_used_for_a_plain_dataset(tmp_path, monkeypatch):

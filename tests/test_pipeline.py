@@ -27,6 +27,7 @@ from hyst.plotting import FIGURE_TYPES
 from hyst.provenance.files import read_dataset
 from hyst.sampling.sampler import sample_point
 from hyst.sampling.tallies import tally_to_dataset
+from hyst.studies.point_jobs import read_point_dataset, write_point
 from hyst.studies.points import study_specs
 
 BASE = yaml.safe_load((REPO / "config" / "test.yaml").read_text())
@@ -62,7 +63,7 @@ def test_local_run_matches_direct_kernel_calls(local_run):
                 spec.point, spec.samples, spec.seed, spec.groups, records=dict(spec.records)
             )
             direct = tally_to_dataset(tally, spec.groups, spec.attrs())
-            xr.testing.assert_identical(read_dataset(work / spec.path("results")), direct)
+            xr.testing.assert_identical(read_point_dataset(work / spec.path("results")), direct)
             sel = ds[name].sel({k: v for k, v in labels.items()})
             assert int(sel["samples"]) == spec.samples
     log = next((work / "results" / "logs" / "points").glob("*.log")).read_text()
@@ -156,7 +157,6 @@ def test_status_counts_result_files_and_names_what_a_rerun_would_make(
     point file deleted, one whose provenance no longer matches and a figure deleted: one
     missing, one stale, and the files Snakemake would make named with why."""
     from hyst.cli.main import main
-    from hyst.provenance.files import write_dataset
 
     work, _, _ = local_run
     copy_ = tmp_path / "copy"
@@ -168,9 +168,9 @@ def test_status_counts_result_files_and_names_what_a_rerun_would_make(
     assert status["to_make"] == [] and set(status["files"]) >= {"datasets", "figures"}
     points = sorted((copy_ / "results" / "points").rglob("*.nc"))
     points[0].unlink()
-    ds = read_dataset(points[1]).load()
+    ds = read_point_dataset(points[1])
     ds.attrs["code_fingerprint"] = "0" * 16  # made by other code
-    write_dataset(ds, points[1])
+    write_point(ds, points[1])
     (copy_ / "results" / "figures" / "tiny_fig2.png").unlink()
     assert main(["status", "config.yaml", "--json"]) == 0
     after = json.loads(capsys.readouterr().out)

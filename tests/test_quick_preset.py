@@ -19,6 +19,7 @@ from workflow_runs import REPO, snakemake
 
 from hyst.pipeline.config import validate
 from hyst.provenance.files import read_dataset
+from hyst.studies.point_jobs import LAYOUT
 
 #: Content hashes (hyst.provenance.files.content_hash: every variable's name, dims, dtype
 #: and values) of the quick preset's datasets. They pin the sampled numbers across
@@ -116,13 +117,12 @@ def test_quick_preset_datasets_describe_themselves(quick_run):
     assert len(points) > 100
     for path in points:  # only names and attributes are checked: netCDF4 reads them alone
         with netCDF4.Dataset(path) as nc:
-            bare = [
-                name
-                for name, var in nc.variables.items()
-                if not {"long_name", "description"} <= set(var.ncattrs())
-            ]
-            assert bare == [], path
             assert nc.getncattr("Conventions") == CONVENTIONS, path
+            # the packed arrays (hyst.studies.point_jobs) and every variable packed in them
+            assert all("long_name" in var.ncattrs() for var in nc.variables.values()), path
+            packed = json.loads(nc.getncattr(LAYOUT))
+        bare = [e["name"] for e in packed if not {"long_name", "description"} <= set(e["attrs"])]
+        assert bare == [], path
 
 
 def test_quick_preset_renders_every_figure_with_captions_and_report(quick_run):

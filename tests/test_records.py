@@ -21,6 +21,7 @@ from hyst.model.seeds import record_keys
 from hyst.provenance.files import atomic_write_text, content_hash, read_dataset, write_dataset
 from hyst.sampling.sampler import Point, chunk_size, record_salt, resolve_groups, sample_point
 from hyst.sampling.tallies import KEY, Tally, tally_to_dataset
+from hyst.studies.point_jobs import read_point_dataset, write_point
 from hyst.studies.points import KIND, PointSpec, study_specs
 
 #: Enumerated point with many L = 4 loops, three chunks of systems.
@@ -152,7 +153,7 @@ def _collect(tmp_path, study):
         tally = sample_point(
             spec.point, spec.samples, spec.seed, spec.groups, records=dict(spec.records)
         )
-        write_dataset(tally_to_dataset(tally, spec.groups, spec.attrs()), spec.path(results))
+        write_point(tally_to_dataset(tally, spec.groups, spec.attrs()), spec.path(results))
     return KIND.collect("s", study, {"seed": 3}, results), results
 
 
@@ -176,7 +177,7 @@ def test_collected_records_carry_their_point_as_small_indices(tmp_path):
     N = record_labels(ds, "l4", "N")
     NJ0 = record_labels(ds, "l4", "NJ0")
     for labels, spec in study_specs(study, 3):
-        point_file = read_dataset(spec.path(results))
+        point_file = read_point_dataset(spec.path(results))
         mine = (spans == labels["spans"]) & (N == labels["N"]) & (NJ0 == labels["NJ0"])
         assert 0 < mine.sum() <= 25
         np.testing.assert_array_equal(ds.l4_c_kl.values[mine], point_file.l4_c_kl.values)

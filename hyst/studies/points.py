@@ -55,11 +55,12 @@ from hyst.sampling.sampler import (
     resolve_groups,
 )
 from hyst.studies.base import ConfigError, Job, StudyKind, shared_by
-from hyst.studies.point_jobs import index_dtype, pack, read_point
+from hyst.studies.point_jobs import index_dtype, pack, read_point, write_point
 
 #: Version of the point-file layout; part of the provenance, bumped when the layout changes.
 #: 4: records only where asked for (seeded bottom-k sample), catalogue dtypes, compressed.
-FORMAT_VERSION = 4
+#: 5: the variables packed by dtype (:mod:`hyst.studies.point_jobs`).
+FORMAT_VERSION = 5
 #: Dimensions of a points dataset before the swept coupling axis.
 AXES = ("couplings", "spans", "rule", "N")
 
@@ -468,7 +469,6 @@ class PointsKind(StudyKind):
         is cancelled leaves its finished points for the rerun to reuse, and no other file;
         a chunk the cluster cannot compute raises
         :class:`hyst.sampling.chunks.SamplingFailed` (one line)."""
-        from hyst.provenance.files import write_dataset
         from hyst.sampling.chunks import sample_points
         from hyst.sampling.cluster import sampling_client
         from hyst.sampling.tallies import tally_to_dataset
@@ -495,9 +495,7 @@ class PointsKind(StudyKind):
             def save(j, tally):  # each point's file as soon as its chunks are in
                 spec = todo[j]
                 check_self_loop_free(spec.point, tally)
-                write_dataset(
-                    tally_to_dataset(tally, spec.groups, spec.attrs()), spec.path(results)
-                )
+                write_point(tally_to_dataset(tally, spec.groups, spec.attrs()), spec.path(results))
 
             with sampling_client(config, threads) as c:
                 t1 = time.perf_counter()
