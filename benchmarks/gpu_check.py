@@ -312,9 +312,9 @@ def warm_worker(specs) -> float:
 def task_costs(client, specs, folder: Path) -> dict:
     """The scaling model's per-task costs: the scheduler's round trip (a no-op task submitted
     and gathered), the mean chunk time of the batch on one worker, a point file's write."""
-    from hyst.provenance.files import write_dataset
     from hyst.sampling.sampler import chunk_bounds, chunk_size, sample_chunk
     from hyst.sampling.tallies import tally_to_dataset
+    from hyst.studies.point_jobs import write_point
 
     client.submit(noop, 0, pure=False).result()
     n = 200
@@ -327,9 +327,9 @@ def task_costs(client, specs, folder: Path) -> dict:
     t0 = time.perf_counter()
     tally = sample_chunk(spec.sampling_job(), k, size, parallel=False)
     chunk = time.perf_counter() - t0
-    write_dataset(tally_to_dataset(tally, spec.groups, spec.attrs()), folder / "first.nc")
+    write_point(tally_to_dataset(tally, spec.groups, spec.attrs()), folder / "first.nc")
     t0 = time.perf_counter()  # the second write: the first one imports the writers
-    write_dataset(tally_to_dataset(tally, spec.groups, spec.attrs()), folder / "point.nc")
+    write_point(tally_to_dataset(tally, spec.groups, spec.attrs()), folder / "point.nc")
     write = time.perf_counter() - t0
     return {"round_trip_s": round_trip, "chunk_s": chunk, "chunk_N": spec.point.N, "write_s": write}
 
