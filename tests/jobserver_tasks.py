@@ -18,6 +18,7 @@ class Job:
         if "kind" in params:  # a study kind's job
             self.wildcards["kind"] = params["kind"]
         self.log = [str(Path(folder) / "job.log")]
+        self.input = params.pop("input", [])  # files, as Snakemake lists a job's inputs
         self.params = params
 
 
@@ -55,3 +56,17 @@ def waits(job):
     while not release.exists() and time.monotonic() < deadline:
         time.sleep(0.02)
     out.with_suffix(".ended").touch()
+
+
+def reads_datasets(job):
+    """Write, for each input dataset, whether the process it was forked from had it loaded
+    and the sum of its variable ``x``."""
+    import json
+
+    from hyst.provenance import files
+
+    out = {}
+    for path in job.input:
+        loaded = os.path.abspath(path) in files._KEPT
+        out[path] = [loaded, float(files.read_dataset(path)["x"].sum())]
+    Path(job.params["out"]).write_text(json.dumps(out))

@@ -280,3 +280,29 @@ def test_a_held_job_whose_client_goes_never_runs(tmp_path, monkeypatch):
     finally:
         release.touch()
         srv.stop()
+
+
+def test_a_jobs_datasets_are_loaded_by_the_server_and_loaded_again_when_they_change(
+    server, tmp_path
+):
+    """The NetCDF inputs of a job are loaded by the server before it forks the job, so the
+    job reads them from memory; a file written again meanwhile is loaded again, and the job
+    reads what the file holds now."""
+    import numpy as np
+    import xarray as xr
+
+    from hyst.provenance.files import write_dataset
+
+    def dataset(values):
+        return xr.Dataset({"x": ("k", np.asarray(values, float))})
+
+    write_dataset(dataset([1, 2, 3]), tmp_path / "a.nc")
+    out = tmp_path / "out.json"
+    args = dict(out=str(out), input=["a.nc"])
+    proc = _run("jobserver_tasks:reads_datasets", tmp_path, os.environ, **args)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(out.read_text()) == {"a.nc": [True, 6.0]}
+    write_dataset(dataset([10, 20]), tmp_path / "a.nc")
+    proc = _run("jobserver_tasks:reads_datasets", tmp_path, os.environ, **args)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(out.read_text()) == {"a.nc": [True, 30.0]}

@@ -14,6 +14,10 @@ preset's science is a minute. The job server pays that once per run:
   environment) and its standard output and error (the file descriptors themselves) over a
   Unix socket; the server forks a child that runs the task with everything already
   imported, and answers with the child's exit status and resource usage;
+- the NetCDF files a job reads (its studies' datasets and analyses) are loaded by the server
+  before it forks the job's child, each once per run (again if the file changed), and the
+  child reads them from memory (:func:`hyst.provenance.files.keep_loaded`): a dataset
+  read by a dozen figures, captions and analyses is opened once, not a dozen times;
 - without a server (a SLURM job, a script run by hand) the client runs the task itself;
 - on a first run (the sampler's kernels not in numba's cache yet) the first job of each
   other study kind runs before the rest of its kind (:data:`PRELOADED_KINDS`), so that its
@@ -170,6 +174,16 @@ def _connect(folder: str, wait: float) -> socket.socket | None:
     return sock
 
 
+def _datasets_read(sm) -> list[str]:
+    """The NetCDF files among a job's inputs (its studies' datasets and analyses)."""
+    files = []
+    for item in getattr(sm, "input", ()) or ():
+        for path in item if isinstance(item, list | tuple) else (item,):
+            if str(path).endswith(".nc"):
+                files.append(str(path))
+    return files
+
+
 def run_task(task: str, sm) -> None:
     """Run a task for the Snakemake job ``sm``: in the run's server when there is one
     (``HYST_JOB_SERVER``), else in this process. Exits with the task's status."""
@@ -184,6 +198,7 @@ def run_task(task: str, sm) -> None:
         job = " ".join([sm.rule, *(f"{k}={v}" for k, v in sm.wildcards.items())])
         header = {"task": task, "job": job, "cwd": os.getcwd(), "env": dict(os.environ)}
         header["kind"] = dict(sm.wildcards).get("kind")  # a study kind's job: its kind
+        header["reads"] = _datasets_read(sm)
         _send(sock, header, pickle.dumps(sm), fds=(1, 2))
         try:
             reply, _payload, _fds = _recv_message(sock)
@@ -300,7 +315,13 @@ class _Server:
         self._start(conn, header, payload, fds)
 
     def _start(self, conn, header: dict, payload: bytes, fds: list[int]) -> int:
-        """Fork the job's child; its pid."""
+        """Fork the job's child; its pid. The datasets the job reads are loaded here first,
+        once per run (:func:`hyst.provenance.files.keep_loaded`): the child inherits them."""
+        reads = header.get("reads") or []
+        if reads:
+            from hyst.provenance.files import keep_loaded
+
+            keep_loaded(os.path.join(header["cwd"], path) for path in reads)
         pid = os.fork()
         if pid == 0:  # the child
             self.listener.close()

@@ -204,8 +204,72 @@ def _write_plain(ds: xr.Dataset, tmp, encoding: dict) -> None:
             out[...] = var.values
 
 
+#: Datasets this process keeps loaded for the processes it forks (:func:`keep_loaded`: the
+#: run's job server, for the figures, captions, analyses, tables and comparison page that
+#: read them): {absolute path: (the file's identity, the dataset)}.
+_KEPT: dict[str, tuple[tuple, xr.Dataset]] = {}
+#: The most bytes of data :func:`keep_loaded` keeps (the oldest datasets go first).
+KEPT_MAX_BYTES = 1 << 30
+
+
+def _identity(path: str) -> tuple:
+    """What tells one file from another at ``path``: device, inode, size, modification
+    time. An atomic write (:func:`atomic_write`) gives the path a new inode."""
+    st = os.stat(path)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def keep_loaded(paths) -> list[str]:
+    """Load the NetCDF datasets at ``paths`` into this process's memory, each once (again
+    where the file changed since), for :func:`read_dataset` and :func:`opened_datasets` in
+    the processes it forks afterwards, which then read no file: a run's datasets and
+    analyses are each opened once, not by every figure, caption and analysis that reads
+    them (opening one costs 40-150 ms of CPU, mostly HDF5's and xarray's work per
+    variable). A file that cannot be read is left to the job, which reports it. Returns
+    the paths loaded now."""
+    loaded = []
+    for path in paths:
+        full = os.path.abspath(path)
+        try:
+            identity = _identity(full)
+        except OSError:
+            continue
+        kept = _KEPT.get(full)
+        if kept is not None and kept[0] == identity:
+            continue
+        try:
+            with xr.open_dataset(full, engine="netcdf4") as ds:
+                _KEPT[full] = (identity, ds.load())
+        except (OSError, ValueError):
+            _KEPT.pop(full, None)
+            continue
+        loaded.append(full)
+        while len(_KEPT) > 1 and sum(d.nbytes for _i, d in _KEPT.values()) > KEPT_MAX_BYTES:
+            _KEPT.pop(next(iter(_KEPT)))
+    return loaded
+
+
+def _kept(path) -> xr.Dataset | None:
+    """A copy of the dataset kept loaded for ``path`` (:func:`keep_loaded`), if the file
+    there is still the one loaded; else None."""
+    full = os.path.abspath(path)
+    kept = _KEPT.get(full)
+    if kept is None:
+        return None
+    try:
+        if _identity(full) != kept[0]:
+            return None
+    except OSError:
+        return None
+    return kept[1].copy(deep=True)
+
+
 def read_dataset(path) -> xr.Dataset:
-    """Open a NetCDF dataset fully into memory (the file is closed afterwards)."""
+    """Open a NetCDF dataset fully into memory (the file is closed afterwards), or copy it
+    from the datasets this process was forked with (:func:`keep_loaded`)."""
+    kept = _kept(path)
+    if kept is not None:
+        return kept
     with xr.open_dataset(path, engine="netcdf4") as ds:
         return ds.load()
 
@@ -221,12 +285,17 @@ def opened_datasets(names, paths):
     duration of the ``with`` block (closed after it): a variable is read from its file when
     first used, with the same decoding as :func:`read_dataset`. For a job that uses a few
     variables of each file (a figure's analyses, a caption): an analysis file holds about
-    430 variables, and reading all of them costs about a third of opening it."""
+    430 variables, and reading all of them costs about a third of opening it. A dataset
+    kept loaded by the process this one was forked from (:func:`keep_loaded`) is a copy of
+    it, read from no file."""
     with contextlib.ExitStack() as stack:
-        yield {
-            name: stack.enter_context(xr.open_dataset(path, engine="netcdf4"))
-            for name, path in zip(names, paths, strict=True)
-        }
+        opened = {}
+        for name, path in zip(names, paths, strict=True):
+            kept = _kept(path)  # loaded already (keep_loaded): no file to open
+            if kept is None:
+                kept = stack.enter_context(xr.open_dataset(path, engine="netcdf4"))
+            opened[name] = kept
+        yield opened
 
 
 def write_log(path, *items) -> None:
