@@ -1,6 +1,9 @@
 """The CPU of a run's figure, caption, collect and analyse jobs, each run as the run's job
 server runs it: the server's preload once, then every job in a forked child of it, its CPU
-(user + system) from the child's resource usage.
+(user + system) from the child's resource usage. As the server does, the datasets and
+analyses a job reads are loaded before its child is forked, each once
+(``hyst.provenance.files.keep_loaded``, where the source tree has it; ``--no-kept``: not);
+the CPU of those loads is printed too, and counted in the total.
 
     python benchmarks/bench_bookkeeping.py RESULTS [--config config/quick.yaml]
         [--tasks figure,caption,collect,analyse] [--only NAME,...] [--out DIR] [--jobs]
@@ -142,6 +145,16 @@ def preload() -> float:
     return time.process_time() - start
 
 
+def netcdf_inputs(sm) -> list[str]:
+    """The NetCDF files among a job's inputs."""
+    found = []
+    for value in vars(sm.input).values() if hasattr(sm.input, "__dict__") else sm.input:
+        for path in value if isinstance(value, list) else [value]:
+            if str(path).endswith(".nc"):
+                found.append(str(path))
+    return found
+
+
 def run_forked(task: str, sm) -> tuple[float, int]:
     """(CPU seconds, exit status) of one job run in a forked child."""
     pid = os.fork()
@@ -168,6 +181,9 @@ def main(argv=None) -> None:
     parser.add_argument("--only", default="", help="studies or figures, comma-separated")
     parser.add_argument("--out", default=None)
     parser.add_argument("--jobs", action="store_true", help="print each job's CPU")
+    parser.add_argument(
+        "--no-kept", action="store_true", help="no dataset loaded before the jobs are forked"
+    )
     args = parser.parse_args(argv)
     with open(args.config) as fh:
         config = validate(yaml.safe_load(fh))
@@ -180,7 +196,14 @@ def main(argv=None) -> None:
         todo = list(jobs(config, args.results, out, tasks, only))
         print(f"preload (once): {preload():.2f} CPU-s", file=sys.stderr)
         totals: dict[str, list[float]] = {}
+        from hyst.provenance import files
+
+        keep = None if args.no_kept else getattr(files, "keep_loaded", None)
         for task, name, sm in todo:
+            if keep is not None:
+                start = time.process_time()
+                keep(netcdf_inputs(sm))
+                totals.setdefault("loads", []).append(time.process_time() - start)
             cpu, status = run_forked(task, sm)
             if status:
                 sys.exit(f"{task} {name} failed (exit status {status})")

@@ -177,7 +177,8 @@ def _connect(folder: str, wait: float) -> socket.socket | None:
 def _datasets_read(sm) -> list[str]:
     """The NetCDF files among a job's inputs (its studies' datasets and analyses)."""
     files = []
-    for item in getattr(sm, "input", ()) or ():
+    inputs = getattr(sm, "input", ())
+    for item in inputs if isinstance(inputs, list | tuple) else ():
         for path in item if isinstance(item, list | tuple) else (item,):
             if str(path).endswith(".nc"):
                 files.append(str(path))
