@@ -176,13 +176,8 @@ def _connect(folder: str, wait: float) -> socket.socket | None:
 
 def _datasets_read(sm) -> list[str]:
     """The NetCDF files among a job's inputs (its studies' datasets and analyses)."""
-    files = []
-    inputs = getattr(sm, "input", ())
-    for item in inputs if isinstance(inputs, list | tuple) else ():
-        for path in item if isinstance(item, list | tuple) else (item,):
-            if str(path).endswith(".nc"):
-                files.append(str(path))
-    return files
+    inputs = getattr(sm, "input", ())  # Snakemake's list of every input file
+    return [str(p) for p in inputs if str(p).endswith(".nc")] if isinstance(inputs, list) else []
 
 
 def run_task(task: str, sm) -> None:

@@ -238,8 +238,7 @@ def keep_loaded(paths) -> list[str]:
         if kept is not None and kept[0] == identity:
             continue
         try:
-            with xr.open_dataset(full, engine="netcdf4") as ds:
-                _KEPT[full] = (identity, ds.load())
+            _KEPT[full] = (identity, _read_file(full))
         except (OSError, ValueError):
             _KEPT.pop(full, None)
             continue
@@ -268,8 +267,11 @@ def read_dataset(path) -> xr.Dataset:
     """Open a NetCDF dataset fully into memory (the file is closed afterwards), or copy it
     from the datasets this process was forked with (:func:`keep_loaded`)."""
     kept = _kept(path)
-    if kept is not None:
-        return kept
+    return kept if kept is not None else _read_file(path)
+
+
+def _read_file(path) -> xr.Dataset:
+    """The NetCDF dataset at ``path``, read whole (the file is closed afterwards)."""
     with xr.open_dataset(path, engine="netcdf4") as ds:
         return ds.load()
 
