@@ -57,15 +57,25 @@ def _kind(default: ast.expr | None) -> str | None:
 
 
 @cache
+def _module_tree(module: str) -> ast.Module:
+    """The syntax tree of a drawing module, parsed once per process (it defines several
+    drawing functions)."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        raise LookupError(f"the drawing module {module} is not found")
+    with open(spec.origin, encoding="utf-8") as f:
+        return ast.parse(f.read(), spec.origin)
+
+
+@cache
 def accepted(draw: str) -> dict[str, Parameter] | None:
     """The keyword-only parameters of the drawing function ``draw`` ("module:function"),
     by name, without importing its module; None if it takes ``**kwargs`` (any name)."""
     module, function = draw.split(":")
-    spec = importlib.util.find_spec(module)
-    if spec is None or spec.origin is None:
-        raise LookupError(f"the drawing module {module} of {draw} is not found")
-    with open(spec.origin, encoding="utf-8") as f:
-        tree = ast.parse(f.read(), spec.origin)
+    try:
+        tree = _module_tree(module)
+    except LookupError:
+        raise LookupError(f"the drawing module {module} of {draw} is not found") from None
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name == function:
             args = node.args
@@ -80,7 +90,10 @@ def accepted(draw: str) -> dict[str, Parameter] | None:
 
 def params_problem(figure: str, type_name: str, draw: str, params: dict) -> str | None:
     """One line saying which of a figure's ``params`` its type does not accept, or which
-    value is of the wrong kind (None if all are accepted)."""
+    value is of the wrong kind (None if all are accepted). Without params nothing is read:
+    checking a configuration parses a drawing module only for the figures that set some."""
+    if not params:
+        return None
     allowed = accepted(draw)
     if allowed is None:
         return None
