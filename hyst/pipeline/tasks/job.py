@@ -36,12 +36,16 @@ def run(sm) -> None:
     console = sm.rule == "job_long"
     last = [0.0]
 
+    own = f"job {name}"  # how the kind's lines about the whole job begin
+
     def log(line, log_file):
         print(line, file=log_file, flush=True)
         now = time.monotonic()
-        if console and (now - last[0] >= CONSOLE_SECONDS or line.startswith(f"job {name}")):
+        if console and (now - last[0] >= CONSOLE_SECONDS or line.startswith(own)):
             last[0] = now
-            print(f"hyst: {name}: {line}", file=sys.stderr, flush=True)
+            # the job named once: "hyst: NAME on host ...", "hyst: NAME: sampled ..."
+            text = line[len(own) :] if line.startswith(own) else f": {line}"
+            print(f"hyst: {name}{text}", file=sys.stderr, flush=True)
 
     with open(sm.log[0], "w") as log_file:
         try:
