@@ -49,7 +49,13 @@ def render(type_name: str, datasets: Sequence, analysis=None, **params):
     kwargs = {**ftype.params, **params}
     if "analysis" in inspect.signature(function).parameters:
         kwargs["analysis"] = analysis
-    return function(*datasets, **kwargs)
+    fig = function(*datasets, **kwargs)
+    from hyst.plotting.placement import settle
+    from hyst.plotting.style import style
+
+    with style():  # the insets kept inside their panels, on the finished figure's layout
+        settle(fig)
+    return fig
 
 
 def save(fig, stem, *, dpi: int = 200, formats: Sequence[str] = ("png", "pdf")) -> list:

@@ -17,7 +17,7 @@ import xarray as xr
 from matplotlib.lines import Line2D
 
 from hyst.catalogue.labels import fmt_number
-from hyst.plotting.placement import free_box, keep_inside, make_room, place_label
+from hyst.plotting.placement import free_box, keep_inside_later, make_room, place_label
 from hyst.plotting.style import declare
 from hyst.plotting.style import label as axis_label
 
@@ -293,7 +293,8 @@ def inset_complement(
     """Inset: 1 − P versus N at N·J0 = ``at`` (nearest available, else the largest), log y.
 
     Placed in the first free corner of the panel (lower right preferred)
-    unless ``bounds`` (axes fraction x0, y0, w, h) is given.
+    unless ``bounds`` (axes fraction x0, y0, w, h) is given, and kept inside the panel once
+    the figure is drawn (:func:`hyst.plotting.placement.keep_inside_later`).
     """
     bounds = bounds if bounds is not None else free_box(ax)
     ins = ax.inset_axes(bounds)
@@ -383,8 +384,12 @@ def inset_complement(
             borderaxespad=0.2,
         )
         make_room(ins, legend, margin=3.0, below=True)
-    keep_inside(ax, ins, bounds)
-    for note in ax.texts:  # labels placed before the inset (reference slopes): again
+    keep_inside_later(ax, ins, bounds, then=lambda: _place_again(ax))
+
+
+def _place_again(ax) -> None:
+    """The labels of ``ax`` placed before its inset was (reference slopes), placed again."""
+    for note in ax.texts:
         if getattr(note, "anchors", None):
             place_label(ax, note)
 

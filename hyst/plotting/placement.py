@@ -5,6 +5,7 @@ families through :mod:`hyst.plotting.panels`."""
 from __future__ import annotations
 
 import math
+import weakref
 
 import matplotlib as mpl
 import numpy as np
@@ -294,7 +295,41 @@ def keep_inside(ax, inset, bounds, pad: float = 2.5) -> tuple:
     first (its layout engine), so the shift holds in the saved figure."""
     fig = ax.get_figure(root=True)
     lay_out(fig)
+    return _moved_inside(ax, inset, bounds, pad, fig.canvas.get_renderer())
+
+
+def keep_inside_later(ax, inset, bounds, then=None, pad: float = 2.5) -> None:
+    """:func:`keep_inside`, when the whole figure is drawn (:func:`settle`, which
+    :func:`hyst.plotting.render` calls): all the insets of a figure are measured on one
+    layout instead of one each (a figure of four panels with an inset each was laid out
+    five times), the layout of the finished figure, titles and legends included. ``then``
+    runs after the move (placing labels clear of the inset's new place)."""
+    fig = ax.get_figure(root=True)
+    _PENDING.setdefault(fig, []).append((ax, inset, tuple(bounds), pad, then))
+
+
+def settle(fig) -> None:
+    """Keep every inset that :func:`keep_inside_later` named inside its panel, on one
+    layout of ``fig``, then run their ``then``; nothing if there is none."""
+    pending = _PENDING.pop(fig, [])
+    if not pending:
+        return
+    lay_out(fig)
     renderer = fig.canvas.get_renderer()
+    for ax, inset, bounds, pad, _then in pending:
+        _moved_inside(ax, inset, bounds, pad, renderer)
+    for *_rest, then in pending:
+        if then is not None:
+            then()
+
+
+#: The insets of each figure still to be kept inside their panels (:func:`settle`).
+_PENDING: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _moved_inside(ax, inset, bounds, pad, renderer) -> tuple:
+    """``inset`` moved inside the frame of ``ax`` on the current layout; its new bounds."""
+    fig = ax.get_figure(root=True)
     ticks = max(mpl.rcParams["xtick.major.size"], mpl.rcParams["ytick.major.size"])
     inner = ax.get_window_extent(renderer).padded(-(ticks + pad) * fig.dpi / 72)
     box = inset.get_tightbbox(renderer)
