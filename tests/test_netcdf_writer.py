@@ -213,7 +213,10 @@ def test_the_direct_writer_is_the_one_used_for_a_plain_dataset(tmp_path, monkeyp
     write_dataset(plain, tmp_path / "plain.nc")
     assert calls == []
     labelled = xr.Dataset({"p": ("couplings", [0.5, 0.25])}, coords={"couplings": ["a", "b"]})
-    write_dataset(labelled, tmp_path / "labelled.nc")
+    write_dataset(labelled, tmp_path / "labelled.nc")  # text coordinates: plain too
+    assert calls == []
+    flagged = xr.Dataset({"p": ("x", np.array([True, False]))})  # bool: xarray's int8
+    write_dataset(flagged, tmp_path / "flagged.nc")
     assert len(calls) == 1
 
 
@@ -221,6 +224,28 @@ def test_the_direct_writer_is_the_one_used_for_a_plain_dataset(tmp_path, monkeyp
     "ds",
     [
         xr.Dataset({"p": ("x", [0.5, 0.25])}, coords={"x": ["a", "b"]}),  # text coordinate
+        # an analysis's reasons: text variables, one long enough to be compressed, a text
+        # scalar, an empty text, text beyond ASCII
+        xr.Dataset(
+            {
+                "why": ("x", ["no window", ""]),
+                "long": ("y", [f"reason {k} of σ_i" for k in range(400)]),
+                "one": ((), "pooled"),
+                "p": ("x", [0.5, np.nan]),
+            },
+            coords={"x": ["random", "spins"]},
+            attrs={"title": "σ"},
+        ),
+    ],
+)
+def test_text_variables_are_written_directly_as_xarray_writes_them(ds, tmp_path):
+    assert _plain(ds, compressed_encoding(ds))
+    _same(*_both(ds, tmp_path))
+
+
+@pytest.mark.parametrize(
+    "ds",
+    [
         xr.Dataset({"b": ("x", np.array([True, False]))}),  # bool (xarray stores int8)
         xr.Dataset({"p": ((), 0.5)}, coords={"n": 4}),  # a coordinate of no dimension
         xr.Dataset({"p": ((), 0.5, {"flag": True})}),  # a bool attribute
