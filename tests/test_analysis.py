@@ -673,3 +673,52 @@ def test_window_evidence_extrapolates_the_exponents_in_N_and_refits_below_the_to
     lower = ev["lower"]
     assert abs(lower["exponent"] - 3.0) < 3 * lower["exponent_stderr"]
     assert abs(ev["pooled"]["exponent"] - 3.0) < 3 * ev["pooled"]["exponent_stderr"]
+
+
+def _curves_by_dataarrays(ds, observable, x):
+    """The reference for ``Curves``: its arrays computed with xarray's DataArrays (aligned and
+    broadcast by coordinates), as the analyses first computed them."""
+    da = ds[observable].astype(float)
+    xdim = "NJ0"
+    order = (*[d for d in da.dims if d != xdim], xdim)
+    e = ds[f"{observable}_stderr"].astype(float)
+    trials = ds[f"{observable}_trials"].astype(float)
+    floor = 1.0 / trials.where(trials > 0)
+    e = xr.where(np.isfinite(e), np.maximum(e, floor), floor).where(np.isfinite(ds[observable]))
+    return {
+        "y": da.transpose(*order).values,
+        "e": e.broadcast_like(da).transpose(*order).values,
+        "x": ds[x].astype(float).broadcast_like(da).transpose(*order).values,
+        "k": ds[f"{observable}_count"].astype(float).broadcast_like(da).transpose(*order).values,
+        "n": trials.broadcast_like(da).transpose(*order).values,
+    }
+
+
+@pytest.mark.parametrize("x", ["NJ0", "J0"])
+def test_curves_arrays_are_those_of_xarrays_broadcasting(x):
+    """``Curves`` broadcasts the dataset's variables itself (no DataArray alignment): the
+    same arrays as xarray's, bit for bit, for variables of fewer dimensions (trials per N
+    alone), dimensions in another order, NaN and zero-trial entries, and an abscissa that
+    is a two-dimensional coordinate (J0 = N J0 / N)."""
+    rng = np.random.default_rng(5)
+    N, nj0 = np.array([4, 8, 16]), np.array([0.1, 1.0, 10.0, 100.0])
+    count = rng.integers(0, 50, size=(2, 4, 3))
+    trials = np.array([0, 50, 200])  # per N alone: broadcast over couplings and NJ0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = count / trials[None, None, :]
+        stderr = np.sqrt(p * (1 - p) / trials[None, None, :])
+    stderr[0, 1, 2] = np.nan
+    ds = xr.Dataset(
+        {
+            "p": (("couplings", "NJ0", "N"), p),
+            "p_stderr": (("couplings", "NJ0", "N"), stderr),
+            "p_count": (("couplings", "NJ0", "N"), count),
+            "p_trials": (("N",), trials),
+        },
+        coords={"couplings": ["random", "spins"], "NJ0": nj0, "N": N},
+    )
+    ds = ds.assign_coords(J0=ds["NJ0"] / ds["N"])
+    c = A.curves.Curves(ds, "p", x)
+    for name, want in _curves_by_dataarrays(ds, "p", x).items():
+        np.testing.assert_array_equal(getattr(c, name), want, err_msg=name)
+    assert c.dims == ("couplings", "N") and c.xdim == "NJ0"

@@ -28,19 +28,19 @@ def x_dim(da: xr.DataArray, ds: xr.Dataset, x: str) -> str:
     return cands[0]
 
 
-def errors(ds: xr.Dataset, observable: str) -> xr.DataArray:
-    """Standard errors, a probability's floored at one count, 1/trials (a probability
-    estimated as 0 or 1 has a binomial standard error of 0)."""
-    y = ds[observable]
-    if f"{observable}_stderr" in ds:
-        e = ds[f"{observable}_stderr"].astype(float)
-    else:
-        e = xr.full_like(y, np.nan, dtype=float)
-    if f"{observable}_count" in ds and f"{observable}_trials" in ds:
-        trials = ds[f"{observable}_trials"].astype(float)
-        floor = 1.0 / trials.where(trials > 0)
-        e = xr.where(np.isfinite(e), np.maximum(e, floor), floor)
-    return e.where(np.isfinite(y))
+def _error_values(ds: xr.Dataset, observable: str, y: np.ndarray, values) -> np.ndarray:
+    """Standard errors of the estimates ``y`` of :class:`Curves` (``values(name)``: a
+    variable of the dataset over the curves' dimensions), a probability's floored at one
+    count, 1/trials (a probability estimated as 0 or 1 has a binomial standard error of
+    0); NaN where the estimate is not finite."""
+    stderr, count, trials = (f"{observable}_{k}" for k in ("stderr", "count", "trials"))
+    e = values(stderr) if stderr in ds else np.full(y.shape, np.nan)
+    if count in ds and trials in ds:
+        n = values(trials)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            floor = 1.0 / np.where(n > 0, n, np.nan)
+        e = np.where(np.isfinite(e), np.maximum(e, floor), floor)
+    return np.where(np.isfinite(y), e, np.nan)
 
 
 class Curves:
@@ -52,14 +52,23 @@ class Curves:
     def __init__(self, ds: xr.Dataset, observable: str, x: str):
         if observable not in ds:
             raise KeyError(f"observable {observable!r} not in dataset")
-        da = ds[observable].astype(float)
-        self.xdim = x_dim(da, ds, x)
-        self.dims = tuple(d for d in da.dims if d != self.xdim)
+        # the dataset's variables, not DataArrays: one dataset's variables share its
+        # dimensions' coordinates, so broadcasting needs no alignment (xarray's alignment of
+        # DataArrays was most of the cost: 215 curves of a quick run's analyses)
+        variables = ds.variables
+        y = variables[observable]
+        self.xdim = x_dim(y, ds, x)
+        self.dims = tuple(d for d in y.dims if d != self.xdim)
         order = (*self.dims, self.xdim)
-        self.y = da.transpose(*order).values
-        self.e = errors(ds, observable).broadcast_like(da).transpose(*order).values
-        xv = ds[x].astype(float).broadcast_like(da)
-        self.x = xv.transpose(*order).values
+        sizes = {d: ds.sizes[d] for d in order}
+
+        def values(name: str) -> np.ndarray:
+            """The variable as floats over the dimensions ``order``."""
+            return variables[name].astype(float).set_dims(sizes).transpose(*order).values
+
+        self.y = values(observable)
+        self.e = _error_values(ds, observable, self.y, values)
+        self.x = values(x)
         self.coords = {
             d: ds[d].values if d in ds.coords else np.arange(ds.sizes[d]) for d in self.dims
         }
@@ -68,8 +77,8 @@ class Curves:
         count, trials = f"{observable}_count", f"{observable}_trials"
         if count in ds and trials in ds:
             self.family = BINOMIAL
-            self.k = ds[count].astype(float).broadcast_like(da).transpose(*order).values
-            self.n = ds[trials].astype(float).broadcast_like(da).transpose(*order).values
+            self.k = values(count)
+            self.n = values(trials)
         else:
             self.family = POISSON
             self.k, self.n = counts_of_mean(self.y, self.e)
