@@ -29,11 +29,12 @@ from dataclasses import dataclass, field
 #: the quick preset on the 2-core machine of ``benchmarks/rates.json``).
 #: Keys: the stages, named as the folders of a run's ``benchmarks/`` (a study kind's jobs by
 #: the kind), and the run's fixed ``start`` and first-run ``compile`` (wall seconds: a fresh
-#: clone's quick run less its warm rerun, 182 s against 124 s once numba's inlining shared its
-#: copies, side by side on 2026-11-28, scaling the 107 s measured before).
+#: clone's quick run less its warm rerun, the geometric mean of 73 s (2026-11-28, 182 s
+#: against 124 s once numba's inlining shared its copies, scaling the 107 s measured
+#: before) and 155 s (2026-12-02, 252 s against 88-107 s; the job server's compile 114 s)).
 DEFAULT_PIPELINE_SECONDS = {
     "start": 8.0,
-    "compile": 73.0,
+    "compile": 106.0,
     "points": 0.6,
     "pairs": 4.2,
     "networks": 4.4,
