@@ -15,7 +15,7 @@ from hyst.analysis.power_laws import BINOMIAL, POISSON, counts_of_mean
 CURVE_DIMS = ("couplings", "spans", "rule", "N")
 
 
-def x_dim(da: xr.DataArray, ds: xr.Dataset, x: str) -> str:
+def x_dim(da: xr.DataArray | xr.Variable, ds: xr.Dataset, x: str) -> str:
     """The dimension of ``da`` that ``x`` runs along: ``x`` itself when it is a dimension, else
     the one non-curve dimension of the coordinate ``x`` (e.g. N J0 along a coupling sweep)."""
     if x in da.dims:

@@ -57,12 +57,12 @@ def _kind(default: ast.expr | None) -> str | None:
 
 
 @cache
-def _module_tree(module: str) -> ast.Module:
+def _module_tree(module: str) -> ast.Module | None:
     """The syntax tree of a drawing module, parsed once per process (it defines several
-    drawing functions)."""
+    drawing functions); None if there is no such module."""
     spec = importlib.util.find_spec(module)
     if spec is None or spec.origin is None:
-        raise LookupError(f"the drawing module {module} is not found")
+        return None
     with open(spec.origin, encoding="utf-8") as f:
         return ast.parse(f.read(), spec.origin)
 
@@ -72,10 +72,9 @@ def accepted(draw: str) -> dict[str, Parameter] | None:
     """The keyword-only parameters of the drawing function ``draw`` ("module:function"),
     by name, without importing its module; None if it takes ``**kwargs`` (any name)."""
     module, function = draw.split(":")
-    try:
-        tree = _module_tree(module)
-    except LookupError:
-        raise LookupError(f"the drawing module {module} of {draw} is not found") from None
+    tree = _module_tree(module)
+    if tree is None:
+        raise LookupError(f"the drawing module {module} of {draw} is not found")
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name == function:
             args = node.args
