@@ -87,15 +87,19 @@ def test_symmetric_drive_and_sweep_match_the_reference(seed, N, couplings, spans
     assert first.critical_period == (sweep.period_at(multi[0]) if multi else 1)
 
 
-def test_sweep_batch_summarises_the_sweeps():
+@pytest.mark.parametrize("rule", ["0", "1", "1p", "2"])
+def test_sweep_batch_summarises_the_sweeps(rule):
+    """Each system's summary against its sweep, and return-point memory against the nested
+    protocol driven from saturation (the batch starts it from the sweep's state at H = 0).
+    Rule 0 at weaker couplings, where fewer drives stop at a race condition."""
     rng = np.random.default_rng(7)
-    sy = sample_systems("random", "hysteron", 6, 8.0, 40, rng)
-    out = protocols.sweep_batch(sy, "1")
-    serial = protocols.sweep_batch(sy, "1", parallel=False)
+    sy = sample_systems("random", "hysteron", 6, 1.0 if rule == "0" else 8.0, 40, rng)
+    out = protocols.sweep_batch(sy, rule)
+    serial = protocols.sweep_batch(sy, rule, parallel=False)
     assert np.array_equal(out.array, serial.array)
     held = 0
     for k in range(sy.samples):
-        s = protocols.amplitude_sweep(sy, "1", first_only=False, index=k)
+        s = protocols.amplitude_sweep(sy, rule, first_only=False, index=k)
         row = dict(zip(kp.SWEEP_SUMMARY_COLUMNS, out.array[k].tolist(), strict=True))
         assert row["amplitudes"] == len(s.amplitudes)
         assert row["critical_amplitude"] == (
@@ -109,7 +113,7 @@ def test_sweep_batch_summarises_the_sweeps():
         saturation = row["saturation_field"]
         assert saturation == s.amplitudes[-1] and s.periods[-1] == 1  # saturated turning points
         half = saturation // 2
-        d = protocols.drive(sy, [half, -half, 0, -half, half], "1", index=k)
+        d = protocols.drive(sy, [half, -half, 0, -half, half], rule, index=k)
         if d.outcome != "done":
             assert row["rpm"] == -1
             continue

@@ -49,7 +49,6 @@ sweep_in_inline = inline_twin(
 )
 nested_rpm_inline = inline_twin(
     nested_rpm,
-    saturate=saturate_inline,
     path=inline_twin(path),
     fill_nested_legs=inline_twin(fill_nested_legs),
 )

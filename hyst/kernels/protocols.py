@@ -667,13 +667,17 @@ def fill_nested_legs(saturation, legs):
 def nested_rpm(v, saturation, rule, w):
     """Return-point memory on the standard nested protocol, scaled by the saturation field
     A_s of the amplitude sweep (the smallest amplitude from which on both turning points
-    saturate the system), on the ``SweepWork`` w: from all −1 at H = −∞ up to H_1 = A_s/2,
-    down to H_2 = −A_s/2, then the sub-loop up to 0 and back down to H_2, then up to H_1
-    again. 1 if the state back at H_2 is the one left there and the state back at H_1 the
-    one left there, 0 if not, −1 if the drive stopped (a self-loop, a rule-0 race
-    condition)."""
+    saturate the system), on the ``SweepWork`` w of the system's sweep (``sweep_in``): from
+    all −1 at H = −∞ up to H_1 = A_s/2, down to H_2 = −A_s/2, then the sub-loop up to 0 and
+    back down to H_2, then up to H_1 again. 1 if the state back at H_2 is the one left
+    there and the state back at H_1 the one left there, 0 if not, −1 if the drive stopped
+    (a self-loop, a rule-0 race condition).
+
+    The rise starts from the sweep's w.x0, the state the same rise reached at H = 0: a
+    leg's next switching field depends on the state alone, and a leg to H makes the
+    switches at H, so the rise to A_s/2 ≥ 0 passes H = 0 in that state."""
     st = w.st
-    saturate(st, v, -1)
+    copy_spins(w.x0, st)
     states = w.states
     fill_nested_legs(saturation, w.legs)
     oc = path(st, v, w.legs, rule, w.ws, w.res, w.no_events, states, w.copy, w.summary)
