@@ -70,14 +70,14 @@ def save(fig, stem, *, dpi: int = 200, formats: Sequence[str] = ("png", "pdf")) 
     """
     import matplotlib as mpl
 
-    from hyst.plotting.placement import lay_out
+    from hyst.plotting.placement import lay_out, ticks_once
     from hyst.plotting.style import style
     from hyst.provenance.files import atomic_write
 
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = []
-    with style():
+    with style(), ticks_once():  # each axis's ticks found once per layout pass
         lay_out(fig)  # the layout, no drawing
         bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(
             mpl.rcParams["savefig.pad_inches"]
