@@ -40,7 +40,7 @@ def ticks_once():
     Matplotlib finds them afresh each time the axis is measured: four times per axis and
     layout pass (the axis, its label, two spines), then once more to draw; they were a
     quarter of a figure's CPU, and a pipeline's figures take a fifth less with this. The
-    images are the same byte for byte (``tests/test_plotting.py``).
+    images are the same byte for byte (``tests/test_ticks_once.py``).
 
     Only for laying out and rendering a finished figure (:func:`lay_out`,
     :func:`hyst.plotting.save`): nothing may change an axis in place inside (a locator's
