@@ -11,6 +11,7 @@ from hyst.pipeline.report_graph import use_in_report
 from hyst.provenance.files import remove_stale_temporaries
 from hyst.provenance.fingerprints import cache_path
 from hyst.sampling.cost import load_rates
+from hyst.studies import sampler_selections
 
 #: Whether the numba kernels were compiled before this run (a first run compiles them).
 KERNELS_CACHED = kernels_cached()
@@ -54,7 +55,12 @@ onstart:
     # the kernels' loading once (hyst/pipeline/jobserver.py); jobs that SLURM places run
     # their own process
     if workflow.local_exec:
-        JOB_SERVER.append(JobServer(table=f"{RESULTS}/benchmarks/job_server.tsv"))
+        JOB_SERVER.append(
+            JobServer(
+                table=f"{RESULTS}/benchmarks/job_server.tsv",
+                selections=sampler_selections(PLAN),
+            )
+        )
     # what the console's time left is reckoned from (hyst/pipeline/progress.py)
     cores = workflow.cores if workflow.local_exec else workflow.nodes
     estimate = run_estimate(CONFIG, cores or 1, compiled=KERNELS_CACHED, jobs_plan=PLAN)

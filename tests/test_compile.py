@@ -9,8 +9,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
-#: Samples points unlike the ones ``hyst compile`` draws (other N, every group, records,
-#: both thread modes) and prints the cache misses (compilations) of every kernel.
+#: Samples points (CASES: couplings, spans, rule, N) with the observable groups SELECTED, with
+#: records, in both thread modes, and prints the cache misses (compilations) of every kernel.
 PROBE = """
 import importlib, json, pkgutil
 from numba.core.dispatcher import Dispatcher
@@ -18,10 +18,9 @@ import hyst.kernels
 from hyst.catalogue import GROUPS
 from hyst.sampling.sampler import Point, SamplingJob, sample_chunk
 
-for couplings, spans, rule, N in [("random", "hysteron", "1", 9), ("columns", "spin", "1p", 13),
-                                  ("weak", "equal", "2", 5), ("rows", "hysteron", "0", 7)]:
+for couplings, spans, rule, N in CASES:
     for parallel in (False, True):
-        job = SamplingJob(Point(couplings, spans, rule, N, 3.0), 10, tuple(GROUPS), 7, {"l4": 3})
+        job = SamplingJob(Point(couplings, spans, rule, N, 3.0), 10, SELECTED, 7, {"l4": 3})
         sample_chunk(job, 1, 5, parallel=parallel)
 misses = {}
 for info in pkgutil.iter_modules(hyst.kernels.__path__):
@@ -34,6 +33,16 @@ print(json.dumps(misses))
 """
 
 
+def probe_code(cases, selected: str = "tuple(GROUPS)") -> str:
+    """:data:`PROBE` for the points ``cases`` and the groups ``selected`` (Python)."""
+    return PROBE.replace("CASES", repr(cases)).replace("SELECTED", selected)
+
+
+#: Points unlike the ones ``hyst compile`` draws: other N, ensembles and rules.
+CASES = [("random", "hysteron", "1", 9), ("columns", "spin", "1p", 13), ("weak", "equal", "2", 5)]
+CASES += [("rows", "hysteron", "0", 7)]
+
+
 def test_after_hyst_compile_sampling_compiles_nothing():
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("NUMBA_CACHE_DIR", None)  # the in-tree cache, the one the jobs use
@@ -43,6 +52,93 @@ def test_after_hyst_compile_sampling_compiles_nothing():
     assert done.returncode == 0, done.stderr
     assert "hyst compile: done in" in done.stdout
     probe = subprocess.run(
-        [sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", probe_code(CASES)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert json.loads(probe.stdout.splitlines()[-1]) == {}
+
+
+def test_the_selections_of_a_plan_are_the_groups_of_each_of_its_points():
+    """What a run compiles ahead: every points study's groups as each of its sizes N resolves
+    them (``"all"`` is every default group that supports N), once each; no other kind's."""
+    from hyst.pipeline.config import load
+    from hyst.sampling.sampler import Point, resolve_groups
+    from hyst.studies import plan, sampler_selections
+
+    config = load(REPO / "config" / "quick.yaml")
+    expected = set()
+    for study in config["studies"].values():
+        if study.get("kind", "points") != "points":
+            continue
+        asked = None if study["observables"] == "all" else study["observables"]
+        for N in study["N"]:
+            point = Point(study["couplings"][0], study["spans"][0], study["rule"][0], N, 1.0)
+            expected.add(resolve_groups(point, asked))
+    found = sampler_selections(plan(config))
+    assert sorted(found) == found and len(set(found)) == len(found)
+    assert set(found) == expected
+    # the quick preset's large sizes resolve "all" to the drive groups alone
+    assert ("avalanche", "cyclic") in found and len(found) >= 8
+
+
+OTHER_CASES = [("symmetric", "spin", "0", 11), ("rows", "equal", "2", 4)]
+
+
+def test_hyst_compile_of_a_configuration_compiles_what_its_run_samples_with(tmp_path):
+    """``hyst compile FILE`` compiles the kernels of the selections of observable groups
+    that FILE's run samples with, and no other group's: here one study of group
+    saturated_loop, into an empty cache; sampling that group at other points then compiles
+    nothing."""
+    config = {
+        "seed": 1,
+        "studies": {
+            "loops_only": {
+                "description": "the saturated loop alone",
+                "couplings": ["random"],
+                "spans": ["hysteron"],
+                "N": [5],
+                "NJ0": [1.0],
+                "samples": 10,
+                "observables": ["saturated_loop"],
+            }
+        },
+    }
+    file = tmp_path / "loops.yaml"
+    file.write_text(json.dumps(config))
+    cache = tmp_path / "cache"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "NUMBA_CACHE_DIR": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-m", "hyst", "compile", str(file)],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"the kernels {file}'s run samples with" in done.stdout
+    cached = {p.name.split(".")[0] for p in cache.rglob("*.nbi")}
+    assert "drive" in cached  # the saturated loop's kernels
+    assert not cached & {"state_table", "addressing", "protocol_batches", "self_loop_search"}
+    probe = subprocess.run(
+        [sys.executable, "-c", probe_code(OTHER_CASES, '("saturated_loop",)')],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(probe.stdout.splitlines()[-1]) == {}
+
+
+def test_hyst_compile_of_a_missing_configuration_is_one_line():
+    done = subprocess.run(
+        [sys.executable, "-m", "hyst", "compile", "no/such/config.yaml"],
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "hyst compile: error: no/such/config.yaml: no such configuration file"
+    ]

@@ -306,3 +306,36 @@ def test_a_jobs_datasets_are_loaded_by_the_server_and_loaded_again_when_they_cha
     proc = _run("jobserver_tasks:reads_datasets", tmp_path, os.environ, **args)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(out.read_text()) == {"a.nc": [True, 30.0]}
+
+
+def test_the_server_preloads_the_kernels_of_the_selections_it_is_given(monkeypatch):
+    """The run's selections of observable groups reach the server's preload, which loads
+    (on a first run compiles) their kernels before the first job; without them it loads
+    every group's."""
+    import subprocess as sp
+
+    commands, preloaded = [], []
+
+    class NoProcess:
+        pid = 0
+
+        def __init__(self, command, **_kw):
+            commands.append(command)
+
+    monkeypatch.setattr(sp, "Popen", NoProcess)
+
+    def preload(selections=None):
+        preloaded.append(selections)
+        raise SystemExit(0)  # the server's loop is not the point here
+
+    monkeypatch.setattr(jobserver, "preload", preload)
+    monkeypatch.setattr(jobserver.signal, "signal", lambda *_: None)  # this process's own
+    selections = [("transitions", "zero_field"), ("avalanche", "cyclic")]
+    for given in (selections, None):
+        srv = jobserver.JobServer(selections=given)
+        monkeypatch.delenv(jobserver.ENV)
+        with pytest.raises(SystemExit):
+            jobserver.main(commands[-1][3:])
+        Path(srv.folder, jobserver.PID).unlink()
+        os.rmdir(srv.folder)
+    assert preloaded == [[list(s) for s in selections], None]

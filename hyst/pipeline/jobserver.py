@@ -479,11 +479,14 @@ def preload_tasks() -> None:
     importlib.import_module("snakemake.script")
 
 
-def preload() -> bool:
-    """:func:`preload_tasks`, then load the sampler's serial kernels: a job's child only
-    runs them. On a first run (no kernel in numba's cache) they are compiled first, in two
-    fresh processes at once (:func:`hyst.sampling.warm.compile_sampler`), and then loaded
-    from the cache. Returns whether this is a first run."""
+def preload(selections=None) -> bool:
+    """:func:`preload_tasks`, then load the sampler's serial kernels of the run's
+    ``selections`` of observable groups (default: every group together and each alone,
+    :func:`hyst.sampling.warm.every_selection`): a job's child only runs them, and finds them
+    loaded. On a first run (no kernel in numba's cache) they are compiled first, the
+    selections shared out between two fresh processes
+    (:func:`hyst.sampling.warm.compile_sampler`), and then loaded from the cache. Returns
+    whether this is a first run."""
     from hyst.pipeline.console import kernels_cached
     from hyst.sampling.warm import compile_sampler
 
@@ -497,8 +500,8 @@ def preload() -> bool:
             file=sys.stderr,
             flush=True,
         )
-        compile_sampler(parallel=(False,), processes=processes)
-    compile_sampler(parallel=(False,))
+        compile_sampler(parallel=(False,), processes=processes, selections=selections)
+    compile_sampler(parallel=(False,), selections=selections)
     return first_run
 
 
@@ -519,6 +522,11 @@ def main(argv=None) -> None:
     parser.add_argument("--table", default=None)
     parser.add_argument("--no-preload", action="store_true", help="import nothing first")
     parser.add_argument(
+        "--selections",
+        default=None,
+        help="the run's selections of observable groups, as JSON: [[group, ...], ...]",
+    )
+    parser.add_argument(
         "--first-run", action="store_true", help="as on a first run: one first job per kind"
     )
     args = parser.parse_args(argv)
@@ -526,7 +534,8 @@ def main(argv=None) -> None:
     t0 = time.perf_counter()
     first_run = args.first_run
     if not args.no_preload:
-        first_run = preload() or first_run
+        selections = json.loads(args.selections) if args.selections else None
+        first_run = preload(selections) or first_run
     if _threads_started():  # a fork would leave the children a pool without threads
         raise RuntimeError("numba's thread pool started in the job server while preloading")
     # the objects imported so far live as long as the server: frozen out of the garbage
@@ -544,9 +553,18 @@ def main(argv=None) -> None:
 
 
 class JobServer:
-    """A started server: its folder (``HYST_JOB_SERVER``) and its process."""
+    """A started server: its folder (``HYST_JOB_SERVER``) and its process. ``selections``:
+    the run's selections of observable groups (:func:`hyst.studies.sampler_selections`),
+    whose sampler kernels the server loads, or compiles on a first run, before its first
+    job (default: every group together and each alone)."""
 
-    def __init__(self, table: str | None = None, preload: bool = True, first_run: bool = False):
+    def __init__(
+        self,
+        table: str | None = None,
+        preload: bool = True,
+        first_run: bool = False,
+        selections=None,
+    ):
         import subprocess
         import tempfile
 
@@ -560,6 +578,8 @@ class JobServer:
             command += ["--table", table]
         if not preload:
             command.append("--no-preload")
+        if selections is not None:  # the sampler's kernels to load (compile on a first run)
+            command += ["--selections", json.dumps([list(s) for s in selections])]
         if first_run:  # as on a first run whatever numba's cache holds (tests)
             command.append("--first-run")
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL)

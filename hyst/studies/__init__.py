@@ -107,6 +107,16 @@ def plan(config: dict) -> Plan:
     return Plan(jobs, needs)
 
 
+def sampler_selections(plan: Plan) -> list[tuple[str, ...]]:
+    """Every selection of observable groups with which the jobs of ``plan`` run the sampler's
+    kernels (:meth:`StudyKind.sampler_selections`), sorted: what a first run compiles ahead."""
+    found = set()
+    for kind, jobs in plan.jobs.items():
+        for job in jobs.values():
+            found |= KINDS[kind].sampler_selections(job)
+    return sorted(found)
+
+
 def run_job(kind: str, payload: dict, job_name: str, results, *, config, threads, log=print):
     """Run one job of ``kind`` (the payload as planned) and return its manifest."""
     return KINDS[kind].run(
@@ -131,4 +141,5 @@ __all__ = [
     "kind_of",
     "plan",
     "run_job",
+    "sampler_selections",
 ]

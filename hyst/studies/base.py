@@ -196,6 +196,13 @@ class StudyKind(ABC):
         every kind has a path to a kernel (``tests/test_kernel_map.py``)."""
         return {}
 
+    def sampler_selections(self, job: Job) -> set[tuple[str, ...]]:
+        """The selections of observable groups (tuples of group names) with which ``job``
+        runs the sampler's kernels: a first run compiles them ahead, in parallel
+        (:func:`hyst.sampling.warm.compile_sampler`), and the run's job server loads them
+        once. None for a kind whose kernels are its own (its first job compiles them)."""
+        return set()
+
     def analysable(self, study: dict) -> bool:
         """Whether the scaling analysis (:mod:`hyst.analysis`) applies to this study."""
         return False

@@ -458,6 +458,10 @@ class PointsKind(StudyKind):
         needs = {name: sorted({owner[k] for k in keys}) for name, keys in keys_of.items()}
         return jobs, needs
 
+    def sampler_selections(self, job: Job) -> set[tuple[str, ...]]:
+        """The observable groups of each of the job's points."""
+        return {tuple(d["observables"]) for d in job.payload["points"]}
+
     def units(self, job: Job, results) -> list[tuple[Path, dict]]:
         """Every point file of the job (one per point of the sweep)."""
         specs = [PointSpec.from_identity(d) for d in job.payload["points"]]
