@@ -9,8 +9,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
-#: Samples points (CASES: couplings, spans, rule, N) with the observable groups SELECTED, with
-#: records, in both thread modes, and prints the cache misses (compilations) of every kernel.
+#: Samples points (CASES: couplings, spans, rule, N) with each selection of observable groups
+#: of SELECTIONS, with records, in both thread modes, and prints the cache misses
+#: (compilations) of every kernel.
 PROBE = """
 import importlib, json, pkgutil
 from numba.core.dispatcher import Dispatcher
@@ -19,9 +20,10 @@ from hyst.catalogue import GROUPS
 from hyst.sampling.sampler import Point, SamplingJob, sample_chunk
 
 for couplings, spans, rule, N in CASES:
-    for parallel in (False, True):
-        job = SamplingJob(Point(couplings, spans, rule, N, 3.0), 10, SELECTED, 7, {"l4": 3})
-        sample_chunk(job, 1, 5, parallel=parallel)
+    for selected in SELECTIONS:
+        for parallel in (False, True):
+            job = SamplingJob(Point(couplings, spans, rule, N, 3.0), 10, selected, 7, {"l4": 3})
+            sample_chunk(job, 1, 5, parallel=parallel)
 misses = {}
 for info in pkgutil.iter_modules(hyst.kernels.__path__):
     module = importlib.import_module(f"hyst.kernels.{info.name}")
@@ -33,9 +35,11 @@ print(json.dumps(misses))
 """
 
 
-def probe_code(cases, selected: str = "tuple(GROUPS)") -> str:
-    """:data:`PROBE` for the points ``cases`` and the groups ``selected`` (Python)."""
-    return PROBE.replace("CASES", repr(cases)).replace("SELECTED", selected)
+def probe_code(cases, selections: str = "[tuple(GROUPS), ('avalanche', 'cyclic')]") -> str:
+    """:data:`PROBE` for the points ``cases`` and the ``selections`` of groups (Python): by
+    default every group together, and avalanche with cyclic drive, which one fused kernel
+    serves where no enumeration runs."""
+    return PROBE.replace("CASES", repr(cases)).replace("SELECTIONS", selections)
 
 
 #: Points unlike the ones ``hyst compile`` draws: other N, ensembles and rules.
@@ -122,7 +126,7 @@ def test_hyst_compile_of_a_configuration_compiles_what_its_run_samples_with(tmp_
     assert "drive" in cached  # the saturated loop's kernels
     assert not cached & {"state_table", "addressing", "protocol_batches", "self_loop_search"}
     probe = subprocess.run(
-        [sys.executable, "-c", probe_code(OTHER_CASES, '("saturated_loop",)')],
+        [sys.executable, "-c", probe_code(OTHER_CASES, '[("saturated_loop",)]')],
         env=env,
         capture_output=True,
         text=True,

@@ -25,12 +25,18 @@ N_COMPILE = 6
 
 
 def every_selection() -> list[tuple[str, ...]]:
-    """Every observable group together, and each alone: the selections whose kernels cover
-    any selection's (which kernel serves a group can depend on the others asked with it: the
-    enumeration serves the avalanche where it runs and leaves the cyclic drive alone to the
-    drive pass). What ``hyst compile`` compiles when no configuration says what a run asks."""
+    """Every observable group together, each alone, and for each kernel pass the groups it
+    can serve: selections whose kernels cover any selection's (which kernel serves a group
+    depends on the others asked with it: the enumeration serves the avalanche where it
+    runs, the drive pass otherwise, and avalanche and cyclic drive together take one fused
+    kernel). What ``hyst compile`` compiles when no configuration says what a run asks."""
+    from hyst.sampling.passes import PASSES, SOURCES
+
     names = tuple(GROUPS)
-    return [names] + [(name,) for name in names]
+    by_pass = [
+        tuple(g for g in names if any(s.kernel is kernel for s in SOURCES[g])) for kernel in PASSES
+    ]
+    return list(dict.fromkeys([names, *((name,) for name in names), *by_pass]))
 
 
 def compile_sampler(
