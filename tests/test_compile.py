@@ -146,3 +146,26 @@ def test_hyst_compile_of_a_missing_configuration_is_one_line():
     assert done.stderr.strip().splitlines() == [
         "hyst compile: error: no/such/config.yaml: no such configuration file"
     ]
+
+
+def test_the_compile_tasks_run_new_kernel_passes_first():
+    """The order in which the compiling processes take a run's selections: each selection
+    once; the first two share no kernel pass (the two processes compile apart); every
+    selection that runs a pass no earlier one runs comes before every selection that
+    does not (whose kernels are then mostly in the cache)."""
+    from hyst.pipeline.config import load
+    from hyst.sampling.passes import plan as passes_of
+    from hyst.sampling.warm import every_selection, task_order
+    from hyst.studies import plan, sampler_selections
+
+    for selections in (
+        sampler_selections(plan(load(REPO / "config" / "quick.yaml"))),
+        every_selection(),
+    ):
+        order = task_order(selections + selections[:2])
+        assert sorted(order) == sorted(set(selections))
+        passes = [{kernel.name for kernel, _served in passes_of(s)} for s in order]
+        if not passes[0] >= set().union(*passes):
+            assert not passes[0] & passes[1]
+        new = [bool(p - set().union(*passes[:k])) for k, p in enumerate(passes)]
+        assert new == sorted(new, reverse=True)

@@ -58,13 +58,31 @@ def compile_sampler(
     in two processes 52 s of wall time (2026-12-02, 2 cores).
     Returns the CPU seconds it took, in all processes."""
     chosen = every_selection() if selections is None else [tuple(s) for s in selections]
-    chosen = sorted(dict.fromkeys(chosen), key=len, reverse=True)
-    tasks = [(mode, selection) for selection in chosen for mode in parallel]
+    tasks = [(mode, selection) for selection in task_order(chosen) for mode in parallel]
     if processes > 1 and len(tasks) > 1:
         spawn = multiprocessing.get_context("spawn")  # a fresh interpreter, no forked state
         with ProcessPoolExecutor(min(processes, len(tasks)), mp_context=spawn) as pool:
             return sum(pool.map(_compile_task, tasks))
     return sum(_compile_task(task) for task in tasks)
+
+
+def task_order(selections) -> list[tuple[str, ...]]:
+    """The ``selections`` (each once) in the order the compiling processes take them: next
+    always the one that runs the most kernel passes the ones before it do not
+    (:func:`hyst.sampling.passes.plan`), the larger first among equals. Two processes then
+    compile kernels apart, rather than the same kernels at once, and a selection whose
+    passes the others run comes last, when most of what it needs is in the cache."""
+    from hyst.sampling.passes import plan
+
+    left = sorted(dict.fromkeys(tuple(s) for s in selections), key=len, reverse=True)
+    met: set[str] = set()
+    order = []
+    while left:
+        passes = [{kernel.name for kernel, _served in plan(s)} for s in left]
+        best = max(range(len(left)), key=lambda k: (len(passes[k] - met), -k))
+        met |= passes[best]
+        order.append(left.pop(best))
+    return order
 
 
 def _compile_task(task) -> float:
