@@ -339,3 +339,37 @@ def test_the_server_preloads_the_kernels_of_the_selections_it_is_given(monkeypat
         Path(srv.folder, jobserver.PID).unlink()
         os.rmdir(srv.folder)
     assert preloaded == [[list(s) for s in selections], None]
+
+
+def test_a_first_runs_compile_prints_a_line_at_the_progress_lines_pace():
+    """While a first run compiles, the server prints the selections done, of all, and the
+    time so far: at most a line every 15 s, none for the last selection (the "ready" line
+    follows)."""
+    import io
+
+    now = [100.0]
+    stream = io.StringIO()
+    progress = jobserver.CompileProgress(stream=stream, clock=lambda: now[0])
+    for done, at in enumerate([104.0, 116.0, 117.0, 140.0, 150.0, 190.0], 1):
+        now[0] = at
+        progress(done, 6)
+    assert stream.getvalue().splitlines() == [
+        "hyst: compiling the sampler's kernels: 2 of 6 selections of observable groups done, "
+        "16 s so far",
+        "hyst: compiling the sampler's kernels: 4 of 6 selections of observable groups done, "
+        "40 s so far",
+    ]
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_compile_sampler_reports_each_task_as_it_ends(processes):
+    from hyst.sampling.warm import compile_sampler
+
+    calls = []
+    compile_sampler(
+        (False,),
+        processes=processes,
+        selections=[("float64",), ("transitions",)],
+        report=lambda *done_of_all: calls.append(done_of_all),
+    )
+    assert calls == [(1, 2), (2, 2)]

@@ -500,9 +500,40 @@ def preload(selections=None) -> bool:
             file=sys.stderr,
             flush=True,
         )
-        compile_sampler(parallel=(False,), processes=processes, selections=selections)
+        compile_sampler(
+            parallel=(False,),
+            processes=processes,
+            selections=selections,
+            report=CompileProgress(),
+        )
     compile_sampler(parallel=(False,), selections=selections)
     return first_run
+
+
+class CompileProgress:
+    """The console's line while a first run compiles: the selections of observable groups
+    whose kernels are compiled, of all, and the time so far; at most one line every
+    ``every`` seconds (the progress line's pace, :data:`hyst.pipeline.progress.LOG_SECONDS`),
+    and none for the last (the server's "ready" line follows)."""
+
+    def __init__(self, every: float = 15.0, stream=None, clock=time.monotonic):
+        self.every, self.stream, self.clock = every, stream, clock
+        self.start = self.last = clock()
+
+    def __call__(self, done: int, total: int) -> None:
+        """``done`` of ``total`` selections compiled."""
+        now = self.clock()
+        if done >= total or now - self.last < self.every:
+            return
+        self.last = now
+        from hyst.sampling.cost import duration_text
+
+        print(
+            f"hyst: compiling the sampler's kernels: {done} of {total} selections of "
+            f"observable groups done, {duration_text(now - self.start)} so far",
+            file=self.stream or sys.stderr,
+            flush=True,
+        )
 
 
 def _threads_started() -> bool:

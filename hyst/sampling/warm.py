@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from hyst.catalogue import GROUPS
 from hyst.model.ensembles import COUPLING_ENSEMBLES, SPAN_ENSEMBLES
@@ -43,6 +43,7 @@ def compile_sampler(
     parallel=(False, True),
     processes: int = 1,
     selections=None,
+    report=None,
 ) -> float:
     """Sample four systems of every coupling ensemble, span ensemble and rule for each
     selection of observable groups (``selections``: tuples of group names; default
@@ -50,20 +51,32 @@ def compile_sampler(
     threads (``parallel``): every kernel a sampling job of those selections runs is compiled,
     or loaded from the cache.
 
-    ``processes`` > 1 hands the (mode, selection) tasks, the largest selections first, to
-    that many fresh processes, each taking the next task when it is free: a kernel one of
-    them has compiled, the others load from the cache when a later task needs it, so the
-    work is shared rather than repeated (what the processes compile at the same moment is
-    compiled twice). The quick preset's selections, serial twins: 89 CPU-s in one process;
-    in two processes 52 s of wall time (2026-12-02, 2 cores).
+    ``processes`` > 1 hands the (mode, selection) tasks, in the order of
+    :func:`task_order`, to that many fresh processes, each taking the next task when it is
+    free: a kernel one of them has compiled, the others load from the cache when a later
+    task needs it, so the work is shared rather than repeated (what the processes compile
+    at the same moment is compiled twice). The quick preset's eleven selections, serial
+    twins, from an empty cache: about 130 CPU-s, 68-75 s of wall time in two processes
+    (2026-12-02, 2 cores; ``docs/benchmarks.md``). ``report(done, total)``, if given, is
+    called as each task ends.
     Returns the CPU seconds it took, in all processes."""
     chosen = every_selection() if selections is None else [tuple(s) for s in selections]
     tasks = [(mode, selection) for selection in task_order(chosen) for mode in parallel]
+    seconds = 0.0
     if processes > 1 and len(tasks) > 1:
         spawn = multiprocessing.get_context("spawn")  # a fresh interpreter, no forked state
         with ProcessPoolExecutor(min(processes, len(tasks)), mp_context=spawn) as pool:
-            return sum(pool.map(_compile_task, tasks))
-    return sum(_compile_task(task) for task in tasks)
+            futures = [pool.submit(_compile_task, task) for task in tasks]  # taken in order
+            for done, future in enumerate(as_completed(futures), 1):
+                seconds += future.result()
+                if report is not None:
+                    report(done, len(tasks))
+        return seconds
+    for done, task in enumerate(tasks, 1):
+        seconds += _compile_task(task)
+        if report is not None:
+            report(done, len(tasks))
+    return seconds
 
 
 def task_order(selections) -> list[tuple[str, ...]]:
