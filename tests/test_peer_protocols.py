@@ -138,10 +138,16 @@ def test_symmetric_drive_agrees_with_the_peer_on_10000_instances():
     assert tally["instances"] == 10_000
 
 
-def test_the_peers_compiled_search_and_sweep_load_from_numbas_cache():
-    """The peer's amplitude search and sweep are kept in numba's on-disk cache (its package
-    does not ask for it), so that each test process loads them instead of compiling them."""
+def test_the_peers_compiled_search_sweep_and_drive_load_from_numbas_cache():
+    """The peer's amplitude search, sweep and symmetric drive are kept in numba's on-disk
+    cache (its package does not ask for it), so that each test process loads them instead of
+    compiling them; the drive is called with no jitclass argument, whose type numba cannot
+    find again in another process's cache."""
     from numba.core.caching import FunctionCache
 
-    assert isinstance(peer._hy.possible_amplitudes._cache, FunctionCache)
-    assert isinstance(peer._hy.amplitude_sweep._cache, FunctionCache)
+    drive = peer._hy.run_event_extended_fast
+    for dispatcher in (peer._hy.possible_amplitudes, peer._hy.amplitude_sweep, drive):
+        assert isinstance(dispatcher._cache, FunctionCache)
+    hp, hm = np.array([3, 5, 7]), np.array([-3, -2, -1])
+    assert peer.peer_cycles_at(hp, hm, np.zeros((3, 3), np.int64), [4.0]) == [(1, 0)]
+    assert drive.signatures and not any("jitclass" in str(sig) for sig in drive.signatures)

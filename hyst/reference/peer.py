@@ -64,12 +64,15 @@ _MAX_EXACT = 2.0**53
 
 
 def _cache_compiled_peer() -> None:
-    """Keep the peer's amplitude search and sweep in numba's on-disk cache, as hyst keeps its
-    own kernels: the package compiles them in every process that calls them (about 7 s
-    each), since its decorators do not ask for the cache. Its ramp with a recorder
-    (``run_event_extended_fast``) takes a jitclass, which numba cannot cache: it still
-    compiles once per process. Without a writable cache folder, they compile as before."""
-    for dispatcher in (_hy.possible_amplitudes, _hy.amplitude_sweep):
+    """Keep the peer's amplitude search, sweep and symmetric drive in numba's on-disk cache,
+    as hyst keeps its own kernels: the package compiles them in every process that calls
+    them (7-9 s each), since its decorators do not ask for the cache. The drive
+    (``run_event_extended_fast``) is called without a recorder, so that it makes its own
+    inside: numba cannot cache a function that takes a jitclass argument (the type's name
+    holds the class's address, which differs in every process). The event primitives,
+    called with a recorder, still compile once per process. Without a writable cache
+    folder, they compile as before."""
+    for dispatcher in (_hy.possible_amplitudes, _hy.amplitude_sweep, _hy.run_event_extended_fast):
         try:
             dispatcher.enable_caching()
         except RuntimeError:  # numba found no folder to cache in
@@ -237,15 +240,15 @@ def peer_cycles_at(hp, hm, c, amplitudes) -> list:
     """The peer's symmetric drive of one system at each of ``amplitudes``: for each, (period,
     the state at H = 0 where the orbit closed, as an int bitmask), or STABILITY_ERROR /
     DEGENERACY_ERROR. The parameters are converted to the peer's arrays once: at N ≤ 6 the
-    conversion and the peer's recorder cost twice its drive."""
+    conversion costs twice its drive. No recorder is passed: the drive makes its own, which
+    records nothing, and so it loads from numba's cache."""
     interactions, Hon, Hoff = peer_arrays(hp, hm, c)
-    recorder = _no_recorder()
     found = []
     for amplitude in amplitudes:
         state = -np.ones(len(hp))
         try:
             T = _hy.run_event_extended_fast(
-                state, interactions, Hon, Hoff, float(amplitude), recorder, -np.inf, False, True
+                state, interactions, Hon, Hoff, float(amplitude), None, -np.inf, False, True
             )
         except _hy.StabilityError:
             found.append(STABILITY_ERROR)
