@@ -10,8 +10,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 #: Samples points (CASES: couplings, spans, rule, N) with each selection of observable groups
-#: of SELECTIONS, with records, in both thread modes, and prints the cache misses
-#: (compilations) of every kernel.
+#: of SELECTIONS, with records, in each thread mode of MODES (False: the serial twins, True:
+#: on all numba threads), and prints the cache misses (compilations) of every kernel.
 PROBE = """
 import importlib, json, pkgutil
 from numba.core.dispatcher import Dispatcher
@@ -21,7 +21,7 @@ from hyst.sampling.sampler import Point, SamplingJob, sample_chunk
 
 for couplings, spans, rule, N in CASES:
     for selected in SELECTIONS:
-        for parallel in (False, True):
+        for parallel in MODES:
             job = SamplingJob(Point(couplings, spans, rule, N, 3.0), 10, selected, 7, {"l4": 3})
             sample_chunk(job, 1, 5, parallel=parallel)
 misses = {}
@@ -35,11 +35,14 @@ print(json.dumps(misses))
 """
 
 
-def probe_code(cases, selections: str = "[tuple(GROUPS), ('avalanche', 'cyclic')]") -> str:
-    """:data:`PROBE` for the points ``cases`` and the ``selections`` of groups (Python): by
-    default every group together, and avalanche with cyclic drive, which one fused kernel
-    serves where no enumeration runs."""
-    return PROBE.replace("CASES", repr(cases)).replace("SELECTIONS", selections)
+def probe_code(
+    cases, selections: str = "[tuple(GROUPS), ('avalanche', 'cyclic')]", modes=(False, True)
+) -> str:
+    """:data:`PROBE` for the points ``cases``, the ``selections`` of groups (Python) and the
+    thread ``modes``: by default every group together, and avalanche with cyclic drive,
+    which one fused kernel serves where no enumeration runs, in both modes."""
+    code = PROBE.replace("CASES", repr(cases)).replace("SELECTIONS", selections)
+    return code.replace("MODES", repr(tuple(modes)))
 
 
 #: Points unlike the ones ``hyst compile`` draws: other N, ensembles and rules.
@@ -93,7 +96,8 @@ OTHER_CASES = [("symmetric", "spin", "0", 11), ("rows", "equal", "2", 4)]
 
 def test_hyst_compile_of_a_configuration_compiles_what_its_run_samples_with(tmp_path):
     """``hyst compile FILE`` compiles the kernels of the selections of observable groups
-    that FILE's run samples with, and no other group's: here one study of group
+    that FILE's run samples with, and no other group's, as its jobs run them (the serial
+    twins: a job's workers sample each chunk on one thread): here one study of group
     saturated_loop, into an empty cache; sampling that group at other points then compiles
     nothing."""
     config = {
@@ -125,8 +129,10 @@ def test_hyst_compile_of_a_configuration_compiles_what_its_run_samples_with(tmp_
     cached = {p.name.split(".")[0] for p in cache.rglob("*.nbi")}
     assert "drive" in cached  # the saturated loop's kernels
     assert not cached & {"state_table", "addressing", "protocol_batches", "self_loop_search"}
+    batch_kernels = {p.name.split("-")[0] for p in cache.rglob("*_batch*.nbi")}
+    assert batch_kernels and all(name.endswith("_serial") for name in batch_kernels)
     probe = subprocess.run(
-        [sys.executable, "-c", probe_code(OTHER_CASES, '[("saturated_loop",)]')],
+        [sys.executable, "-c", probe_code(OTHER_CASES, '[("saturated_loop",)]', [False])],
         env=env,
         capture_output=True,
         text=True,

@@ -203,8 +203,10 @@ def build_parser() -> argparse.ArgumentParser:
         "config",
         nargs="?",
         metavar="FILE",
-        help="compile only the kernels the run of this configuration samples with "
-        "(default: those of every observable group)",
+        help="compile only the kernels the run of this configuration samples with: its "
+        "observable groups, on one thread per chunk as the pipeline's jobs run them "
+        "(default: every observable group, on one thread and on all of numba's threads, "
+        "as hyst point and the Python API run them)",
     )
 
     cl = sub.add_parser(
@@ -536,7 +538,9 @@ def cmd_compile(args) -> int:
         flush=True,
     )
     t0 = time.perf_counter()
-    seconds = compile_sampler(processes=processes, selections=selections)
+    # a run samples on its workers' threads, each chunk on one: the serial twins alone
+    parallel = (False,) if args.config else (False, True)
+    seconds = compile_sampler(parallel, processes=processes, selections=selections)
     print(
         f"hyst compile: done in {time.perf_counter() - t0:.0f} s ({seconds:.0f} s of CPU "
         "time; a current cache takes about a second)"
