@@ -122,8 +122,38 @@ def test_the_time_left_comes_from_the_expected_cost_of_the_jobs_not_done(plan):
     # left: 4 sampling jobs (400 s) and 6 figures (6 s) over 2 cores, the compile not counted
     assert console._left(clock.now) == pytest.approx(406 / 2)
     figures(range(4, 8), 1.0)  # twice as slow: the speed over the jobs done since the first
-    speed = (3 * 0.5 + 4 * 1.0) / (7 / 2)  # from the first job done to the last
-    assert console._left(clock.now) == pytest.approx(402 / 2 * speed)
+    measured = (3 * 0.5 + 4 * 1.0) / (7 / 2)  # from the first job done to the last
+    weight = (7 / 2) / (7 / 2 + progress.PRIOR_SECONDS)  # 3.5 s of expected time
+    assert console._left(clock.now) == pytest.approx(402 / 2 * measured**weight)
+
+
+def slow_first_jobs(plan, seconds: float):
+    """A console after 12 jobs of ``seconds`` expected CPU each on 2 cores, of 112 alike:
+    two of them took ten times as long (a first run's jobs that compile their kind's
+    kernels), the others as expected. Returns (the console, its clock)."""
+    plan["jobs"] = {f"j{i}": ("job", seconds) for i in range(112)}
+    clock = Clock()
+    console = Console(io.StringIO(), tty=False, clock=clock)
+    console.run_info({"job": 112}, 112)
+    for i in range(12):
+        console.job_info(i, "job", [f"j{i}"], [])
+        clock.now += seconds / 2 * (10 if i in (3, 4) else 1)
+        console.job_finished(i)
+    return console, clock
+
+
+def test_a_few_slow_jobs_move_the_time_left_little_a_long_window_sets_it(plan):
+    """Two jobs that took ten times their expected time among the first twelve short ones
+    (1 CPU-s each): the time left stays within a third of the expected costs' (100 CPU-s
+    over 2 cores), where the measured pace alone said 2.6 times as long. Among jobs of
+    ten minutes each, the measured pace sets it."""
+    console, clock = slow_first_jobs(plan, 1.0)
+    expected_left = 100 / 2
+    measured = (11 / 2 + 2 * 4.5) / (11 / 2)  # the 11 jobs' time against their expectation
+    assert measured > 2.5
+    assert expected_left < console._left(clock.now) < 1.35 * expected_left
+    console, clock = slow_first_jobs(plan, 600.0)
+    assert console._left(clock.now) == pytest.approx(100 * 600 / 2 * measured, rel=0.03)
 
 
 def test_a_failed_job_shows_its_rule_output_and_the_end_of_its_log(tmp_path, plan):

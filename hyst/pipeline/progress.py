@@ -8,7 +8,8 @@ hands Snakemake's log records to :class:`Console`, which prints
 - at the start, what the run will do: its jobs by stage;
 - while it runs, one line: the jobs done of all, the samples drawn per second by the
   sampling jobs so far, the time it has taken and the time left (from each job's expected
-  cost, :data:`PLAN`, corrected by how fast the run has gone so far). On a terminal the
+  cost, :data:`PLAN`, corrected by how fast the last jobs went, in proportion to how much
+  expected time they cover). On a terminal the
   line is rewritten in place; elsewhere (a log file, CI) a new line is printed at most every
   :data:`LOG_SECONDS`;
 - Snakemake's warnings and errors, each failed job with its log's last lines;
@@ -43,6 +44,13 @@ TTY_SECONDS = 0.25
 PLAN: dict = {"cores": 1, "jobs": {}}
 #: The jobs over which the run's speed (elapsed against expected time) is measured.
 SPEED_JOBS = 20
+#: What the expected costs' own pace weighs against the pace measured over the last jobs:
+#: as much as a window of this many seconds of expected wall time (their expected CPU over
+#: the cores). A few short jobs measure the pace poorly (in a first run, the jobs that
+#: compile their study kind's kernels took ten times their expected time, and the time left
+#: shown was three times too long), so a short window moves the estimate little; a long one
+#: (the jobs of a large run, minutes each) sets it.
+PRIOR_SECONDS = 20.0
 #: The rules whose jobs sample (their manifests count the samples drawn).
 SAMPLING_RULES = ("job", "job_long")
 #: The stage each rule's jobs are counted under at the start (one, several).
@@ -192,8 +200,11 @@ class Console:
 
     def _left(self, elapsed: float) -> float | None:
         """Seconds left: the expected CPU time of the jobs not done (those running: their
-        own; those not started: their rule's mean) over the cores, scaled by how the run's
-        time so far compares with what was expected of the jobs done."""
+        own; those not started: their rule's mean) over the cores, scaled by the run's
+        speed: how the time taken by the last jobs done compares with what was expected of
+        them, weighed against the expected costs' own pace (1) by how much expected time
+        they cover (:data:`PRIOR_SECONDS`): the geometric mean, the measured speed's weight
+        w = T / (T + PRIOR_SECONDS) for the jobs' expected wall time T."""
         if not self.done or self.done >= self.total:
             return None
         if not PLAN["jobs"]:
@@ -207,7 +218,9 @@ class Console:
         if len(self.history) >= 4:  # over the last jobs: a first run's compile is past
             (t0, c0), (t1, c1) = self.history[0], self.history[-1]
             if c1 > c0:
-                speed = min(3.0, max(0.3, (t1 - t0) / ((c1 - c0) / cores)))
+                expected = (c1 - c0) / cores
+                measured = min(3.0, max(0.3, (t1 - t0) / expected))
+                speed = measured ** (expected / (expected + PRIOR_SECONDS))
         return remaining / cores * speed
 
     def show(self, force: bool = False) -> None:
