@@ -138,16 +138,49 @@ def test_symmetric_drive_agrees_with_the_peer_on_10000_instances():
     assert tally["instances"] == 10_000
 
 
+_PEER_CACHE_PROBE = """
+import json
+import numpy as np
+from hyst.reference import peer
+drive = peer._hy.run_event_extended_fast
+hp, hm = np.array([3, 5, 7]), np.array([-3, -2, -1])
+cycles = peer.peer_cycles_at(hp, hm, np.zeros((3, 3), np.int64), [4.0])
+print(json.dumps({
+    "cycles": cycles,
+    "signatures": [str(sig) for sig in drive.signatures],
+    "hits": sum(drive.stats.cache_hits.values()),
+    "misses": sum(drive.stats.cache_misses.values()),
+}))
+"""
+
+
 def test_the_peers_compiled_search_sweep_and_drive_load_from_numbas_cache():
     """The peer's amplitude search, sweep and symmetric drive are kept in numba's on-disk
     cache (its package does not ask for it), so that each test process loads them instead of
     compiling them; the drive is called with no jitclass argument, whose type numba cannot
-    find again in another process's cache."""
+    find again in another process's cache. Checked in two fresh processes, whatever ran
+    before in this one: the first loads or compiles and saves the drive, the second loads it
+    and compiles nothing."""
+    import json
+    import subprocess
+    import sys
+
     from numba.core.caching import FunctionCache
 
-    drive = peer._hy.run_event_extended_fast
-    for dispatcher in (peer._hy.possible_amplitudes, peer._hy.amplitude_sweep, drive):
+    for dispatcher in (peer._hy.possible_amplitudes, peer._hy.amplitude_sweep):
         assert isinstance(dispatcher._cache, FunctionCache)
-    hp, hm = np.array([3, 5, 7]), np.array([-3, -2, -1])
-    assert peer.peer_cycles_at(hp, hm, np.zeros((3, 3), np.int64), [4.0]) == [(1, 0)]
-    assert drive.signatures and not any("jitclass" in str(sig) for sig in drive.signatures)
+    runs = []
+    for _ in range(2):
+        out = subprocess.run(
+            [sys.executable, "-c", _PEER_CACHE_PROBE],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        runs.append(json.loads(out.strip().splitlines()[-1]))
+    first, second = runs
+    for probe in runs:
+        assert probe["cycles"] == [[1, 0]]
+        assert probe["signatures"] and not any("jitclass" in s for s in probe["signatures"])
+    assert first["hits"] + first["misses"] >= 1
+    assert second["hits"] >= 1 and second["misses"] == 0
