@@ -43,12 +43,12 @@ print(json.dumps(result))
 """
 
 
-def _run(folder: Path, order: str) -> dict:
+def _run(folder: Path, order: str, script: str = "probe.py") -> dict:
     env = dict(os.environ, NUMBA_NUM_THREADS="2")
     env["PYTHONPATH"] = os.pathsep.join([str(folder), str(Path(__file__).parents[1])])
     env.pop("NUMBA_CACHE_DIR", None)  # the in-tree cache, as the kernels use it
     out = subprocess.run(
-        [sys.executable, str(folder / "probe.py"), order],
+        [sys.executable, str(folder / script), order],
         env=env,
         capture_output=True,
         text=True,
@@ -430,3 +430,88 @@ def test_the_shared_copies_are_installed_when_numba_first_inlines_not_at_import(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.split()
     assert out == ["False", "True", "False"]
+
+
+def _prange_index_handed_on_unsigned(tree) -> list[str]:
+    """Calls in the ``prange`` loops of ``tree`` that pass the loop's index itself (unsigned
+    in the parallel twin) as an argument, rather than ``np.int64(index)``."""
+    import ast
+
+    found = []
+    for loop in ast.walk(tree):
+        if not (
+            isinstance(loop, ast.For)
+            and isinstance(loop.iter, ast.Call)
+            and getattr(loop.iter.func, "id", None) == "prange"
+            and isinstance(loop.target, ast.Name)
+        ):
+            continue
+        index = loop.target.id
+        for call in (n for stmt in loop.body for n in ast.walk(stmt)):
+            if (
+                isinstance(call, ast.Call)
+                and ast.unparse(call.func) != "np.int64"
+                and any(isinstance(a, ast.Name) and a.id == index for a in call.args)
+            ):
+                found.append(f"line {call.lineno}: {ast.unparse(call)}")
+    return found
+
+
+def test_a_prange_loop_hands_its_index_on_signed():
+    """Every batch kernel's loop passes ``np.int64(k)`` to the kernels it calls: the two
+    twins then share one compilation of everything below the loop. The check finds a bare
+    index in a loop written for it."""
+    import ast
+
+    from hyst.kernels.jit import PACKAGE
+
+    bare = ast.parse("for k in prange(n):\n    one(k, out)\n    two(np.int64(k), out[k])\n")
+    assert _prange_index_handed_on_unsigned(bare) == ["line 2: one(k, out)"]
+    found = {
+        str(path.relative_to(PACKAGE)): calls
+        for path in sorted((PACKAGE / "kernels").glob("*.py"))
+        if (calls := _prange_index_handed_on_unsigned(ast.parse(path.read_text())))
+    }
+    assert found == {}
+
+
+TWIN_PROBE = """
+import json
+import numba
+import numpy as np
+from numba import prange
+from hyst.kernels.jit import batch_kernel, jit, on_threads
+
+
+@jit
+def one(k, out):
+    out[k] = k
+
+
+@batch_kernel
+def signed(out):
+    for k in prange(out.shape[0]):
+        one(np.int64(k), out)
+
+
+@batch_kernel
+def unsigned(out):
+    for k in prange(out.shape[0]):
+        one(k, out)
+
+
+kernel = signed if __import__("sys").argv[1] == "signed" else unsigned
+for parallel in (False, True):
+    on_threads(kernel, parallel)(np.zeros(8, np.int64))
+print(json.dumps([str(s[0]) for s in one.signatures]))
+"""
+
+
+@pytest.mark.parametrize("index", ["signed", "unsigned"])
+def test_both_twins_of_a_batch_kernel_compile_its_callee_once(index, tmp_path):
+    """From an empty cache, the serial and the parallel twin of a batch kernel compile the
+    kernel its loop calls under one signature when the loop hands it ``np.int64(k)``, and
+    under two when it hands it prange's unsigned index as it is."""
+    (tmp_path / "twin_probe.py").write_text(TWIN_PROBE)
+    first_argument = _run(tmp_path, index, script="twin_probe.py")
+    assert first_argument == (["int64"] if index == "signed" else ["int64", "uint64"])

@@ -223,4 +223,4 @@ def address_batch(systems, rule, with_reachable, out):
     ``ADDRESS_COLUMNS`` (the states addressable in one drive cycle from saturation and, with
     ``with_reachable`` and N ≤ ``REACHABLE_MAX_N``, those reachable by any field history)."""
     for k in prange(systems.h_plus.shape[0]):
-        address_one(k, systems, rule, with_reachable, out)
+        address_one(np.int64(k), systems, rule, with_reachable, out)

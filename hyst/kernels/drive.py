@@ -124,7 +124,7 @@ def avalanche_batch(systems, starts, rule, out):
     ties, preparation_flips, L (self-loop length), n_e].
     """
     for k in prange(systems.h_plus.shape[0]):
-        avalanche_one(k, systems, starts, rule, out)
+        avalanche_one(np.int64(k), systems, starts, rule, out)
 
 
 @jit
@@ -224,7 +224,7 @@ def cyclic_drive_batch(systems, starts, rule, max_cycles, out, umax):
     cycles, flips, ties]; umax[k] = U_max (int, quantum units).
     """
     for k in prange(systems.h_plus.shape[0]):
-        cyclic_drive_one(k, systems, starts, rule, max_cycles, out, umax)
+        cyclic_drive_one(np.int64(k), systems, starts, rule, max_cycles, out, umax)
 
 
 @jit
@@ -320,7 +320,7 @@ def avalanche_cyclic_batch(systems, starts, rule, max_cycles, av_out, cy_out, um
     """``avalanche_batch`` and ``cyclic_drive_batch`` in one pass (each system's couplings
     viewed and its start prepared once); outputs equal the two kernels'."""
     for k in prange(systems.h_plus.shape[0]):
-        avalanche_cyclic_one(k, systems, starts, rule, max_cycles, av_out, cy_out, umax)
+        avalanche_cyclic_one(np.int64(k), systems, starts, rule, max_cycles, av_out, cy_out, umax)
 
 
 @jit
@@ -539,4 +539,4 @@ def saturated_loop_batch(systems, rule, return_events, max_loops, out):
     out.records.shape[1] transitions that did not end stable (the summary counts are exact).
     """
     for k in prange(systems.h_plus.shape[0]):
-        saturated_loop_one(k, systems, rule, return_events, max_loops, out)
+        saturated_loop_one(np.int64(k), systems, rule, return_events, max_loops, out)

@@ -5,6 +5,7 @@ returns, is ``drive.saturated_loop_batch``). Only ``@jit`` functions over plain 
 
 from __future__ import annotations
 
+import numpy as np
 from numba import prange
 
 from hyst.kernels.codes import ML_EVENTS, ML_L, ML_N_E, ML_OUTCOME, RECORD_L, RECORD_N_E, STABLE
@@ -77,4 +78,4 @@ def first_loops_batch(systems, rule, out):
     chains' mechanical simulation (``hyst.kernels.mechanics.saturated_loop_batch``); the
     full protocol, driven through loops and with returns, is ``saturated_loop_batch``."""
     for k in prange(systems.h_plus.shape[0]):
-        first_loops_one(k, systems, rule, out)
+        first_loops_one(np.int64(k), systems, rule, out)

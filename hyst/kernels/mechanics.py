@@ -270,7 +270,7 @@ def saturated_loop_batch(xm, xp, d, p, D, rule, out):
     ``hyst.kernels.first_loops.first_loops_batch``.
     """
     for k in prange(xm.shape[0]):
-        saturated_loop_one(k, xm, xp, d, p, D, rule, out)
+        saturated_loop_one(np.int64(k), xm, xp, d, p, D, rule, out)
 
 
 @jit

@@ -168,7 +168,7 @@ def sweep_block(b, blocks, systems, rule, max_cycles, first_only, out):
     n = systems.h_plus.shape[0]
     w = sweep_work(N, systems.form)
     rows, snaps, hashes = sweep_arrays(N)
-    k = np.int64(b)  # one type from both twins (prange's index is unsigned): one compile
+    k = b
     while k < n:
         k, full = sweep_systems(
             k, np.int64(blocks), systems, rule, max_cycles, first_only, out, w, rows, snaps,
@@ -187,7 +187,7 @@ def sweep_batch(systems, rule, max_cycles, first_only, blocks, out):
     dealt in ``blocks`` interleaved blocks (to numba threads; the serial twin takes one),
     one set of work arrays each: the result does not depend on the split."""
     for b in prange(blocks):
-        sweep_block(b, blocks, systems, rule, max_cycles, first_only, out)
+        sweep_block(np.int64(b), blocks, systems, rule, max_cycles, first_only, out)
 
 
 @jit
@@ -215,4 +215,4 @@ def symmetric_batch(systems, amplitudes, rule, max_cycles, blocks, out):
     the drive's ``DRIVE_COLUMNS`` (outcome, τ, T, the self-loop that stopped it, ...),
     the systems dealt in ``blocks`` interleaved blocks as in ``sweep_batch``."""
     for b in prange(blocks):
-        symmetric_block(b, blocks, systems, amplitudes, rule, max_cycles, out)
+        symmetric_block(np.int64(b), blocks, systems, amplitudes, rule, max_cycles, out)

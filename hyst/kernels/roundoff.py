@@ -152,4 +152,4 @@ def float64_transitions_batch(exact, floats, rule, out):
     with c^+ while down and with c^− while up). out[k] = ``codes.FLOAT64_COLUMNS``.
     """
     for k in prange(floats.h_plus.shape[0]):
-        float64_transitions_one(k, exact, floats, rule, out)
+        float64_transitions_one(np.int64(k), exact, floats, rule, out)

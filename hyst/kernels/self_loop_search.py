@@ -543,4 +543,4 @@ def any_self_loop_batch(systems, rule, cap, blocks, out, flip_times):
     threads; the serial twin takes one block).
     """
     for b in prange(blocks):
-        any_self_loop_block(b, blocks, systems, rule, cap, out, flip_times)
+        any_self_loop_block(np.int64(b), blocks, systems, rule, cap, out, flip_times)

@@ -473,4 +473,4 @@ def any_self_loop_directed_batch(systems, rule, cap, blocks, out, flip_times):
     out (n, ``codes.SEARCH_COLUMNS``); flip_times (n, N) or (1, N), read by the flip-time
     rule only. Samples in ``blocks`` interleaved blocks, one workspace each."""
     for b in prange(blocks):
-        any_self_loop_directed_block(b, blocks, systems, rule, cap, out, flip_times)
+        any_self_loop_directed_block(np.int64(b), blocks, systems, rule, cap, out, flip_times)

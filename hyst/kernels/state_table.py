@@ -400,7 +400,7 @@ def enumerate_observables(systems, starts, rule, what, out, flip_times):
     out.loop_lengths.shape[0] blocks.
     """
     for b in prange(out.loop_lengths.shape[0]):
-        enumerate_block(b, systems, starts, rule, what, out, flip_times)
+        enumerate_block(np.int64(b), systems, starts, rule, what, out, flip_times)
 
 
 @jit

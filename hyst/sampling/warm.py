@@ -51,17 +51,19 @@ def compile_sampler(
     threads (``parallel``): every kernel a sampling job of those selections runs is compiled,
     or loaded from the cache.
 
-    ``processes`` > 1 hands the (mode, selection) tasks, in the order of
-    :func:`task_order`, to that many fresh processes, each taking the next task when it is
-    free: a kernel one of them has compiled, the others load from the cache when a later
-    task needs it, so the work is shared rather than repeated (what the processes compile
-    at the same moment is compiled twice). The quick preset's eleven selections, serial
+    ``processes`` > 1 hands the (mode, selection) tasks, the serial twins first, each mode
+    in the order of :func:`task_order`, to that many fresh processes, each taking the next
+    task when it is free: a kernel one of them has compiled, the others load from the cache
+    when a later task needs it, so the work is shared rather than repeated (what the
+    processes compile at the same moment is compiled twice). The parallel twins come last:
+    what their loops call, the serial twins have compiled
+    (:func:`hyst.kernels.jit.batch_kernel`). The quick preset's eleven selections, serial
     twins, from an empty cache: about 130 CPU-s, 68-75 s of wall time in two processes
     (2026-12-02, 2 cores; ``docs/benchmarks.md``). ``report(done, total)``, if given, is
     called as each task ends.
     Returns the CPU seconds it took, in all processes."""
     chosen = every_selection() if selections is None else [tuple(s) for s in selections]
-    tasks = [(mode, selection) for selection in task_order(chosen) for mode in parallel]
+    tasks = [(mode, selection) for mode in parallel for selection in task_order(chosen)]
     seconds = 0.0
     if processes > 1 and len(tasks) > 1:
         spawn = multiprocessing.get_context("spawn")  # a fresh interpreter, no forked state
