@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import hashlib
+import os
+import time
 import types
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # not on Windows: kernels compile there without the lock
+    fcntl = None
+
 import numba
-from numba.core import caching, errors
+from numba.core import caching, errors, sigutils
 from numba.core import types as numba_types
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.compiler_machinery import FunctionPass, register_pass
 from numba.core.registry import CPUDispatcher
 from numba.core.typed_passes import NopythonTypeInference
@@ -163,6 +172,16 @@ class Kernel(CPUDispatcher):
     which is numba's own order for overloads ("prefer non-literal").
     """
 
+    def compile(self, sig):
+        """numba's compile (or load from the cache) of ``sig``, holding the kernel's compile
+        lock (:func:`compile_lock`) when the signature is neither compiled nor loaded here."""
+        args, _ = sigutils.normalize_signature(sig)
+        if tuple(args) in self.overloads:
+            return super().compile(sig)
+        # numba's lock of this process first: one thread at a time here, as in numba's compile
+        with global_compiler_lock, compile_lock(self):
+            return super().compile(sig)
+
     def get_call_template(self, args, kws):
         """Type a call for the arguments' plain (non-literal) types first, and for the literal
         types only when the plain ones fail."""
@@ -174,6 +193,79 @@ class Kernel(CPUDispatcher):
             except errors.TypingError:
                 pass
         return super().get_call_template(args, kws)
+
+
+#: The compile locks this process holds: lock file -> how many compiles of the kernel are
+#: under way here (a kernel that calls itself compiles again while it holds its lock)
+_HELD: dict[str, int] = {}
+
+#: How long a process waits for another's compile of a kernel before compiling it itself
+#: (seconds): the longest compile of one kernel, its callees included, takes under a
+#: minute; a process stopped while it holds a lock must not stop the others.
+LOCK_PATIENCE = 600.0
+
+
+@contextlib.contextmanager
+def compile_lock(kernel):
+    """Hold the inter-process lock of ``kernel``'s on-disk cache entry while it compiles.
+
+    Processes that start on an empty cache at the same time (the two of ``hyst compile``,
+    a run's parallel jobs, the workers of a Dask cluster, the test processes) each need the
+    same kernels. Without the lock each compiled every kernel it met first, at the same
+    moment as the others: ``hyst compile``'s two processes spent about half again the CPU
+    time of one. With it, a process that finds another compiling a kernel waits, then
+    loads that kernel's machine code from the cache (numba looks there before compiling).
+
+    The lock is an advisory ``flock`` on a file beside the kernel's cache index, released by
+    the system if its holder dies; a kernel's compile takes the locks of the kernels it
+    calls, which never call it (a kernel that calls itself holds its lock already), so no
+    two processes wait on each other. Where no lock file can be made (no cache, a
+    read-only folder, no ``fcntl``), or another process holds the lock for longer than
+    :data:`LOCK_PATIENCE`, the kernel compiles without it: the lock saves work, and never
+    changes what is compiled."""
+    index = getattr(getattr(kernel._cache, "_cache_file", None), "_index_path", None)
+    if fcntl is None or index is None:
+        yield
+        return
+    path = index + ".lock"
+    if path in _HELD:
+        _HELD[path] += 1
+        try:
+            yield
+        finally:
+            _HELD[path] -= 1
+        return
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError:
+        yield
+        return
+    try:
+        _acquire(fd)
+        _HELD[path] = 1  # taken, or waited for long enough: this process compiles it
+        yield
+    finally:
+        _HELD.pop(path, None)
+        os.close(fd)  # releases the lock
+
+
+def _acquire(fd: int) -> None:
+    """Take the exclusive lock on ``fd``, or give up after :data:`LOCK_PATIENCE` seconds of
+    waiting (or at once on a file system without locks)."""
+    deadline = time.monotonic() + LOCK_PATIENCE
+    pause = 0.005
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                return
+            time.sleep(pause)
+            pause = min(2 * pause, 0.1)
+        except OSError:
+            return
 
 
 def holds_array(ty) -> bool:

@@ -53,14 +53,15 @@ def compile_sampler(
 
     ``processes`` > 1 hands the (mode, selection) tasks, the serial twins first, each mode
     in the order of :func:`task_order`, to that many fresh processes, each taking the next
-    task when it is free: a kernel one of them has compiled, the others load from the cache
-    when a later task needs it, so the work is shared rather than repeated (what the
-    processes compile at the same moment is compiled twice). The parallel twins come last:
-    what their loops call, the serial twins have compiled
-    (:func:`hyst.kernels.jit.batch_kernel`). The quick preset's eleven selections, serial
-    twins, from an empty cache: about 130 CPU-s, 68-75 s of wall time in two processes
-    (2026-12-02, 2 cores; ``docs/benchmarks.md``). ``report(done, total)``, if given, is
-    called as each task ends.
+    task when it is free: a kernel one of them has compiled, the others load from the cache,
+    and a kernel another is compiling they wait for and then load
+    (:func:`hyst.kernels.jit.compile_lock`), so the work is shared, never repeated. The
+    parallel twins come last: what their loops call, the serial twins have compiled
+    (:func:`hyst.kernels.jit.batch_kernel`). Every selection in both modes from an empty
+    cache, two processes: 168 CPU-s and 90 s of wall time, against 242 CPU-s and 127 s
+    when the processes compiled the kernels they met at the same moment twice (2026-12-03,
+    2 cores; ``docs/benchmarks.md``). ``report(done, total)``, if given, is called as each
+    task ends.
     Returns the CPU seconds it took, in all processes."""
     chosen = every_selection() if selections is None else [tuple(s) for s in selections]
     tasks = [(mode, selection) for mode in parallel for selection in task_order(chosen)]
@@ -83,10 +84,12 @@ def compile_sampler(
 
 def task_order(selections) -> list[tuple[str, ...]]:
     """The ``selections`` (each once) in the order the compiling processes take them: next
-    always the one that runs the most kernel passes the ones before it do not
-    (:func:`hyst.sampling.passes.plan`), the larger first among equals. Two processes then
-    compile kernels apart, rather than the same kernels at once, and a selection whose
-    passes the others run comes last, when most of what it needs is in the cache."""
+    always one that runs a kernel pass the ones before it do not
+    (:func:`hyst.sampling.passes.plan`), the one with the fewest passes first, the larger
+    first among equals. The first tasks then run one new pass each, so two processes
+    compile different kernels rather than one waiting on the other's compile of a
+    selection that runs every pass; a selection whose passes the others run comes last,
+    when most of what it needs is in the cache."""
     from hyst.sampling.passes import plan
 
     left = sorted(dict.fromkeys(tuple(s) for s in selections), key=len, reverse=True)
@@ -94,7 +97,7 @@ def task_order(selections) -> list[tuple[str, ...]]:
     order = []
     while left:
         passes = [{kernel.name for kernel, _served in plan(s)} for s in left]
-        best = max(range(len(left)), key=lambda k: (len(passes[k] - met), -k))
+        best = min(range(len(left)), key=lambda k: (not passes[k] - met, len(passes[k]), k))
         met |= passes[best]
         order.append(left.pop(best))
     return order
