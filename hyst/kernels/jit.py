@@ -13,7 +13,7 @@ from pathlib import Path
 
 try:
     import fcntl
-except ImportError:  # not on Windows: kernels compile there without the lock
+except ImportError:  # Windows has no fcntl: kernels compile there without the lock
     fcntl = None
 
 import numba
@@ -212,9 +212,10 @@ def compile_lock(kernel):
     Processes that start on an empty cache at the same time (the two of ``hyst compile``,
     a run's parallel jobs, the workers of a Dask cluster, the test processes) each need the
     same kernels. Without the lock each compiled every kernel it met first, at the same
-    moment as the others: ``hyst compile``'s two processes spent about half again the CPU
-    time of one. With it, a process that finds another compiling a kernel waits, then
-    loads that kernel's machine code from the cache (numba looks there before compiling).
+    moment as the others: ``hyst compile``'s two processes spent about a third more CPU
+    time than one (242 CPU-s against 176-186). With it, a process that finds another
+    compiling a kernel waits, then loads that kernel's machine code from the cache (numba
+    looks there before compiling).
 
     The lock is an advisory ``flock`` on a file beside the kernel's cache index, released by
     the system if its holder dies; a kernel's compile takes the locks of the kernels it
