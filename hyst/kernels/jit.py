@@ -195,9 +195,9 @@ class Kernel(CPUDispatcher):
         return super().get_call_template(args, kws)
 
 
-#: The compile locks this process holds: lock file -> how many compiles of the kernel are
-#: under way here (a kernel that calls itself compiles again while it holds its lock)
-_HELD: dict[str, int] = {}
+#: The lock files of the kernels this process is compiling (a kernel that calls itself
+#: compiles again while it holds its lock)
+_HELD: set[str] = set()
 
 #: How long a process waits for another's compile of a kernel before compiling it itself
 #: (seconds): the longest compile of one kernel, its callees included, takes under a
@@ -230,11 +230,7 @@ def compile_lock(kernel):
         return
     path = index + ".lock"
     if path in _HELD:
-        _HELD[path] += 1
-        try:
-            yield
-        finally:
-            _HELD[path] -= 1
+        yield
         return
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -244,10 +240,10 @@ def compile_lock(kernel):
         return
     try:
         _acquire(fd)
-        _HELD[path] = 1  # taken, or waited for long enough: this process compiles it
+        _HELD.add(path)  # taken, or waited for long enough: this process compiles it
         yield
     finally:
-        _HELD.pop(path, None)
+        _HELD.discard(path)
         os.close(fd)  # releases the lock
 
 
