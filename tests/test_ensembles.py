@@ -183,3 +183,34 @@ def test_one_systems_kernel_batch_is_that_of_the_system_taken_alone(N, seed, kin
         systems.kernel_batch_of(4)
     with pytest.raises(IndexError):
         systems.kernel_batch_of(-5)
+
+
+@given(
+    N=st.integers(2, 7),
+    seed=seeds,
+    kind=st.sampled_from(list(COUPLING_ENSEMBLES)),
+    alpha=st.sampled_from([0.0, 0.5]),
+    order=st.lists(st.integers(-4, 3), min_size=1, max_size=6),
+)
+def test_a_systems_view_is_that_of_the_system_built_alone_and_the_last_is_kept(
+    N, seed, kind, alpha, order
+):
+    """``Systems.system_view(k)`` (what a drive of one system reads) holds system k's
+    thresholds and couplings as ``view_of`` lays them out from a new batch of that system
+    alone, whatever was asked before; asking the same system again returns the view kept,
+    another system replaces it."""
+    from hyst.kernels.relaxation import transpose_buffer, view_of
+
+    rng = np.random.default_rng(seed)
+    alpha = alpha if kind in ("random", "symmetric") else 0.0
+    systems = sample_systems(kind, "hysteron", N, 3.0, 4, rng, direction_asymmetry=alpha)
+    for index in order:
+        view = systems.system_view(index)
+        alone = systems[index].kernel_batch()
+        fresh = view_of(0, alone, transpose_buffer(alone.form, N))
+        for got, want in zip(view, fresh, strict=True):
+            assert np.array_equal(np.asarray(got), np.asarray(want))
+        assert systems.system_view(index) is view
+        assert systems.system_view(index % 4 - 4) is view  # the same system counted from the end
+    with pytest.raises(IndexError):
+        systems.system_view(4)

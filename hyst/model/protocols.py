@@ -21,6 +21,7 @@ is trapped in an L = 4 self-loop through all four states, which persists until H
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,10 +32,8 @@ from hyst.kernels.relaxation import (
     Spins,
     init_fields,
     relax,
-    system_state,
-    transpose_buffer,
     up_mask,
-    view_of,
+    workspace,
 )
 from hyst.model.batch import MAX_CYCLES, amplitude_sweep_one
 from hyst.model.batch import amplitude_sweep_batch as sweep_batch  # noqa: F401 (hyst.api)
@@ -133,15 +132,34 @@ def turning_directions(fields, start=-1) -> np.ndarray:
     return dirs
 
 
+#: The relaxation workspaces of this thread, by N (:func:`_workspace`).
+_WORKSPACES = threading.local()
+
+
+def _workspace(N: int):
+    """The relaxation workspace (``hyst.kernels.relaxation.workspace``) of N-element
+    systems, one per thread and N, shared by the drives of that thread: every relaxation
+    leaves it as it found it (its revisit table empty), and a drive of one system on one
+    thread is the only one using it (a drive's fixed cost, a third of a short drive's time,
+    was mostly building it and the system's view anew)."""
+    by_n = getattr(_WORKSPACES, "by_n", None)
+    if by_n is None:
+        by_n = _WORKSPACES.by_n = {}
+    ws = by_n.get(N)
+    if ws is None:
+        ws = by_n[N] = workspace(N)
+    return ws
+
+
 class _One:
     """One system's view and work arrays for the protocol kernels."""
 
     def __init__(self, systems: Systems, index: int):
-        one = systems.kernel_batch_of(index)
         self.N = N = systems.N
-        self.v = view_of(0, one, transpose_buffer(one.form, N))
-        s, neg, f, self.res, self.ws = system_state(N)
-        self.st = Spins(s, neg, f)
+        self.v = systems.system_view(index)
+        self.ws = _workspace(N)
+        self.res = np.zeros(len(codes.RELAX_COLUMNS), np.int64)
+        self.st = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
         self.copy = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))
         self.summary = np.zeros(len(kp.DRIVE_COLUMNS), np.int64)
 
@@ -184,7 +202,7 @@ class _One:
     def result(self, oc, states, events, legs, cyclic: bool, preamble_legs: int = 0) -> Drive:
         """The ``Drive`` of the last run; ``legs``: the rows (field, direction, …) of the
         path, or of the preamble followed by one cycle, repeated as the drive ran."""
-        sm = {name: int(x) for name, x in zip(kp.DRIVE_COLUMNS, self.summary, strict=True)}
+        sm = dict(zip(kp.DRIVE_COLUMNS, self.summary.tolist(), strict=True))
         started = np.asarray(legs, np.int64)[:, :2]
         if sm["legs"] > started.shape[0]:
             cycle = started[preamble_legs:]

@@ -60,6 +60,7 @@ from hyst.kernels.codes import (  # noqa: F401
 )
 from hyst.kernels.dense_couplings import dense_couplings
 from hyst.kernels.operands import SystemBatch
+from hyst.kernels.relaxation import SystemView, transpose_buffer, view_of
 
 #: Coupling entries from which the dense fill runs on all numba threads: below, the calling
 #: thread fills them (a few milliseconds at most, less than waking the threads costs), and a
@@ -174,6 +175,7 @@ class Systems:
         self._couplings = couplings
         self._couplings_minus = None
         self._stacked = None
+        self._view: tuple[int, SystemView] | None = None  # the last system_view
         if couplings_minus is not None:
             self._couplings_minus = _checked_minus(couplings_minus, couplings, form)
         if hp.ndim != 2 or hm.shape != hp.shape:
@@ -277,6 +279,21 @@ class Systems:
         return SystemBatch(  # contiguous, as the kernels are compiled for (a copy only if not)
             *(np.ascontiguousarray(a[k : k + 1]) if isinstance(a, np.ndarray) else a for a in whole)
         )
+
+    def system_view(self, index: int) -> SystemView:
+        """System ``index`` as the kernels of one system take it
+        (``hyst.kernels.relaxation.SystemView``: its thresholds and couplings in the
+        kernels' layout, which they only read). The last one asked is kept: a drive per
+        amplitude of one system, or a sweep, lays it out once (a dense system's transposed
+        couplings, N² integers, are the one copy kept)."""
+        k = range(self.samples)[index]  # IndexError beyond the batch, as for a list
+        last = self._view
+        if last is not None and last[0] == k:
+            return last[1]
+        one = self.kernel_batch_of(k)
+        view = view_of(0, one, transpose_buffer(one.form, self.N))
+        self._view = (k, view)  # one assignment: a thread reading it sees either
+        return view
 
     def __getitem__(self, index) -> Systems:
         index = np.atleast_1d(np.arange(self.samples)[index])
