@@ -195,7 +195,7 @@ def test_one_systems_kernel_batch_is_that_of_the_system_taken_alone(N, seed, kin
 def test_a_systems_view_is_that_of_the_system_built_alone_and_the_last_is_kept(
     N, seed, kind, alpha, order
 ):
-    """``Systems.system_view(k)`` (what a drive of one system reads) holds system k's
+    """``Systems.kernel_view_of(k)`` (what a drive of one system reads) holds system k's
     thresholds and couplings as ``view_of`` lays them out from a new batch of that system
     alone, whatever was asked before; asking the same system again returns the view kept,
     another system replaces it."""
@@ -205,12 +205,12 @@ def test_a_systems_view_is_that_of_the_system_built_alone_and_the_last_is_kept(
     alpha = alpha if kind in ("random", "symmetric") else 0.0
     systems = sample_systems(kind, "hysteron", N, 3.0, 4, rng, direction_asymmetry=alpha)
     for index in order:
-        view = systems.system_view(index)
+        view = systems.kernel_view_of(index)
         alone = systems[index].kernel_batch()
         fresh = view_of(0, alone, transpose_buffer(alone.form, N))
         for got, want in zip(view, fresh, strict=True):
             assert np.array_equal(np.asarray(got), np.asarray(want))
-        assert systems.system_view(index) is view
-        assert systems.system_view(index % 4 - 4) is view  # the same system counted from the end
+        assert systems.kernel_view_of(index) is view
+        assert systems.kernel_view_of(index % 4 - 4) is view  # the same system counted from the end
     with pytest.raises(IndexError):
-        systems.system_view(4)
+        systems.kernel_view_of(4)

@@ -156,7 +156,7 @@ class _One:
 
     def __init__(self, systems: Systems, index: int):
         self.N = N = systems.N
-        self.v = systems.system_view(index)
+        self.v = systems.kernel_view_of(index)
         self.ws = _workspace(N)
         self.res = np.zeros(len(codes.RELAX_COLUMNS), np.int64)
         self.st = Spins(np.empty(N, np.int8), np.empty(N, np.int64), np.empty(N, np.int64))

@@ -175,7 +175,7 @@ class Systems:
         self._couplings = couplings
         self._couplings_minus = None
         self._stacked = None
-        self._view: tuple[int, SystemView] | None = None  # the last system_view
+        self._view: tuple[int, SystemView] | None = None  # the last kernel_view_of
         if couplings_minus is not None:
             self._couplings_minus = _checked_minus(couplings_minus, couplings, form)
         if hp.ndim != 2 or hm.shape != hp.shape:
@@ -280,7 +280,7 @@ class Systems:
             *(np.ascontiguousarray(a[k : k + 1]) if isinstance(a, np.ndarray) else a for a in whole)
         )
 
-    def system_view(self, index: int) -> SystemView:
+    def kernel_view_of(self, index: int) -> SystemView:
         """System ``index`` as the kernels of one system take it
         (``hyst.kernels.relaxation.SystemView``: its thresholds and couplings in the
         kernels' layout, which they only read). The last one asked is kept: a drive per
