@@ -16,7 +16,6 @@ import numpy as np
 
 from hyst.kernels import addressing as ka
 from hyst.kernels import codes
-from hyst.kernels.relaxation import transpose_buffer, view_of
 from hyst.model.systems import Systems, rule_code
 
 
@@ -64,8 +63,7 @@ def addressability(
     N = systems.N
     if N > ka.ADDRESSABLE_MAX_N:
         raise ValueError(f"N: {N} is not allowed (addressability: N <= {ka.ADDRESSABLE_MAX_N})")
-    one = systems.kernel_batch_of(index)
-    v = view_of(0, one, transpose_buffer(one.form, N))
+    v = systems.kernel_view_of(index)
     row = np.zeros(len(ka.ADDRESS_COLUMNS), np.int64)
     code = rule_code(rule)
     states = ka.one_cycle(v, code, row)

@@ -153,9 +153,8 @@ def relax_spins(systems: Systems, spins, field: tuple[int, int], rule, index: in
     f = np.empty(N, np.int64)
     neg = np.empty(N, np.int64)
     relaxation.up_mask(s, neg)
-    one = systems.kernel_batch_of(index)
-    form = one.form
-    ct, dk = relaxation.system_view(0, one, relaxation.transpose_buffer(form, N))
+    v = systems.kernel_view_of(index)
+    form, ct, dk = v.form, v.ct, v.d
     relaxation.init_fields(s, f, form, ct, dk)
     out = np.zeros(len(codes.RELAX_COLUMNS), np.int64)
     oc = relaxation.relax(
