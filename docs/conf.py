@@ -28,6 +28,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
     "hyst_reference",
+    "notebooks_apart",
 ]
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "jupyter_execute"]
 myst_enable_extensions = ["dollarmath", "colon_fence", "deflist"]

@@ -9,6 +9,7 @@ executed notebook, built with the site's own hook, once broken and once fixed.
 
 import importlib.util
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -104,3 +105,51 @@ def test_the_check_reads_cell_outputs_alone():
     with_image += nodes.literal_block(text, text, classes=["output", "text_plain"])
     with_image += nodes.image(uri="figure.png")
     assert conf.figures_shown_as_text(page(with_image)) == []
+
+
+def _notebooks_apart():
+    spec = importlib.util.spec_from_file_location(
+        "notebooks_apart", ROOT / "docs" / "_ext" / "notebooks_apart.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_tutorials_go_in_turn_to_the_chunks_of_pages_read_at_once():
+    """Sphinx reads the pages in chunks of consecutive names, ``-j`` chunks at a time; the
+    tutorials, whose names sort together, go in turn to the chunks read first (each keeps
+    its size), the other pages around them in their order: no page lost or repeated."""
+    from sphinx.util.parallel import make_chunks
+
+    apart = _notebooks_apart()
+    pages = [f"page{k:02d}" for k in range(26)]
+    notebooks = [f"tutorials/0{k}" for k in range(1, 7)]
+    docnames = sorted(pages + notebooks + ["tutorials/index"])
+    sizes = [len(c) for c in make_chunks(docnames, 2)]
+    assert len(sizes) == 3 and sizes[0] == sizes[1] == 12
+    order = apart.spread(docnames, set(notebooks), sizes, 2)
+    assert sorted(order) == docnames
+    chunks = [order[:12], order[12:24], order[24:]]
+    assert [c for c in chunks[0] if c in notebooks] == notebooks[0::2]
+    assert [c for c in chunks[1] if c in notebooks] == notebooks[1::2]
+    assert not set(chunks[2]) & set(notebooks)
+    others = [d for d in order if d not in notebooks]
+    assert others == [d for d in docnames if d not in notebooks]
+    # more notebooks than places in the first chunks: the rest go to the later ones
+    many = [f"nb{k:02d}" for k in range(30)]
+    order = apart.spread(many + ["x"], set(many), [12, 12, 7], 2)
+    assert sorted(order) == sorted(many + ["x"]) and order[-1] == "x"
+
+
+def test_the_tutorials_are_the_pages_with_a_notebooks_front_matter():
+    """Which pages the build executes: those whose front matter names myst-nb's format."""
+    apart = _notebooks_apart()
+
+    env = SimpleNamespace(doc2path=lambda docname: ROOT / "docs" / f"{docname}.md")
+    tutorials = sorted(p.stem for p in (ROOT / "docs" / "tutorials").glob("0*.md"))
+    assert len(tutorials) >= 6
+    for name in tutorials:
+        assert apart.executed(None, env, f"tutorials/{name}")
+    for page in ("index", "tutorials/index", "pipeline", "quickstart"):
+        assert not apart.executed(None, env, page)
