@@ -308,13 +308,13 @@ def test_a_jobs_datasets_are_loaded_by_the_server_and_loaded_again_when_they_cha
     assert json.loads(out.read_text()) == {"a.nc": [True, 30.0]}
 
 
-def test_the_server_preloads_the_kernels_of_the_selections_it_is_given(monkeypatch):
-    """The run's selections of observable groups reach the server's preload, which loads
-    (on a first run compiles) their kernels before the first job; without them it loads
-    every group's."""
+def test_the_server_compiles_the_kernels_of_the_selections_it_is_given(monkeypatch):
+    """The run's selections of observable groups reach the server, which compiles their
+    kernels on a first run before the first job (without them, every group's), and loads
+    them when the first sampling job comes."""
     import subprocess as sp
 
-    commands, preloaded = [], []
+    commands, compiled, served = [], [], []
 
     class NoProcess:
         pid = 0
@@ -322,13 +322,13 @@ def test_the_server_preloads_the_kernels_of_the_selections_it_is_given(monkeypat
         def __init__(self, command, **_kw):
             commands.append(command)
 
-    monkeypatch.setattr(sp, "Popen", NoProcess)
-
-    def preload(selections=None):
-        preloaded.append(selections)
+    def serve(server):
+        served.append(server.preload.selections)
         raise SystemExit(0)  # the server's loop is not the point here
 
-    monkeypatch.setattr(jobserver, "preload", preload)
+    monkeypatch.setattr(sp, "Popen", NoProcess)
+    monkeypatch.setattr(jobserver, "compile_first", lambda s: compiled.append(s) or False)
+    monkeypatch.setattr(jobserver._Server, "serve", serve)
     monkeypatch.setattr(jobserver.signal, "signal", lambda *_: None)  # this process's own
     selections = [("transitions", "zero_field"), ("avalanche", "cyclic")]
     for given in (selections, None):
@@ -338,7 +338,38 @@ def test_the_server_preloads_the_kernels_of_the_selections_it_is_given(monkeypat
             jobserver.main(commands[-1][3:])
         Path(srv.folder, jobserver.PID).unlink()
         os.rmdir(srv.folder)
-    assert preloaded == [[list(s) for s in selections], None]
+    assert compiled == served == [[list(s) for s in selections], None]
+
+
+def test_the_server_loads_what_a_job_needs_when_the_first_job_that_needs_it_comes(monkeypatch):
+    """A task's modules load when its first job comes, the sampler's kernels when the first
+    sampling job comes, each once: a run that draws no figure imports no plotting, one that
+    only redraws figures loads no kernel. After each load the server's objects are frozen
+    out of the garbage collector (the children's collections skip them)."""
+    loaded, frozen = [], []
+    monkeypatch.setattr(
+        jobserver, "preload_tasks", lambda tasks, common: loaded.append((*tasks, common))
+    )
+    monkeypatch.setattr(jobserver, "load_kernels", lambda s: loaded.append(("kernels", s)))
+    monkeypatch.setattr(jobserver.gc, "freeze", lambda: frozen.append(len(loaded)))
+    selections = [["transitions"]]
+    preload = jobserver.Preload(selections)
+    jobs = [
+        {"task": "figure", "kind": None},
+        {"task": "figure", "kind": None},
+        {"task": "job", "kind": "pairs"},
+        {"task": "job", "kind": "points"},
+        {"task": "job", "kind": "points"},
+        {"task": "jobserver_tasks:waits", "kind": None},  # a function of no task: nothing
+        {"task": "caption", "kind": None},
+    ]
+    for header in jobs:
+        preload(header)
+    # what every task needs (a dataset's round trip) with the first task's modules only
+    assert loaded == [("figure", True), ("job", False), ("kernels", selections), ("caption", False)]
+    assert frozen == [1, 2, 3, 4]
+    assert preload.parts({"task": "job", "kind": "points"}) == []
+    assert preload.parts({"task": "analyse"}) == ["analyse"]
 
 
 def test_a_first_runs_compile_prints_a_line_at_the_progress_lines_pace():

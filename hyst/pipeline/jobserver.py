@@ -7,8 +7,10 @@ preset's science is a minute. The job server pays that once per run:
 
 - the Snakefile starts it (:func:`start`) when the run executes its jobs on this machine
   (the default profile; never for ``--profile slurm``, whose jobs run where SLURM puts them);
-- it imports every task's modules (:data:`TASKS`, each task's ``preload``) and loads the
-  sampler's serial kernels, compiling them first into numba's cache on a first run;
+- on a first run it compiles the sampler's serial kernels into numba's cache first; then,
+  when the first job of a task comes, it imports the task's modules (:data:`TASKS`, each
+  task's ``preload``), and when the first sampling job comes it loads the sampler's
+  kernels (:class:`Preload`): each once per run, and only what the run's jobs need;
 - each job's script (``workflow/scripts/``) is a client (:func:`run_task`): it sends the
   job (the ``snakemake`` object Snakemake gave the script, its working folder and
   environment) and its standard output and error (the file descriptors themselves) over a
@@ -24,8 +26,8 @@ preset's science is a minute. The job server pays that once per run:
   kernels compile once, not in every job of the kind that starts beside it.
 
 What a job computes does not depend on where it runs: the same task function, the same
-code (the server imports the run's code once, at the start, as Snakemake reads the
-Snakefile once), the same inputs. A killed client (Snakemake cancelling a job, Ctrl-C)
+code (a job without a server imports it as it starts; the server, as the first job that
+needs it comes), the same inputs. A killed client (Snakemake cancelling a job, Ctrl-C)
 closes its connection, and the server kills the child; a server whose Snakemake process
 has gone stops itself. Each child's CPU time and peak memory go to its job's log and to a
 table of the run (``<results>/benchmarks/job_server.tsv``): Snakemake's ``benchmark:``
@@ -252,8 +254,16 @@ def _child(header: dict, payload: bytes, fds: list[int]) -> None:
 class _Server:
     """The server's loop (see the module docstring)."""
 
-    def __init__(self, folder: str, parent: int, table: str | None, first_run: bool = False):
+    def __init__(
+        self,
+        folder: str,
+        parent: int,
+        table: str | None,
+        first_run: bool = False,
+        preload: Preload | None = None,
+    ):
         self.folder = Path(folder)
+        self.preload = preload  # what the children need loaded, loaded as their jobs come
         self.parent = parent
         self.table = table
         self.running: dict[int, tuple[socket.socket, dict, float]] = {}  # pid -> (conn, header, t0)
@@ -313,6 +323,8 @@ class _Server:
     def _start(self, conn, header: dict, payload: bytes, fds: list[int]) -> int:
         """Fork the job's child; its pid. The datasets the job reads are loaded here first,
         once per run (:func:`hyst.provenance.files.keep_loaded`): the child inherits them."""
+        if self.preload is not None:
+            self.preload(header)
         reads = header.get("reads") or []
         if reads:
             from hyst.provenance.files import keep_loaded
@@ -465,49 +477,96 @@ def _read_and_write_a_dataset() -> None:
     back["p"].where(back["ok"]).sel(N=2).mean("NJ0").values  # noqa: B018
 
 
-def preload_tasks() -> None:
-    """Import every task's modules and what its jobs load lazily (each task's ``preload``),
-    and read and write a small dataset (:func:`_read_and_write_a_dataset`): all a job's
-    child needs but the sampler's kernels."""
-    for task in TASKS:
+def preload_tasks(tasks=tuple(TASKS), common: bool = True) -> None:
+    """Import ``tasks``' modules and what their jobs load lazily (each task's ``preload``);
+    with ``common``, what every task's job needs: read and write a small dataset
+    (:func:`_read_and_write_a_dataset`) and import the module of the ``snakemake`` object.
+    All a job of those tasks needs in its child but the sampler's kernels."""
+    for task in tasks:
         module = task_module(task)
         if hasattr(module, "preload"):
             module.preload()
-    _read_and_write_a_dataset()
-    # a job's child unpickles the ``snakemake`` object Snakemake made for its script: the
-    # module of its class once here, not in every child (0.2 s of CPU a job)
-    importlib.import_module("snakemake.script")
+    if common:
+        _read_and_write_a_dataset()
+        # a job's child unpickles the ``snakemake`` object Snakemake made for its script:
+        # the module of its class once here, not in every child (0.2 s of CPU a job)
+        importlib.import_module("snakemake.script")
 
 
-def preload(selections=None) -> bool:
-    """:func:`preload_tasks`, then load the sampler's serial kernels of the run's
-    ``selections`` of observable groups (default: every group together and each alone,
-    :func:`hyst.sampling.warm.every_selection`): a job's child only runs them, and finds them
-    loaded. On a first run (no kernel in numba's cache) they are compiled first, the
-    selections shared out between two fresh processes
-    (:func:`hyst.sampling.warm.compile_sampler`), and then loaded from the cache. Returns
-    whether this is a first run."""
+def compile_first(selections=None) -> bool:
+    """On a first run (no kernel in numba's cache), compile the sampler's serial kernels of
+    the run's ``selections`` of observable groups (default: every group together and each
+    alone, :func:`hyst.sampling.warm.every_selection`) into the cache, the selections shared
+    out between two fresh processes (:func:`hyst.sampling.warm.compile_sampler`): nothing is
+    imported into this process. Returns whether this is a first run."""
     from hyst.pipeline.console import kernels_cached
     from hyst.sampling.warm import compile_sampler
 
-    preload_tasks()
-    first_run = not kernels_cached()
-    if first_run:
-        processes = min(2, os.cpu_count() or 1)
-        print(
-            f"hyst: the job server compiles the sampler's kernels ({processes} processes) "
-            "before the first jobs run",
-            file=sys.stderr,
-            flush=True,
-        )
-        compile_sampler(
-            parallel=(False,),
-            processes=processes,
-            selections=selections,
-            report=CompileProgress(),
-        )
+    if kernels_cached():
+        return False
+    processes = min(2, os.cpu_count() or 1)
+    print(
+        f"hyst: the job server compiles the sampler's kernels ({processes} processes) "
+        "before the first jobs run",
+        file=sys.stderr,
+        flush=True,
+    )
+    compile_sampler(
+        parallel=(False,),
+        processes=processes,
+        selections=selections,
+        report=CompileProgress(),
+    )
+    return True
+
+
+def load_kernels(selections=None) -> None:
+    """Load the sampler's serial kernels of ``selections`` from numba's cache into this
+    process (compiling any missing): a points job's child only runs them."""
+    from hyst.sampling.warm import compile_sampler
+
     compile_sampler(parallel=(False,), selections=selections)
-    return first_run
+
+
+class Preload:
+    """What the server loads for its children, each part when the first job that needs it
+    comes, never again: a task's modules (:func:`preload_tasks`) when its first job comes,
+    the sampler's kernels of the run's ``selections`` (:func:`load_kernels`) when the first
+    job of a kind in :data:`PRELOADED_KINDS` comes. A run that draws no figure imports no
+    plotting, one that only redraws figures loads no kernel (4.3 CPU-s for all of it).
+
+    After each part, the objects loaded are frozen out of the garbage collector, so that a
+    child's collections neither walk them nor write to their pages (copy on write): a full
+    collection in a child took 0.17 s of CPU before, 0.01 s after. Nothing loaded may
+    start numba's thread pool: a child forked from a process whose threads it lacks would
+    hang on their locks."""
+
+    def __init__(self, selections=None):
+        self.selections = selections
+        self.done: set[str] = set()  # the parts loaded: task names, and "kernels"
+
+    def parts(self, header: dict) -> list[str]:
+        """The parts a job needs (``header``: the client's), in the order they load."""
+        task = header.get("task")
+        wanted = [task] if task in TASKS else []
+        if header.get("kind") in PRELOADED_KINDS:
+            wanted.append("kernels")
+        return [part for part in wanted if part not in self.done]
+
+    def __call__(self, header: dict) -> None:
+        """Load what the job of ``header`` needs and is not loaded yet."""
+        missing = self.parts(header)
+        for part in missing:
+            if part == "kernels":
+                load_kernels(self.selections)
+            else:  # a task: what every task needs with the first
+                preload_tasks((part,), common=not self.done - {"kernels"})
+            self.done.add(part)
+        if missing:
+            if _threads_started():  # a fork would leave the children a pool without threads
+                raise RuntimeError("numba's thread pool started in the job server while preloading")
+            gc.collect()
+            gc.freeze()
 
 
 class CompileProgress:
@@ -563,24 +622,17 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     t0 = time.perf_counter()
-    first_run = args.first_run
-    if not args.no_preload:
-        selections = json.loads(args.selections) if args.selections else None
-        first_run = preload(selections) or first_run
-    if _threads_started():  # a fork would leave the children a pool without threads
-        raise RuntimeError("numba's thread pool started in the job server while preloading")
-    # the objects imported so far live as long as the server: frozen out of the garbage
-    # collector, so that a child's collections neither walk them nor write to their pages
-    # (copy on write): a full collection in a child took 0.17 s of CPU before, 0.01 s after
-    gc.collect()
-    gc.freeze()
+    selections = json.loads(args.selections) if args.selections else None
+    compiled = not args.no_preload and compile_first(selections)
+    took = f" ({time.perf_counter() - t0:.1f} s to compile the kernels)" if compiled else ""
     print(
-        f"hyst: the job server is ready ({time.perf_counter() - t0:.1f} s to import the tasks "
-        "and load the kernels); the jobs run in its forked processes",
+        f"hyst: the job server is ready{took}; the jobs run in its forked processes",
         file=sys.stderr,
         flush=True,
     )
-    _Server(args.folder, args.parent, args.table, first_run=first_run).serve()
+    preload = None if args.no_preload else Preload(selections)
+    first_run = compiled or args.first_run
+    _Server(args.folder, args.parent, args.table, first_run, preload).serve()
 
 
 class JobServer:
