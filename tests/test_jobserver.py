@@ -352,6 +352,8 @@ def test_the_server_loads_what_a_job_needs_when_the_first_job_that_needs_it_come
     )
     monkeypatch.setattr(jobserver, "load_kernels", lambda s: loaded.append(("kernels", s)))
     monkeypatch.setattr(jobserver.gc, "freeze", lambda: frozen.append(len(loaded)))
+    # this process's own thread pool, which earlier tests may have started, is not the point
+    monkeypatch.setattr(jobserver, "_threads_started", lambda: False)
     selections = [["transitions"]]
     preload = jobserver.Preload(selections)
     jobs = [
@@ -370,6 +372,10 @@ def test_the_server_loads_what_a_job_needs_when_the_first_job_that_needs_it_come
     assert frozen == [1, 2, 3, 4]
     assert preload.parts({"task": "job", "kind": "points"}) == []
     assert preload.parts({"task": "analyse"}) == ["analyse"]
+    # what a part loaded started numba's thread pool: the server forks no child after it
+    monkeypatch.setattr(jobserver, "_threads_started", lambda: True)
+    with pytest.raises(RuntimeError, match="thread pool started"):
+        preload({"task": "analyse", "kind": None})
 
 
 def test_a_first_runs_compile_prints_a_line_at_the_progress_lines_pace():
