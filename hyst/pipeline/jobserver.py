@@ -80,7 +80,7 @@ POLL_SECONDS = 0.02
 READY_SECONDS = 600.0
 _HEADER = struct.Struct("!Q")
 #: The files of a server's folder: its socket, its process id (written when it starts), and
-#: the mark that it is ready (its modules imported and its kernels loaded).
+#: the mark that it is ready (on a first run, once it has compiled the sampler's kernels).
 SOCKET, PID, READY = "socket", "pid", "ready"
 
 
@@ -160,7 +160,7 @@ def _alive(pid_file: Path) -> bool:
 
 def _connect(folder: str, wait: float) -> socket.socket | None:
     """A connection to the server of ``folder``; waits up to ``wait`` seconds while the
-    server is starting (it imports and loads the kernels first); None if there is none."""
+    server is starting (on a first run it compiles the kernels first); None if there is none."""
     where = Path(folder)
     deadline = time.monotonic() + wait
     while not (where / READY).exists():
@@ -638,8 +638,8 @@ def main(argv=None) -> None:
 class JobServer:
     """A started server: its folder (``HYST_JOB_SERVER``) and its process. ``selections``:
     the run's selections of observable groups (:func:`hyst.studies.sampler_selections`),
-    whose sampler kernels the server loads, or compiles on a first run, before its first
-    job (default: every group together and each alone)."""
+    whose sampler kernels the server compiles on a first run before its first job, and
+    loads when the first sampling job comes (default: every group together and each alone)."""
 
     def __init__(
         self,
