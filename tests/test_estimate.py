@@ -101,3 +101,33 @@ def test_the_designed_groups_cost_more_at_weak_couplings_in_the_rates():
     for group in ("addressability", "reachability", "periods"):
         assert nj0_factor(group, "random", 0.1, rates, 16) > 2.0, group
         assert nj0_factor(group, "random", 10.0, rates, 16) == pytest.approx(1.0), group
+
+
+def test_groups_one_kernel_call_serves_alike_cost_that_call_once():
+    """A point's estimate runs the kernel passes of its groups: groups that one call serves
+    alike (the amplitude sweep's multiperiodic and periods, the addressing call's
+    addressability and reachability) cost the most costly one's time, once; the groups of
+    different passes, and those one pass adds work for (the enumeration's transitions and
+    zero-field dynamics), add up."""
+    from hyst.sampling.cost import point_seconds
+    from hyst.sampling.passes import plan
+    from hyst.sampling.sampler import Point
+
+    table = {"N": [4, 8], "seconds": [1.0, 1.0]}
+    seconds = {"periods": 3.0, "multiperiodic": 2.0, "addressability": 5.0}
+    seconds |= {"reachability": 7.0, "transitions": 11.0, "zero_field": 13.0}
+    rates = {
+        "seconds_per_system": {
+            g: {"random": {**table, "seconds": [s, s]}} for g, s in seconds.items()
+        }
+    }
+    point = Point("random", "hysteron", "1", 8, 10.0)
+    one_call = {p.name for p, _served in plan(("periods", "multiperiodic", "reachability"))}
+    assert one_call == {"amplitude_sweep", "addressing"}
+    assert point_seconds(point, ["periods", "multiperiodic"], 10, rates) == pytest.approx(30.0)
+    assert point_seconds(point, ["addressability", "reachability"], 10, rates) == pytest.approx(
+        70.0
+    )
+    designed = ["addressability", "reachability", "periods", "multiperiodic"]
+    assert point_seconds(point, designed, 10, rates) == pytest.approx(100.0)
+    assert point_seconds(point, ["transitions", "zero_field"], 10, rates) == pytest.approx(240.0)

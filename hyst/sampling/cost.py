@@ -5,8 +5,13 @@ this machine by ``benchmarks/bench_rates.py`` and kept with the benchmarks in
 ``benchmarks/rates.json``. Between the measured N the time per system is interpolated
 (log-log: power laws in N; for the groups that enumerate the 2^N states, log-linear:
 exponential in N) and beyond them extrapolated from the last two. A point computing several
-groups costs the sum of their times, an upper estimate (the groups of one chunk share its
-draw). Estimates, not promises: within a factor of about two on the machine measured.
+groups runs the kernel passes that serve them (:func:`hyst.sampling.passes.plan`): a pass
+whose one call serves all its groups alike (``KernelPass.one_call``: the amplitude sweep's
+multiperiodic and periods, the addressing call's addressability and reachability) costs the
+time of its most costly group, any other pass the sum of its groups' times, an upper
+estimate (the groups of one chunk share its draw). Estimates, not promises: within a factor
+of about two on the machine measured (``benchmarks/bench_study_costs.py`` measures a
+preset's studies against them).
 
 Memory: a chunk holds ``chunk_size(N)`` systems, each with N x N couplings drawn as float64
 and kept as int64 (:mod:`hyst.model.systems`), 16 bytes per coupling, plus the working
@@ -23,6 +28,7 @@ from pathlib import Path
 
 from hyst.catalogue import GROUPS
 from hyst.model.ensembles import SELF_LOOP_FREE
+from hyst.sampling.passes import plan
 from hyst.sampling.sampler import chunk_size
 
 #: The rates file written by benchmarks/bench_rates.py.
@@ -55,9 +61,7 @@ def _measured(by_ensemble: dict, couplings: str) -> dict:
     )
 
 
-def nj0_factor(
-    group: str, couplings: str, NJ0: float, rates: dict, N: int | None = None
-) -> float:
+def nj0_factor(group: str, couplings: str, NJ0: float, rates: dict, N: int | None = None) -> float:
     """The cost per system at ``NJ0`` over that at the rates' N J0 (``nj0_factor`` of the
     rates file: the drive groups' amplitude sweeps and the self-loop search grow with the
     couplings), interpolated log-log, constant beyond the measured range; 1 where not
@@ -135,9 +139,11 @@ def point_seconds(point, groups, samples: int, rates: dict | None = None) -> flo
     rates = load_rates() if rates is None else rates
     if rates is None:
         return None
-    return samples * sum(
-        seconds_per_system(g, point.couplings, point.N, rates, point.NJ0) for g in groups
-    )
+    total = 0.0
+    for kernel_pass, served in plan(tuple(groups)):
+        each = [seconds_per_system(g, point.couplings, point.N, rates, point.NJ0) for g in served]
+        total += max(each) if kernel_pass.one_call else sum(each)
+    return samples * total
 
 
 def chunk_bytes(N: int) -> int:

@@ -74,12 +74,20 @@ class KernelPass:
     named fields the catalogue measures; ``kernels``: the wrappers of :mod:`hyst.model.batch`
     that ``call`` may run (each names its numba kernel: ``wrapper.kernels``), the function
     objects themselves, so that a reader goes from a group to its kernel
-    (``tests/test_kernel_map.py`` checks them against ``call``'s code)."""
+    (``tests/test_kernel_map.py`` checks them against ``call``'s code).
+
+    ``one_call``: whether the call does the same work whichever of its groups it serves,
+    that of its most costly one (the amplitude sweep gives multiperiodic and periods alike;
+    the addressing call's reachability includes addressability), so that a point's
+    estimate counts the most costly served group's rate once
+    (:func:`hyst.sampling.cost.point_seconds`); otherwise each served group adds its own
+    work (the enumeration's bits of ``what``, the drive's avalanche and cyclic parts)."""
 
     name: str
     call: Callable
     decode: Callable
     kernels: tuple[Callable, ...]
+    one_call: bool = False
 
 
 @dataclass(frozen=True)
@@ -421,8 +429,11 @@ AMPLITUDE_SWEEP = KernelPass(
     call_amplitude_sweep,
     decode_amplitude_sweep,
     (batch.amplitude_sweep_batch,),
+    one_call=True,
 )
-ADDRESSING = KernelPass("addressing", call_addressing, decode_addressing, (batch.address_batch,))
+ADDRESSING = KernelPass(
+    "addressing", call_addressing, decode_addressing, (batch.address_batch,), one_call=True
+)
 
 #: Observable group -> the passes that can compute it, first choice first.
 SOURCES: dict[str, tuple[Source, ...]] = {
