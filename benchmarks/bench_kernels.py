@@ -17,7 +17,10 @@ process's CPU time:
   ``float64``: the round-off twin (N = 8), ``chains``: the serial chains' saturated loop
   (N = 16), ``pair_scan``: the two-element chains' scan of the drive range (cells);
 - ``psl_table_rule0``, ``psl_table_rule2``, ``avalanche_rule0``, ``avalanche_rule2``: the
-  state table's and the event-driven relaxation's other rules (N = 8 and 64).
+  state table's and the event-driven relaxation's other rules (N = 8 and 64);
+- ``sweep_<couplings>_<N J0>``: the amplitude sweep of the symmetric drive with its
+  summary (groups ``multiperiodic`` and ``periods``) at N = 4, 16, 64, from weak couplings
+  (random, N J0 = 0.1) to strong constant columns and rows (N J0 = 100).
 
 Prints, per measurement, the median and the best rate of each tree over the rounds and the
 ratios of the medians and of the bests.
@@ -145,6 +148,27 @@ def measurements(sizes):
     def avalanche_rule(rule, N=64, n=200):
         sy, spins, _ = draw("random", N, n, 7)
         return lambda: batch.avalanche_batch(sy, spins, rule, parallel=False)
+
+    def sweep(couplings, N, NJ0, n):
+        sy = sample_systems(couplings, "hysteron", N, NJ0, n, np.random.default_rng(11))
+        return lambda: batch.amplitude_sweep_batch(sy, "1", parallel=False)
+
+    for couplings, N, NJ0, n in (
+        ("random", 4, 1.0, 2000),
+        ("random", 16, 0.1, 1000),
+        ("symmetric", 16, 10.0, 500),
+        ("columns", 16, 100.0, 100),
+        ("rows", 16, 100.0, 200),
+        ("columns", 64, 100.0, 10),
+    ):
+        rows.append(
+            (
+                f"sweep_{couplings}_{NJ0:g}",
+                N,
+                n,
+                lambda c=couplings, N=N, J=NJ0, n=n: sweep(c, N, J, n),
+            )
+        )
 
     rows += [
         ("float64", 8, 200, float64),

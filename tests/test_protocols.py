@@ -235,3 +235,44 @@ def test_drives_on_many_threads_at_once_give_the_drives_of_one_thread():
     with ThreadPoolExecutor(8) as pool:
         for _ in range(3):
             assert list(pool.map(run, jobs)) == alone
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    N=st.integers(3, 10),
+    couplings=st.sampled_from(["columns", "rows", "random", "symmetric", "tied"]),
+    spans=st.sampled_from(["hysteron", "spin"]),
+    rule=st.sampled_from(list(RULES)),
+)
+def test_the_sweep_continuing_kept_legs_is_each_amplitudes_drive_run_afresh(
+    seed, N, couplings, spans, rule
+):
+    """The sweep continues a leg of the last amplitude's drive that started from the same
+    state (``memo_leg``): at strong couplings, where the column and row forms meet many
+    amplitudes with long legs, and on a coarse grid of parameters, where switching fields
+    tie, every amplitude's outcome, τ, T and self-loop are those of the symmetric drive run
+    afresh there, and the sweep's ties those of all these drives (each of which rises from
+    saturation anew: the sweep rises once)."""
+    import hyst
+
+    rng = np.random.default_rng(seed)
+    if couplings == "tied":  # thresholds and couplings on a grid of quarters
+        mid, half = rng.integers(-2, 3, N) / 4, rng.integers(0, 3, N) / 4
+        c = rng.integers(-1, 2, (N, N)) / 4 * (1 - np.eye(N)) * rng.integers(1, 4)
+        sy = hyst.System(mid + half, mid - half, c).systems
+    else:
+        sy = sample_systems(couplings, spans, N, float(10 ** rng.uniform(0, 2)), 1, rng)
+    sweep = protocols.amplitude_sweep(sy, rule, first_only=False)
+    rise = protocols.drive(sy, [0], rule)
+    if sweep.preamble != "done":
+        assert sweep.amplitudes.size == 0 and sweep.ties == rise.ties
+        return
+    ties = rise.ties
+    for q, A in enumerate(sweep.amplitudes.tolist()):
+        d = protocols.symmetric_drive(sy, A, rule)
+        assert d.outcome == sweep.outcomes[q], A
+        assert (d.transient, d.period) == (sweep.transients[q], sweep.periods[q]), A
+        assert (d.loop.L if d.loop is not None else 0) == sweep.loops[q], A
+        ties += d.ties - rise.ties
+    assert sweep.ties == ties

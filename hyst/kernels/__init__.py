@@ -5,8 +5,10 @@
 - ``self_loop_search``: P_sl alone without the state table (N ≤ 62);
 - ``relaxation``: event-driven relaxation, any N;
 - ``drive``: avalanches, cyclic drive and the saturated loop built on relaxation;
-- ``protocols``: drive protocols of one system (turning fields, cyclic drives until the
-  orbit repeats, the amplitude sweep of the symmetric drive, return-point memory);
+- ``protocols``: drive protocols of one system (legs to turning fields, the amplitude
+  sweep of the symmetric drive); ``drive_paths``: drives along turning fields and cyclic
+  drives until the orbit repeats, with an event log; ``sweep_summaries``: a
+  sweep's summary per system and return-point memory on the nested protocol;
   ``protocol_batches``: the sweep and the symmetric drive of a batch of systems;
 - ``columns``: those drives for constant columns under rules 0 and 1 in O(N/64) a flip;
 - ``first_loops``: the first self-loop of each saturated branch;

@@ -15,26 +15,22 @@ import numpy as np
 from numba import prange
 
 from hyst.kernels.codes import FORM_DENSE, INF
+from hyst.kernels.drive_paths import cycles, path
 from hyst.kernels.inlining import inline_twin
 from hyst.kernels.jit import batch_kernel, jit
 from hyst.kernels.protocols import (
     SS_RPM,
     SS_SATURATION,
-    cycles,
-    fill_nested_legs,
     fill_symmetric_cycle,
     grown_sweep,
-    nested_rpm,
-    path,
-    periods_met,
     saturate,
     sweep_arrays,
     sweep_from_in,
     sweep_in,
-    sweep_summary,
     sweep_work,
 )
 from hyst.kernels.relaxation import SystemView, system_view, view_of
+from hyst.kernels.sweep_summaries import fill_nested_legs, nested_rpm, periods_met, sweep_summary
 
 #: The view of system k of a batch, inlined into the borrowing loop over the systems (no
 #: reference counts on the views: ``jit(borrow=True)``).

@@ -13,9 +13,10 @@ A transition that does not end stable (a self-loop; a race condition under rule 
 drive: its field, direction, L and n_e are kept, and for a self-loop the field H* where the
 drive breaks it up (``drive._loop_exit``): the loop persists for H between the two.
 
-- ``path``: the legs of a list of turning fields, the state after each;
-- ``cycles``: a preamble of legs, then a cycle of legs repeated until the state at the end
-  of a cycle repeats exactly (x_b = x_a: transient τ = a, period T = b − a);
+- ``path``, ``cycles`` (:mod:`hyst.kernels.drive_paths`, with an event log): the legs of a
+  list of turning fields, the state after each; a preamble of legs, then a cycle of legs
+  repeated until the state at the end of a cycle repeats exactly (x_b = x_a: transient
+  τ = a, period T = b − a);
 - ``sweep``: the symmetric drive 0 → +A → −A → 0 from negative saturation at every amplitude
   where the response can change, in increasing order (see ``sweep``); ``sweep_batch`` its
   summary for a batch of systems.
@@ -23,6 +24,13 @@ drive breaks it up (``drive._loop_exit``): the loop persists for H between the t
 A leg's *stop field* is the switching field beyond its turning field that ended it (±INF if
 none): the response of a leg to t does not change while t stays below it (going up) or
 above it (going down).
+
+A leg's events depend on its start state alone, not on the field it starts from: a state
+is stable where the leg starts, so its next switching field lies beyond. The sweep keeps
+the legs of each amplitude's drive (``LegMemo``) and, where the same leg of the next
+amplitude's drive starts from the same state, continues the kept one from the state it
+ended in to the farther turning field (``memo_leg``): the same events, with the work of
+those below the nearer turning field done once.
 """
 
 from __future__ import annotations
@@ -33,7 +41,6 @@ import numpy as np
 
 from hyst.kernels import codes
 from hyst.kernels.codes import (
-    ILL_DEFINED,
     INF,
     NOT_CONVERGED,
     ORBIT,
@@ -47,7 +54,6 @@ from hyst.kernels.jit import jit
 from hyst.kernels.relaxation import (
     Spins,
     earlier_visit,
-    grow,
     init_fields,
     next_switch,
     relax_event,
@@ -236,124 +242,6 @@ def start_summary(summary):
     summary[DR_NEXT_AMPLITUDE] = INF
 
 
-@jit(borrow=True, inline=True)
-def run_legs(st, v, legs, q0, rule, ws, res, events, states, copy, summary):
-    """Drive the ``Spins`` st along the rows of ``legs`` ((field, direction), or (field,
-    direction, amplitude leg 0/1)), numbered from q0; with rows in ``states``, states[q]
-    receives the state after leg q. Returns (outcome, smallest |stop field| of the
-    amplitude legs): STABLE, or that of the transition that stopped the drive
-    (``summary``; for a self-loop its exit field, ``loop_range``)."""
-    nxt = INF
-    for p in range(legs.shape[0]):
-        q = q0 + p
-        summary[DR_LEGS] = q + 1
-        oc, stop = leg(st, v, q, legs[p, 0], legs[p, 1], rule, ws, res, events, summary)
-        if states.shape[0] > 0:
-            for i in range(st.s.shape[0]):
-                states[q, i] = st.s[i]
-        if oc != STABLE:
-            if oc == SELF_LOOP:
-                loop_range(st, v, rule, ws, copy, summary)
-            return oc, nxt
-        if legs.shape[1] > 2 and legs[p, 2] != 0:
-            nxt = min(nxt, abs(stop))
-    return STABLE, nxt
-
-
-@jit(borrow=True)
-def path(st, v, legs, rule, ws, res, events, states, copy, summary):
-    """Drive the ``Spins`` st along the rows (field, direction) of ``legs``; states[q]
-    receives the state after leg q (after the last leg started, if the drive stopped).
-    Returns the outcome: STABLE, or that of the transition that stopped the drive
-    (``summary``)."""
-    start_summary(summary)
-    oc, _nxt = run_legs(st, v, legs, 0, rule, ws, res, events, states, copy, summary)
-    return oc
-
-
-@jit
-def cycles(st, v, preamble, cycle, rule, max_cycles, ws, res, events, copy, summary, snaps, hashes):
-    """Drive the ``Spins`` st along the legs of ``preamble`` (rows (field, direction)), then
-    repeat the legs of ``cycle`` (rows (field, direction, amplitude leg 0/1)) until the state
-    x_b at the end of cycle b equals an earlier x_a (x_0: after the preamble; exact
-    comparison): transient τ = a, period T = b − a in ``summary``, outcome ORBIT. A
-    transition that does not end stable stops the drive (its outcome), and so does reaching
-    ``max_cycles`` states x (NOT_CONVERGED). summary's next amplitude is the smallest |stop
-    field| of the amplitude legs run. snaps, hashes: work arrays of the states x (grown when
-    full); returns (snaps, hashes, number of states x stored), x_0 … in snaps."""
-    if not cycles_start(st, v, preamble, rule, ws, res, events, copy, summary, snaps[:0]):
-        return snaps, hashes, 0
-    nsnap = 0
-    while True:
-        nsnap = cycles_from(
-            st, v, cycle, preamble.shape[0], rule, max_cycles, ws, res, events, copy, summary,
-            snaps, hashes, nsnap,
-        )  # fmt: skip
-        if nsnap >= 0:
-            return snaps, hashes, nsnap
-        nsnap = -1 - nsnap
-        snaps, hashes = grown_visits(snaps, hashes, nsnap)
-
-
-@jit
-def grown_visits(snaps, hashes, n):
-    """snaps and hashes of ``cycles`` twice as long, their first n entries kept."""
-    bigger = np.empty((2 * snaps.shape[0], snaps.shape[1]), np.int8)
-    bigger[:n] = snaps[:n]
-    return bigger, grow(hashes, n)
-
-
-@jit(borrow=True)
-def cycles_start(st, v, preamble, rule, ws, res, events, copy, summary, none):
-    """The start of ``cycles``: a fresh ``summary`` and the legs of ``preamble``; whether
-    they ended stable (else the drive stopped there, ``summary``). none: an empty (0, N)
-    int8 array."""
-    start_summary(summary)
-    oc, nxt = run_legs(st, v, preamble, 0, rule, ws, res, events, none, copy, summary)
-    summary[DR_NEXT_AMPLITUDE] = nxt
-    return oc == STABLE
-
-
-@jit(borrow=True)
-def cycles_from(
-    st, v, cycle, q0, rule, max_cycles, ws, res, events, copy, summary, snaps, hashes, n
-):
-    """The cycles of ``cycles`` after its start (``cycles_start``; leg numbers from q0),
-    with n states x stored in snaps and hashes: the number of states x stored when the drive
-    ended (``summary``), or −1 − n when snaps is full with n (the drive paused: grow both
-    and call again with n, the state st as it was left)."""
-    keys = ws[0]
-    none = snaps[:0]
-    while True:
-        h = state_hash(st.neg, keys)
-        a = earlier_visit(snaps, hashes, n, st.s, h)
-        if a >= 0:
-            summary[DR_OUTCOME] = ORBIT
-            summary[DR_TRANSIENT] = a
-            summary[DR_PERIOD] = n - a
-            return n
-        if n >= max_cycles:
-            summary[DR_OUTCOME] = NOT_CONVERGED
-            return n
-        if n >= snaps.shape[0]:
-            return -1 - n
-        for i in range(st.s.shape[0]):
-            snaps[n, i] = st.s[i]
-        hashes[n] = h
-        n += 1
-        q = q0 + summary[DR_CYCLES] * cycle.shape[0]
-        oc, stop = run_legs(st, v, cycle, q, rule, ws, res, events, none, copy, summary)
-        summary[DR_NEXT_AMPLITUDE] = min(summary[DR_NEXT_AMPLITUDE], stop)
-        summary[DR_CYCLES] += 1
-        if oc != STABLE:
-            return n
-
-
-#: ``cycles_from`` inlined into the amplitude sweep's loop over amplitudes
-#: (``sweep_from_in``); ``cycles`` calls it.
-cycles_from_inline = inline_twin(cycles_from)
-
-
 @jit(borrow=True)
 def saturate(st, v, sign):
     """Set the ``Spins`` st to the saturated state s_i = sign and fill its local fields."""
@@ -382,6 +270,139 @@ def fill_symmetric_cycle(A, cycle):
     cycle[2, 0], cycle[2, 1], cycle[2, 2] = 0, 1, 0
 
 
+#: Legs of an amplitude's drive that the next amplitude's drive may continue (``LegMemo``):
+#: its first two cycles.
+MEMO_LEGS = 6
+#: Per leg of ``LegMemo.meta`` (int64): whether it is kept, its direction and turning
+#: field, and the events, flips and ties it made.
+MEMO_COLUMNS = ("kept", "direction", "target", "events", "flips", "ties")
+MM_KEPT, MM_DIRECTION, MM_TARGET, MM_EVENTS, MM_FLIPS, MM_TIES = range(len(MEMO_COLUMNS))
+
+
+class LegMemo(NamedTuple):
+    """The legs q < ``MEMO_LEGS`` of the last drive of an amplitude sweep, by their number
+    q in the drive (``memo_leg``): the state each started from (``start``, (K, N) int8),
+    the state it ended in (``s``, ``neg``, ``f``: a ``Spins`` row each) and ``meta``
+    (K, ``MEMO_COLUMNS``). Only legs that ended stable are kept."""
+
+    start: np.ndarray
+    s: np.ndarray
+    neg: np.ndarray
+    f: np.ndarray
+    meta: np.ndarray
+
+
+@jit
+def leg_memo(N):
+    """An empty ``LegMemo`` for systems of N elements."""
+    K = MEMO_LEGS
+    return LegMemo(
+        np.empty((K, N), np.int8),
+        np.empty((K, N), np.int8),
+        np.empty((K, N), np.int64),
+        np.empty((K, N), np.int64),
+        np.zeros((K, len(MEMO_COLUMNS)), np.int64),
+    )
+
+
+@jit(borrow=True, inline=True)
+def memo_leg(st, v, q, target, direction, rule, ws, res, events, summary, memo):
+    """``leg`` q of a drive of the amplitude sweep, as ``leg`` would run it (the same
+    state, outcome, stop field and counts in ``summary``), continued from the kept leg q
+    of the last drive (``memo``) where that one started from the same state in the same
+    direction and turned no further: its events up to its turning field are this leg's
+    (they depend on the start state alone), and this leg goes on from the state it ended
+    in. The leg, if it ends stable, is kept for the next drive. No event log: ``events``
+    must be empty (0 rows)."""
+    s, neg, f = st
+    N = s.shape[0]
+    if q >= memo.meta.shape[0]:
+        return leg(st, v, q, target, direction, rule, ws, res, events, summary)
+    m = memo.meta[q]
+    e0, f0, t0 = summary[DR_EVENTS], summary[DR_FLIPS], summary[DR_TIES]
+    same = m[MM_KEPT] != 0 and m[MM_DIRECTION] == direction
+    same = same and (target - m[MM_TARGET]) * direction >= 0
+    if same:
+        for i in range(N):
+            if memo.start[q, i] != s[i]:
+                same = False
+                break
+    if same:  # the kept leg, then on from where it ended
+        for i in range(N):
+            s[i] = memo.s[q, i]
+            neg[i] = memo.neg[q, i]
+            f[i] = memo.f[q, i]
+        summary[DR_EVENTS] += m[MM_EVENTS]
+        summary[DR_FLIPS] += m[MM_FLIPS]
+        summary[DR_TIES] += m[MM_TIES]
+    else:
+        for i in range(N):
+            memo.start[q, i] = s[i]
+    oc, stop = leg(st, v, q, target, direction, rule, ws, res, events, summary)
+    if oc != STABLE:
+        m[MM_KEPT] = 0
+        return oc, stop
+    m[MM_KEPT] = 1
+    m[MM_DIRECTION] = direction
+    m[MM_TARGET] = target
+    m[MM_EVENTS] = summary[DR_EVENTS] - e0
+    m[MM_FLIPS] = summary[DR_FLIPS] - f0
+    m[MM_TIES] = summary[DR_TIES] - t0
+    for i in range(N):
+        memo.s[q, i] = s[i]
+        memo.neg[q, i] = neg[i]
+        memo.f[q, i] = f[i]
+    return oc, stop
+
+
+@jit(borrow=True, inline=True)
+def sweep_cycles(st, v, rule, max_cycles, w, summary, snaps, hashes):
+    """The symmetric drive of one amplitude of the sweep (the legs of ``w.cycle``) from
+    the ``Spins`` st: ``drive_paths.cycles_from`` from its start (leg 0, no state x stored)
+    with every leg run by ``memo_leg`` on ``w.memo`` and no event log. Returns as
+    ``cycles_from``."""
+    keys = w.ws[0]
+    cycle = w.cycle
+    n = 0
+    while True:
+        h = state_hash(st.neg, keys)
+        a = earlier_visit(snaps, hashes, n, st.s, h)
+        if a >= 0:
+            summary[DR_OUTCOME] = ORBIT
+            summary[DR_TRANSIENT] = a
+            summary[DR_PERIOD] = n - a
+            return n
+        if n >= max_cycles:
+            summary[DR_OUTCOME] = NOT_CONVERGED
+            return n
+        if n >= snaps.shape[0]:
+            return -1 - n
+        for i in range(st.s.shape[0]):
+            snaps[n, i] = st.s[i]
+        hashes[n] = h
+        n += 1
+        q0 = summary[DR_CYCLES] * cycle.shape[0]
+        oc = STABLE
+        nxt = INF
+        for p in range(cycle.shape[0]):
+            q = q0 + p
+            summary[DR_LEGS] = q + 1
+            oc, stop = memo_leg(
+                st, v, q, cycle[p, 0], cycle[p, 1], rule, w.ws, w.res, w.no_events, summary,
+                w.memo,
+            )  # fmt: skip
+            if oc != STABLE:
+                if oc == SELF_LOOP:
+                    loop_range(st, v, rule, w.ws, w.copy, summary)
+                break
+            if cycle[p, 2] != 0:
+                nxt = min(nxt, abs(stop))
+        summary[DR_NEXT_AMPLITUDE] = min(summary[DR_NEXT_AMPLITUDE], nxt)
+        summary[DR_CYCLES] += 1
+        if oc != STABLE:
+            return n
+
+
 class SweepWork(NamedTuple):
     """Work arrays of the amplitude sweep, the nested protocol and the symmetric drive of
     one N-element system (``sweep_work``), reused from system to system of a batch: one set
@@ -393,7 +414,8 @@ class SweepWork(NamedTuple):
     ``system_view`` buffer of the batch's coupling form; summary (``DRIVE_COLUMNS``);
     cycle (3, 3): the legs of one symmetric cycle; legs (5, 2): those of the nested
     protocol, states (5, N) the state after each; rise (1, 2): the leg from H = −∞ to 0;
-    no_events (0, ``EVENT_COLUMNS``): no event log. Every array is written before it is
+    no_events (0, ``EVENT_COLUMNS``): no event log; memo: the legs of the sweep's last
+    drive (``LegMemo``, emptied where a sweep starts). Every array is written before it is
     read. The arrays that grow, the sweep's rows and the states x of a cyclic drive, go
     beside it (``sweep_rows``)."""
 
@@ -409,6 +431,7 @@ class SweepWork(NamedTuple):
     states: np.ndarray
     rise: np.ndarray
     no_events: np.ndarray
+    memo: LegMemo
 
 
 @jit
@@ -437,6 +460,7 @@ def sweep_work(N, form):
         np.empty((5, N), np.int8),
         rise,
         np.empty((0, len(EVENT_COLUMNS)), np.int64),
+        leg_memo(N),
     )
 
 
@@ -567,14 +591,14 @@ def sweep_from_in(x0, v, rule, max_cycles, first_only, summary, ties, w, rows, s
     st = w.st
     n = 0
     A = np.int64(0)
+    kept = w.memo.meta
+    for q in range(kept.shape[0]):  # no leg of another system's or start's sweep
+        kept[q, MM_KEPT] = 0
     while True:
         copy_spins(x0, st)
         fill_symmetric_cycle(A, w.cycle)
-        start_summary(summary)  # ``cycles_start`` without a preamble leg
-        ns = cycles_from_inline(
-            st, v, w.cycle, 0, rule, max_cycles, w.ws, w.res, w.no_events, w.copy, summary,
-            snaps, hashes, 0,
-        )  # fmt: skip
+        start_summary(summary)  # ``drive_paths.cycles_start`` without a preamble leg
+        ns = sweep_cycles(st, v, rule, max_cycles, w, summary, snaps, hashes)
         if ns < 0:
             return VISITS_FULL, ties
         ties += summary[DR_TIES]
@@ -594,96 +618,3 @@ def sweep_from_in(x0, v, rule, max_cycles, first_only, summary, ties, w, rows, s
         if summary[DR_NEXT_AMPLITUDE] >= INF:
             return n, ties
         A = summary[DR_NEXT_AMPLITUDE]
-
-
-@jit(borrow=True)
-def sweep_summary(rows, preamble, ties, out):
-    """Fill one system's ``SWEEP_SUMMARY_COLUMNS`` from the rows of its ``sweep``."""
-    for q in range(out.shape[0]):
-        out[q] = 0
-    out[SS_PREAMBLE] = preamble
-    out[SS_AMPLITUDES] = rows.shape[0]
-    out[SS_CRITICAL] = -1
-    out[SS_LOOP_AMPLITUDE] = -1
-    out[SS_ILL_AMPLITUDE] = -1
-    out[SS_SATURATION] = INF
-    out[SS_TIES] = ties
-    for r in range(rows.shape[0]):
-        row = rows[r]
-        oc = row[SW_OUTCOME]
-        if oc == ORBIT:
-            T = row[SW_PERIOD]
-            out[SS_LARGEST_PERIOD] = max(out[SS_LARGEST_PERIOD], T)
-            if T > 1 and out[SS_CRITICAL] < 0:
-                out[SS_CRITICAL] = row[SW_AMPLITUDE]
-                out[SS_CRITICAL_PERIOD] = T
-        elif oc == SELF_LOOP and out[SS_LOOP_AMPLITUDE] < 0:
-            out[SS_LOOP_AMPLITUDE] = row[SW_AMPLITUDE]
-            out[SS_LOOP_L] = row[SW_L]
-            out[SS_LOOP_N_E] = row[SW_N_E]
-        elif oc == ILL_DEFINED and out[SS_ILL_AMPLITUDE] < 0:
-            out[SS_ILL_AMPLITUDE] = row[SW_AMPLITUDE]
-        elif oc == NOT_CONVERGED:
-            out[SS_UNCONVERGED] += 1
-    last = rows.shape[0] - 1
-    if last >= 0 and rows[last, SW_OUTCOME] == ORBIT and rows[last, SW_NEXT] >= INF:
-        out[SS_SATURATION] = rows[last, SW_AMPLITUDE]
-    periods_met(rows, out)
-
-
-@jit(borrow=True)
-def periods_met(rows, out):
-    """Fill one system's period mask, largest transient, orbit and self-loop counts
-    (``SWEEP_SUMMARY_COLUMNS``) from the rows of its ``sweep``: a drive stopped by a
-    self-loop counts as a self-loop, never as a period."""
-    mask = np.int64(0)
-    out[SS_LARGEST_TRANSIENT] = -1
-    out[SS_ORBITS] = 0
-    out[SS_LOOPS] = 0
-    for r in range(rows.shape[0]):
-        oc = rows[r, SW_OUTCOME]
-        if oc == ORBIT:
-            T = rows[r, SW_PERIOD]
-            mask |= np.int64(1) << np.int64(min(T, PERIOD_MASK_OVERFLOW))
-            out[SS_LARGEST_TRANSIENT] = max(out[SS_LARGEST_TRANSIENT], rows[r, SW_TRANSIENT])
-            out[SS_ORBITS] += 1
-        elif oc == SELF_LOOP:
-            out[SS_LOOPS] += 1
-    out[SS_PERIOD_MASK] = mask
-
-
-@jit(borrow=True)
-def fill_nested_legs(saturation, legs):
-    """Write into ``legs`` (5, 2) the legs of the standard nested protocol (``nested_rpm``)
-    for the saturation field A_s: up to A_s/2, down to −A_s/2, up to 0, down to −A_s/2, up
-    to A_s/2."""
-    half = saturation // 2
-    for q in range(5):
-        legs[q, 1] = 1 if q % 2 == 0 else -1
-    legs[0, 0], legs[1, 0], legs[2, 0], legs[3, 0], legs[4, 0] = half, -half, 0, -half, half
-
-
-@jit(borrow=True)
-def nested_rpm(v, saturation, rule, w):
-    """Return-point memory on the standard nested protocol, scaled by the saturation field
-    A_s of the amplitude sweep (the smallest amplitude from which on both turning points
-    saturate the system), on the ``SweepWork`` w of the system's sweep (``sweep_in``): from
-    all −1 at H = −∞ up to H_1 = A_s/2, down to H_2 = −A_s/2, then the sub-loop up to 0 and
-    back down to H_2, then up to H_1 again. 1 if the state back at H_2 is the one left
-    there and the state back at H_1 the one left there, 0 if not, −1 if the drive stopped
-    (a self-loop, a rule-0 race condition).
-
-    The rise starts from the sweep's w.x0, the state the same rise reached at H = 0: a
-    leg's next switching field depends on the state alone, and a leg to H makes the
-    switches at H, so the rise to A_s/2 ≥ 0 passes H = 0 in that state."""
-    st = w.st
-    copy_spins(w.x0, st)
-    states = w.states
-    fill_nested_legs(saturation, w.legs)
-    oc = path(st, v, w.legs, rule, w.ws, w.res, w.no_events, states, w.copy, w.summary)
-    if oc != STABLE:
-        return -1
-    for i in range(states.shape[1]):
-        if states[1, i] != states[3, i] or states[0, i] != states[4, i]:
-            return 0
-    return 1

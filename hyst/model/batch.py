@@ -366,7 +366,7 @@ def amplitude_sweep_batch(
     """The amplitude sweep of every system of a batch (any N), summarised per system
     (``hyst.kernels.protocols.SWEEP_SUMMARY_COLUMNS``: critical amplitude and period,
     largest period, the first self-loop, the saturation field, return-point memory on the
-    standard nested protocol ``hyst.kernels.protocols.nested_rpm``)."""
+    standard nested protocol ``hyst.kernels.sweep_summaries.nested_rpm``)."""
     out = np.zeros((systems.samples, len(drive_protocols.SWEEP_SUMMARY_COLUMNS)), np.int64)
     kernel = on_threads(protocol_batches.sweep_batch, parallel)
     code, first = rule_code(rule), bool(first_only)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hyst.kernels import codes
+from hyst.kernels import drive_paths as kd
 from hyst.kernels import protocols as kp
 from hyst.kernels.relaxation import (
     Spins,
@@ -266,7 +267,7 @@ def drive(systems: Systems, fields, rule="1", start=-1, index: int = 0) -> Drive
         if oc != codes.STABLE:
             one.stopped_at_start(oc)
             return one.result(oc, states[:0], events, legs, cyclic=False)
-        oc = kp.path(one.st, one.v, legs, r, one.ws, one.res, events, states, one.copy, one.summary)
+        oc = kd.path(one.st, one.v, legs, r, one.ws, one.res, events, states, one.copy, one.summary)
         done = int(one.summary[kp.DR_LEGS])
         return one.result(oc, states[:done], events, legs, cyclic=False)
 
@@ -311,7 +312,7 @@ def _cycles(one: _One, pre_legs, cyc_legs, rule, start, max_cycles) -> Drive:
             one.stopped_at_start(oc)
             legs = np.concatenate([pre_legs[:, :2], cyc_legs[:, :2]])
             return one.result(oc, snaps[:0].copy(), events, legs, True, pre_legs.shape[0])
-        snaps, _h, n = kp.cycles(
+        snaps, _h, n = kd.cycles(
             one.st,
             one.v,
             pre_legs,
@@ -483,7 +484,7 @@ def _sweep_from(one: _One, start, rule: int, max_cycles: int, first_only: bool):
     events = np.zeros((0, len(kp.EVENT_COLUMNS)), np.int64)
     states = np.zeros((0, one.N), np.int8)
     pre = _to_zero(start)
-    oc = kp.path(one.st, one.v, pre, rule, one.ws, one.res, events, states, one.copy, one.summary)
+    oc = kd.path(one.st, one.v, pre, rule, one.ws, one.res, events, states, one.copy, one.summary)
     ties = int(one.summary[kp.DR_TIES])
     if oc != codes.STABLE:
         return empty, oc, ties
